@@ -1,0 +1,231 @@
+//! The object model: Kubernetes kinds with their own field names, and what every kind shares.
+//!
+//! `Resource` is what generic code (store, kubectl) needs of a kind; `Object` holds any kind;
+//! `Kind` and `ResourceInfo` are the discovery table (`kubectl api-resources`).
+
+pub mod affinity;
+pub mod codec;
+pub mod config_map;
+pub mod container;
+pub mod deployment;
+pub mod endpoint_slice;
+pub mod event;
+pub mod intstr;
+pub mod label_selector;
+pub mod labels;
+pub mod meta;
+pub mod namespace;
+pub mod node;
+pub mod pod;
+pub mod quantity;
+pub mod replica_set;
+pub mod secret;
+pub mod service;
+pub mod shared;
+pub mod string_map;
+pub mod volume;
+
+pub use config_map::ConfigMap;
+pub use deployment::Deployment;
+pub use endpoint_slice::EndpointSlice;
+pub use event::Event;
+pub use meta::ObjectMeta;
+pub use namespace::Namespace;
+pub use node::Node;
+pub use pod::Pod;
+pub use replica_set::ReplicaSet;
+pub use secret::Secret;
+pub use service::Service;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::Debug;
+
+/// The kinds the core knows, in discovery order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Namespace,
+    Node,
+    Pod,
+    ReplicaSet,
+    Deployment,
+    Service,
+    EndpointSlice,
+    ConfigMap,
+    Secret,
+    Event,
+}
+
+/// One row of the discovery table: how a kind is named on the wire and on the command line.
+#[derive(Debug)]
+pub struct ResourceInfo {
+    pub kind: Kind,
+    pub kind_name: &'static str,
+    pub group: &'static str,
+    pub version: &'static str,
+    pub plural: &'static str,
+    pub singular: &'static str,
+    pub short_names: &'static [&'static str],
+    pub namespaced: bool,
+}
+
+impl ResourceInfo {
+    /// `apps/v1`, or `v1` for the core group.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() { self.version.to_string() } else { format!("{}/{}", self.group, self.version) }
+    }
+
+    /// `deployment.apps`, or `pod` for the core group: how kubectl names a kind in `TYPE/NAME`.
+    pub fn singular_qualified(&self) -> String {
+        qualify(self.singular, self.group)
+    }
+
+    /// `deployments.apps`, or `pods`: how API errors name a resource (`pods "x" not found`).
+    pub fn plural_qualified(&self) -> String {
+        qualify(self.plural, self.group)
+    }
+}
+
+fn qualify(name: &str, group: &str) -> String {
+    if group.is_empty() { name.to_string() } else { format!("{name}.{group}") }
+}
+
+/// The discovery table, as `kubectl api-resources` lists these kinds.
+pub const RESOURCES: &[ResourceInfo] = &[
+    info(Kind::Namespace, "Namespace", "", "namespaces", "namespace", &["ns"], false),
+    info(Kind::Node, "Node", "", "nodes", "node", &["no"], false),
+    info(Kind::Pod, "Pod", "", "pods", "pod", &["po"], true),
+    info(Kind::ReplicaSet, "ReplicaSet", "apps", "replicasets", "replicaset", &["rs"], true),
+    info(Kind::Deployment, "Deployment", "apps", "deployments", "deployment", &["deploy"], true),
+    info(Kind::Service, "Service", "", "services", "service", &["svc"], true),
+    info(Kind::EndpointSlice, "EndpointSlice", "discovery.k8s.io", "endpointslices", "endpointslice", &[], true),
+    info(Kind::ConfigMap, "ConfigMap", "", "configmaps", "configmap", &["cm"], true),
+    info(Kind::Secret, "Secret", "", "secrets", "secret", &[], true),
+    info(Kind::Event, "Event", "", "events", "event", &["ev"], true),
+];
+
+const fn info(
+    kind: Kind,
+    kind_name: &'static str,
+    group: &'static str,
+    plural: &'static str,
+    singular: &'static str,
+    short_names: &'static [&'static str],
+    namespaced: bool,
+) -> ResourceInfo {
+    ResourceInfo { kind, kind_name, group, version: "v1", plural, singular, short_names, namespaced }
+}
+
+impl Kind {
+    pub fn info(self) -> &'static ResourceInfo {
+        RESOURCES.iter().find(|r| r.kind == self).expect("every Kind has a RESOURCES row")
+    }
+
+    /// The kind named by a manifest's `kind` (exact, case-sensitive, as the API server is).
+    pub fn from_kind_name(name: &str) -> Option<Kind> {
+        RESOURCES.iter().find(|r| r.kind_name == name).map(|r| r.kind)
+    }
+
+    /// The kind named on kubectl's command line: plural, singular, short name or Kind, any case,
+    /// optionally group-qualified (`deployments.apps`).
+    pub fn from_cli_name(name: &str) -> Option<Kind> {
+        let lower = name.to_ascii_lowercase();
+        let (base, group) = match lower.split_once('.') {
+            Some((b, g)) => (b.to_string(), Some(g.to_string())),
+            None => (lower.clone(), None),
+        };
+        RESOURCES
+            .iter()
+            .find(|r| {
+                let names_match = r.plural == base
+                    || r.singular == base
+                    || r.kind_name.to_ascii_lowercase() == base
+                    || r.short_names.contains(&base.as_str());
+                names_match && group.as_deref().is_none_or(|g| g == r.group)
+            })
+            .map(|r| r.kind)
+    }
+}
+
+/// What generic code needs of every kind.
+pub trait Resource: Clone + Debug + PartialEq + Serialize + DeserializeOwned + 'static {
+    const KIND: Kind;
+
+    fn metadata(&self) -> &ObjectMeta;
+    fn metadata_mut(&mut self) -> &mut ObjectMeta;
+    fn into_object(self) -> Object;
+    fn from_object(object: Object) -> Option<Self>;
+    fn from_object_ref(object: &Object) -> Option<&Self>;
+}
+
+macro_rules! kinds {
+    ($($kind:ident),* $(,)?) => {
+        /// An object of any kind the core knows.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Object {
+            $($kind($kind),)*
+        }
+
+        impl Object {
+            pub fn kind(&self) -> Kind {
+                match self { $(Object::$kind(_) => Kind::$kind,)* }
+            }
+
+            pub fn metadata(&self) -> &ObjectMeta {
+                match self { $(Object::$kind(o) => &o.metadata,)* }
+            }
+
+            pub fn metadata_mut(&mut self) -> &mut ObjectMeta {
+                match self { $(Object::$kind(o) => &mut o.metadata,)* }
+            }
+
+            /// The object as JSON, with `apiVersion` and `kind` (keys sorted, as kubectl prints).
+            pub fn to_json_value(&self) -> serde_json::Value {
+                match self { $(Object::$kind(o) => codec::to_json_value(o),)* }
+            }
+        }
+
+        $(
+            impl Resource for $kind {
+                const KIND: Kind = Kind::$kind;
+                fn metadata(&self) -> &ObjectMeta { &self.metadata }
+                fn metadata_mut(&mut self) -> &mut ObjectMeta { &mut self.metadata }
+                fn into_object(self) -> Object { Object::$kind(self) }
+                fn from_object(object: Object) -> Option<Self> {
+                    match object { Object::$kind(o) => Some(o), #[allow(unreachable_patterns)] _ => None }
+                }
+                fn from_object_ref(object: &Object) -> Option<&Self> {
+                    match object { Object::$kind(o) => Some(o), #[allow(unreachable_patterns)] _ => None }
+                }
+            }
+        )*
+    };
+}
+
+kinds!(Namespace, Node, Pod, ReplicaSet, Deployment, Service, EndpointSlice, ConfigMap, Secret, Event);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_names_resolve_like_kubectl() {
+        for (name, kind) in [
+            ("po", Kind::Pod),
+            ("pods", Kind::Pod),
+            ("Pod", Kind::Pod),
+            ("deploy", Kind::Deployment),
+            ("deployments.apps", Kind::Deployment),
+            ("rs", Kind::ReplicaSet),
+            ("svc", Kind::Service),
+            ("endpointslices", Kind::EndpointSlice),
+            ("no", Kind::Node),
+        ] {
+            assert_eq!(Kind::from_cli_name(name), Some(kind), "{name}");
+        }
+        assert_eq!(Kind::from_cli_name("pdo"), None);
+        assert_eq!(Kind::from_cli_name("deployments.core"), None);
+        assert_eq!(Kind::Deployment.info().singular_qualified(), "deployment.apps");
+        assert_eq!(Kind::Pod.info().plural_qualified(), "pods");
+    }
+}

@@ -1,0 +1,159 @@
+//! The lab's machines: the default three-node cluster, the `--cluster FILE` format, and how a
+//! node description becomes a Node object (capacity, allocatable, labels, taints, conditions).
+
+use crate::api::meta::Time;
+use crate::api::node::{NodeAddress, NodeCondition, NodeSystemInfo, Taint};
+use crate::api::quantity::{Format, Quantity};
+use crate::api::string_map::StringMap;
+use crate::api::{Node, ObjectMeta};
+use crate::sim::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// One machine as a lab describes it. Anything left out takes the default node's value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeTemplate {
+    pub name: String,
+    #[serde(default = "default_cpu")]
+    pub cpu: Quantity,
+    #[serde(default = "default_memory")]
+    pub memory: Quantity,
+    #[serde(default = "default_pods")]
+    pub pods: i64,
+    #[serde(default)]
+    pub labels: StringMap,
+    #[serde(default)]
+    pub taints: Vec<Taint>,
+}
+
+fn default_cpu() -> Quantity {
+    Quantity::from_int(4, Format::DecimalSI)
+}
+
+fn default_memory() -> Quantity {
+    Quantity::from_int(16 << 30, Format::BinarySI)
+}
+
+fn default_pods() -> i64 {
+    110
+}
+
+impl NodeTemplate {
+    pub fn named(name: &str) -> NodeTemplate {
+        NodeTemplate {
+            name: name.to_string(),
+            cpu: default_cpu(),
+            memory: default_memory(),
+            pods: default_pods(),
+            labels: StringMap::new(),
+            taints: Vec::new(),
+        }
+    }
+}
+
+/// A cluster file: `nodes: [{name, cpu, memory, pods, labels, taints}]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSpec {
+    pub nodes: Vec<NodeTemplate>,
+}
+
+const ZONES: [&str; 3] = ["zone-a", "zone-b", "zone-c"];
+
+impl Default for ClusterSpec {
+    /// Three workers, `node-1`…`node-3`, 4 CPU / 16Gi / 110 pods, one per zone.
+    fn default() -> Self {
+        let nodes = (1..=3)
+            .map(|i| {
+                let mut node = NodeTemplate::named(&format!("node-{i}"));
+                node.labels.insert("topology.kubernetes.io/zone", ZONES[i - 1]);
+                node
+            })
+            .collect();
+        ClusterSpec { nodes }
+    }
+}
+
+impl ClusterSpec {
+    /// Parses a cluster file, with errors that name the problem.
+    pub fn from_yaml(text: &str) -> Result<ClusterSpec, String> {
+        serde_yaml::from_str(text).map_err(|e| format!("invalid cluster file: {e}"))
+    }
+}
+
+/// Builds the Node object a kubelet would register for this machine.
+/// `index` picks its InternalIP (10.0.0.{10+index}).
+pub fn node_from_template(template: &NodeTemplate, index: usize, now: SimTime) -> Node {
+    let mut labels = StringMap::new();
+    labels.insert("kubernetes.io/arch", "amd64");
+    labels.insert("kubernetes.io/hostname", template.name.as_str());
+    labels.insert("kubernetes.io/os", "linux");
+    for (k, v) in template.labels.iter() {
+        labels.insert(k, v);
+    }
+    let mut node =
+        Node { metadata: ObjectMeta { labels, ..ObjectMeta::named("", &template.name) }, ..Default::default() };
+    node.spec.taints = template.taints.clone();
+    let resources = [
+        ("cpu".to_string(), template.cpu),
+        ("ephemeral-storage".to_string(), Quantity::from_int(100 << 30, Format::BinarySI)),
+        ("memory".to_string(), template.memory),
+        ("pods".to_string(), Quantity::from_int(template.pods, Format::DecimalSI)),
+    ];
+    node.status.capacity = resources.iter().cloned().collect();
+    node.status.allocatable = resources.into_iter().collect();
+    node.status.conditions = healthy_conditions(now);
+    node.status.addresses = vec![
+        NodeAddress { type_: "InternalIP".into(), address: format!("10.0.0.{}", 10 + index % 240) },
+        NodeAddress { type_: "Hostname".into(), address: template.name.clone() },
+    ];
+    node.status.node_info = Some(NodeSystemInfo {
+        machine_id: format!("{:032x}", index + 1),
+        kernel_version: "6.8.0-kubelab".into(),
+        os_image: "Debian GNU/Linux 12 (bookworm)".into(),
+        container_runtime_version: "containerd://1.7.24".into(),
+        kubelet_version: "v1.32.0".into(),
+        operating_system: "linux".into(),
+        architecture: "amd64".into(),
+    });
+    node
+}
+
+/// The four conditions a healthy kubelet reports.
+pub fn healthy_conditions(now: SimTime) -> Vec<NodeCondition> {
+    let condition = |type_: &str, status: &str, reason: &str, message: &str| NodeCondition {
+        type_: type_.into(),
+        status: status.into(),
+        last_heartbeat_time: Some(Time(now)),
+        last_transition_time: Some(Time(now)),
+        reason: Some(reason.into()),
+        message: Some(message.into()),
+    };
+    vec![
+        condition("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+        condition("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+        condition("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+        condition("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cluster_files_fill_in_defaults() {
+        let spec = ClusterSpec::from_yaml(
+            "nodes:\n- name: big\n  cpu: \"16\"\n  labels: {gpu: \"true\"}\n  taints: [{key: dedicated, value: ml, effect: NoSchedule}]\n- name: small\n  memory: 2Gi\n",
+        )
+        .unwrap();
+        assert_eq!(spec.nodes[0].cpu.to_string(), "16");
+        assert_eq!(spec.nodes[0].memory.to_string(), "16Gi");
+        assert_eq!(spec.nodes[1].memory.to_string(), "2Gi");
+        assert_eq!(spec.nodes[1].pods, 110);
+        let node = node_from_template(&spec.nodes[0], 0, SimTime::ZERO);
+        assert_eq!(node.metadata.labels.get("gpu"), Some("true"));
+        assert_eq!(node.spec.taints[0].effect, "NoSchedule");
+        assert!(ClusterSpec::from_yaml("nodes:\n- name: x\n  gpus: 1\n").unwrap_err().contains("unknown field `gpus`"));
+    }
+}

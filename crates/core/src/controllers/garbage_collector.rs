@@ -1,0 +1,113 @@
+//! The garbage collector: when an owner is gone, its dependents go too (background cascading
+//! deletion), or lose the dangling reference when another owner remains.
+//! Mirrors pkg/controller/garbagecollector (attemptToDeleteItem), minus the dependency graph:
+//! the store counts owner references, so only owners that have dependents cost a scan.
+
+use crate::api::Kind;
+use crate::api::meta::Uid;
+use crate::store::watch::WatchEventType;
+use crate::store::{DeleteOptions, Store, kinds};
+
+#[derive(Clone, Debug, Default)]
+pub struct GarbageCollector {
+    cursor: u64,
+}
+
+impl GarbageCollector {
+    pub fn sync(&mut self, store: &mut Store) {
+        let deleted: Vec<(String, Uid)> = match store.watch_log().since(self.cursor) {
+            Ok(events) => {
+                events.filter(|e| e.type_ == WatchEventType::Deleted).map(|e| (e.namespace.clone(), e.uid)).collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        self.cursor = store.resource_version();
+        for (namespace, owner) in deleted {
+            if store.has_dependents(owner) {
+                collect_dependents(store, &namespace, owner);
+            }
+        }
+    }
+}
+
+/// Deletes dependents whose every owner is gone; drops the dangling reference from the rest.
+fn collect_dependents(store: &mut Store, namespace: &str, owner: Uid) {
+    for (kind, name) in kinds::dependents_of(store, namespace, owner) {
+        let Ok(object) = store.get_object(kind, namespace, &name) else { continue };
+        let refs = &object.metadata().owner_references;
+        let any_owner_left = refs.iter().any(|r| r.uid != owner && store.owner_exists(namespace, r));
+        if any_owner_left {
+            let _ = kinds::remove_owner_ref(store, kind, namespace, &name, owner);
+        } else {
+            let _ = store.delete_object(kind, namespace, &name, &DeleteOptions::default());
+        }
+    }
+}
+
+/// Kinds whose objects can own others in a lab (used by tests to build owner chains).
+pub const OWNER_KINDS: [Kind; 3] = [Kind::Deployment, Kind::ReplicaSet, Kind::Service];
+
+#[cfg(test)]
+mod tests {
+    use crate::api::meta::OwnerReference;
+    use crate::api::{ConfigMap, Kind, ObjectMeta, Resource};
+    use crate::cluster::ClusterSpec;
+    use crate::sim::Sim;
+    use crate::store::{DeleteOptions, PropagationPolicy};
+
+    fn owned_by(name: &str, owners: &[&ConfigMap]) -> ConfigMap {
+        let mut meta = ObjectMeta::named("default", name);
+        meta.owner_references = owners
+            .iter()
+            .map(|o| OwnerReference {
+                api_version: "v1".into(),
+                kind: "ConfigMap".into(),
+                name: o.metadata.name.clone(),
+                uid: o.metadata.uid,
+                controller: None,
+                block_owner_deletion: None,
+            })
+            .collect();
+        ConfigMap { metadata: meta, ..Default::default() }
+    }
+
+    fn names(sim: &Sim) -> Vec<String> {
+        sim.store().list::<ConfigMap>(Some("default")).map(|c| c.metadata.name.clone()).collect()
+    }
+
+    /// owner → child → grandchild, plus `shared` owned by both `owner` and `other`.
+    fn family(sim: &mut Sim) {
+        let store = sim.store_mut();
+        let owner = store.create(owned_by("owner", &[])).unwrap();
+        let other = store.create(owned_by("other", &[])).unwrap();
+        let child = store.create(owned_by("child", &[&owner])).unwrap();
+        store.create(owned_by("grandchild", &[&child])).unwrap();
+        store.create(owned_by("shared", &[&owner, &other])).unwrap();
+        sim.settle();
+    }
+
+    #[test]
+    fn deleting_an_owner_cascades_through_dependents() {
+        let mut sim = Sim::new(1, &ClusterSpec::default());
+        family(&mut sim);
+        sim.store_mut().delete::<ConfigMap>("default", "owner", &DeleteOptions::default()).unwrap();
+        sim.settle();
+        assert_eq!(names(&sim), ["other", "shared"]);
+        let shared = sim.store().get::<ConfigMap>("default", "shared").unwrap();
+        assert_eq!(shared.metadata.owner_references.len(), 1, "the dangling reference is dropped");
+        assert_eq!(shared.metadata().owner_references[0].name, "other");
+        assert_eq!(Kind::ConfigMap.info().plural, "configmaps");
+    }
+
+    #[test]
+    fn orphan_propagation_keeps_dependents_without_the_reference() {
+        let mut sim = Sim::new(1, &ClusterSpec::default());
+        family(&mut sim);
+        let orphan = DeleteOptions { propagation_policy: PropagationPolicy::Orphan, ..Default::default() };
+        sim.store_mut().delete::<ConfigMap>("default", "owner", &orphan).unwrap();
+        sim.settle();
+        assert_eq!(names(&sim), ["child", "grandchild", "other", "shared"]);
+        let child = sim.store().get::<ConfigMap>("default", "child").unwrap();
+        assert!(child.metadata.owner_references.is_empty());
+    }
+}

@@ -1,0 +1,180 @@
+//! `kubectl get`: tables (`-o wide`), documents (`-o yaml|json`) and names (`-o name`) for one
+//! or several kinds, by name or by selector, in a namespace or across all (`-A`).
+
+use super::args::{Args, Flag};
+use super::output::{DocumentFormat, Output, Table};
+use super::resource_args::{self, ResourceRequest};
+use super::{Context, Verb, namespace_of, printers};
+use crate::api::labels::Selector;
+use crate::api::{Kind, Object};
+use crate::store::FieldSelector;
+use serde_json::{Value, json};
+
+pub const VERB: Verb = Verb {
+    name: "get",
+    short: "Display one or many resources",
+    usage: "kubectl get [(-o|--output=)json|yaml|name|wide] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags] [options]",
+    flags: &[
+        Flag::value("output", Some('o'), "Output format. One of: (json, yaml, name, wide)."),
+        Flag::value(
+            "selector",
+            Some('l'),
+            "Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin'.",
+        ),
+        Flag::value("field-selector", None, "Selector (field query) to filter on, supports '=', '==', and '!='."),
+        Flag::switch("all-namespaces", Some('A'), "If present, list the requested object(s) across all namespaces."),
+    ],
+    run,
+};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Table { wide: bool },
+    Document(DocumentFormat),
+    Name,
+}
+
+fn output_format(args: &Args) -> Result<Format, String> {
+    Ok(match args.get("output").unwrap_or("") {
+        "" => Format::Table { wide: false },
+        "wide" => Format::Table { wide: true },
+        "yaml" => Format::Document(DocumentFormat::Yaml),
+        "json" => Format::Document(DocumentFormat::Json),
+        "name" => Format::Name,
+        other => {
+            return Err(format!(
+                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
+            ));
+        }
+    })
+}
+
+fn run(ctx: &mut Context<'_>, args: Args) -> Output {
+    match collect(ctx, &args) {
+        Ok((objects, mut out, request, format)) => {
+            print(&mut out, ctx, &args, &objects, &request, format);
+            out
+        }
+        Err(message) => Output::failed(message),
+    }
+}
+
+type Collected = (Vec<Object>, Output, ResourceRequest, Format);
+
+fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
+    let request = resource_args::parse(&args.positionals)?;
+    let format = output_format(args)?;
+    let labels = Selector::parse(args.get("selector").unwrap_or("")).map_err(|e| format!("error: {e}"))?;
+    let all_namespaces = args.switch("all-namespaces");
+    let namespace = namespace_of(args);
+    let scope = (!all_namespaces).then_some(namespace.as_str());
+    let store = ctx.sim.store();
+    let mut out = Output::default();
+    let mut objects = Vec::new();
+    if !request.named.is_empty() {
+        for (kind, name) in &request.named {
+            match store.get_object(*kind, &namespace, name) {
+                Ok(object) => objects.push(object),
+                Err(err) => out.error(err.to_string()),
+            }
+        }
+        return Ok((objects, out, request, format));
+    }
+    for kind in &request.kinds {
+        let fields = FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind)
+            .map_err(|e| format!("Error from server (BadRequest): Unable to find \"{}\" that match label selector \"{}\", field selector \"{}\": {e}", resource_id(*kind), args.get("selector").unwrap_or(""), args.get("field-selector").unwrap_or("")))?;
+        objects.extend(store.list_objects(*kind, scope, &labels, &fields));
+    }
+    Ok((objects, out, request, format))
+}
+
+fn resource_id(kind: Kind) -> String {
+    let info = kind.info();
+    format!("{}/{}, Resource={}", info.group, info.version, info.plural)
+}
+
+fn print(
+    out: &mut Output,
+    ctx: &Context<'_>,
+    args: &Args,
+    objects: &[Object],
+    request: &ResourceRequest,
+    format: Format,
+) {
+    let all_namespaces = args.switch("all-namespaces");
+    if objects.is_empty() {
+        if out.items.is_empty() && request.named.is_empty() {
+            let message = if all_namespaces || request.kinds.iter().all(|k| !k.info().namespaced) {
+                "No resources found".to_string()
+            } else {
+                format!("No resources found in {} namespace.", namespace_of(args))
+            };
+            out.warn(message);
+        }
+        return;
+    }
+    match format {
+        Format::Name => {
+            for object in objects {
+                out.line(format!("{}/{}", object.kind().info().singular_qualified(), object.metadata().name));
+            }
+        }
+        Format::Document(doc_format) => {
+            let single = request.named.len() == 1 && objects.len() == 1;
+            let value = if single { objects[0].to_json_value() } else { list_of(objects) };
+            out.document(value, doc_format);
+        }
+        Format::Table { wide } => {
+            let qualify = request.kinds.len() > 1;
+            let now = ctx.sim.now();
+            for (i, kind) in request.kinds.iter().enumerate() {
+                let group: Vec<&Object> = objects.iter().filter(|o| o.kind() == *kind).collect();
+                if group.is_empty() {
+                    continue;
+                }
+                if i > 0 && qualify && !out.items.is_empty() {
+                    out.line("");
+                }
+                out.table(table_for(*kind, &group, now, wide, qualify, all_namespaces));
+            }
+        }
+    }
+}
+
+fn table_for(
+    kind: Kind,
+    objects: &[&Object],
+    now: crate::sim::time::SimTime,
+    wide: bool,
+    qualify: bool,
+    all_namespaces: bool,
+) -> Table {
+    let show_namespace = all_namespaces && kind.info().namespaced;
+    let mut headers = printers::headers(kind, wide);
+    if show_namespace {
+        headers.insert(0, "NAMESPACE".into());
+    }
+    let rows = objects
+        .iter()
+        .map(|object| {
+            let name = &object.metadata().name;
+            let shown = if qualify { format!("{}/{name}", kind.info().singular_qualified()) } else { name.clone() };
+            let mut row = printers::row(object, shown, now, wide);
+            if kind == Kind::Event {
+                // Events list without a NAME column.
+                row = printers::row(object, String::new(), now, wide);
+            }
+            if show_namespace {
+                row.insert(0, object.metadata().namespace.clone());
+            }
+            row
+        })
+        .collect();
+    Table { headers, rows }
+}
+
+/// Several objects as kubectl prints them: a `v1` `List`.
+pub fn list_of(objects: &[Object]) -> Value {
+    let items: Vec<Value> = objects.iter().map(Object::to_json_value).collect();
+    json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
+}

@@ -1,0 +1,116 @@
+//! kubectl: the command layer that the terminal, the scenario runner and the lessons all speak.
+//! One file per verb (its flags, help, parse and run); output is data (`output.rs`) printed by
+//! one renderer (`render.rs`). Wording follows kubectl 1.32.
+
+pub mod age;
+pub mod apply;
+pub mod args;
+pub mod delete;
+pub mod files;
+pub mod get;
+pub mod output;
+pub mod printers;
+pub mod render;
+pub mod resource_args;
+
+use crate::sim::Sim;
+use args::Flag;
+pub use files::{FileSystem, MemoryFiles};
+pub use output::Output;
+
+/// Where a command runs: the lab, plus what it can read (`-f FILE`, stdin).
+pub struct Context<'a> {
+    pub sim: &'a mut Sim,
+    pub files: &'a dyn FileSystem,
+    pub stdin: Option<&'a str>,
+}
+
+/// A verb: its name, one-line summary, usage, flags and entry point.
+pub struct Verb {
+    pub name: &'static str,
+    pub short: &'static str,
+    pub usage: &'static str,
+    pub flags: &'static [Flag],
+    pub run: fn(&mut Context<'_>, args::Args) -> Output,
+}
+
+/// Every verb, in the order `kubectl --help` lists them.
+pub const VERBS: &[Verb] = &[get::VERB, apply::VERB, delete::VERB];
+
+/// Runs one kubectl command line (`argv` without the leading `kubectl`).
+pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
+    let Some(verb_name) = argv.first() else {
+        return Output { items: vec![output::Item::Stdout(output::Block::Text(top_level_help()))], exit_code: 0 };
+    };
+    if verb_name == "--help" || verb_name == "-h" || verb_name == "help" {
+        let mut out = Output::default();
+        out.line(top_level_help());
+        return out;
+    }
+    let Some(verb) = VERBS.iter().find(|v| v.name == verb_name) else {
+        return Output::failed(format!(
+            "Error: unknown command \"{verb_name}\" for \"kubectl\"{}\n\nRun 'kubectl --help' for usage.",
+            suggest(verb_name)
+        ));
+    };
+    match args::parse(&argv[1..], verb.flags) {
+        Err(message) => Output::failed(format!("Error: {message}\nSee 'kubectl {} --help' for usage.", verb.name)),
+        Ok(parsed) if parsed.switch("help") => {
+            let mut out = Output::default();
+            out.line(verb_help(verb));
+            out
+        }
+        Ok(parsed) => (verb.run)(ctx, parsed),
+    }
+}
+
+/// cobra's "Did you mean this?" for verbs within two edits.
+fn suggest(name: &str) -> String {
+    let close: Vec<&str> = VERBS.iter().filter(|v| edit_distance(v.name, name) <= 2).map(|v| v.name).collect();
+    if close.is_empty() {
+        return String::new();
+    }
+    format!("\n\nDid you mean this?\n\t{}", close.join("\n\t"))
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(prev + cost);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// `kubectl --help`.
+pub fn top_level_help() -> String {
+    let mut text = String::from("kubectl controls the Kubernetes cluster manager.\n\nCommands:\n");
+    for verb in VERBS {
+        text.push_str(&format!("  {:<14}{}\n", verb.name, verb.short));
+    }
+    text.push_str("\nUsage:\n  kubectl [flags] [options]\n\nUse \"kubectl <command> --help\" for more information about a given command.");
+    text
+}
+
+/// `kubectl VERB --help`, from the verb's own flag table.
+pub fn verb_help(verb: &Verb) -> String {
+    let mut text = format!("{}\n\nUsage:\n  {}\n\nOptions:\n", verb.short, verb.usage);
+    for flag in verb.flags.iter().chain(args::GLOBAL_FLAGS) {
+        let short = flag.short.map_or("    ".to_string(), |c| format!("-{c}, "));
+        let value = if flag.takes_value { "=''" } else { "=false" };
+        text.push_str(&format!("    {short}--{}{value}:\n\t{}\n\n", flag.long, flag.help));
+    }
+    text.trim_end().to_string()
+}
+
+/// The namespace a command works in: `-n`, else `default`.
+pub fn namespace_of(args: &args::Args) -> String {
+    args.get("namespace").filter(|n| !n.is_empty()).unwrap_or("default").to_string()
+}

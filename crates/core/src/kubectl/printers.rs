@@ -1,0 +1,224 @@
+//! The columns `kubectl get` prints for each kind, and how each cell is computed. Mirrors
+//! pkg/printers/internalversion/printers.go (printPod, printDeployment, printNode, …).
+
+use super::age::age;
+use crate::api::{Object, Pod};
+use crate::sim::time::SimTime;
+
+/// Column headers for a kind; `wide` adds the `-o wide` columns.
+pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
+    use crate::api::Kind::*;
+    let (base, extra): (&[&str], &[&str]) = match object_kind {
+        Pod => (&["NAME", "READY", "STATUS", "RESTARTS", "AGE"], &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]),
+        Deployment => (&["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        ReplicaSet => (&["NAME", "DESIRED", "CURRENT", "READY", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        Node => (
+            &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
+            &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
+        ),
+        Service => (&["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"], &["SELECTOR"]),
+        EndpointSlice => (&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[]),
+        Namespace => (&["NAME", "STATUS", "AGE"], &[]),
+        ConfigMap => (&["NAME", "DATA", "AGE"], &[]),
+        Secret => (&["NAME", "TYPE", "DATA", "AGE"], &[]),
+        Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
+    };
+    let extra = if wide { extra } else { &[] };
+    base.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+/// One row; `name` is the NAME cell (plain or `kind/name`).
+pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<String> {
+    let created = object.metadata().creation_timestamp.map(|t| t.0);
+    let age = age(created, now);
+    let (mut cells, extra) = match object {
+        Object::Pod(pod) => pod_row(pod, age, now),
+        Object::Deployment(d) => {
+            let s = &d.status;
+            let ready = format!("{}/{}", s.ready_replicas.unwrap_or(0), d.spec.replicas.unwrap_or(1));
+            let template = &d.spec.template.spec;
+            let sel = d.spec.selector.as_ref().map_or("<none>".into(), |s| s.format());
+            (
+                vec![ready, num(s.updated_replicas), num(s.available_replicas), age],
+                vec![containers(template), images(template), sel],
+            )
+        }
+        Object::ReplicaSet(rs) => {
+            let s = &rs.status;
+            let template = &rs.spec.template.spec;
+            let sel = rs.spec.selector.as_ref().map_or("<none>".into(), |s| s.format());
+            (
+                vec![rs.spec.replicas.unwrap_or(1).to_string(), s.replicas.to_string(), num(s.ready_replicas), age],
+                vec![containers(template), images(template), sel],
+            )
+        }
+        Object::Node(node) => node_row(node, age),
+        Object::Service(svc) => service_row(svc, age),
+        Object::EndpointSlice(slice) => endpoint_slice_row(slice, age),
+        Object::Namespace(ns) => (vec![ns.status.phase.clone().unwrap_or_default(), age], vec![]),
+        Object::ConfigMap(cm) => ((vec![(cm.data.len() + cm.binary_data.len()).to_string(), age]), vec![]),
+        Object::Secret(s) => (vec![s.type_.clone().unwrap_or_default(), s.data.len().to_string(), age], vec![]),
+        Object::Event(e) => return event_row(e, now),
+    };
+    cells.insert(0, name);
+    if wide {
+        cells.extend(extra);
+    }
+    cells
+}
+
+fn num(n: Option<i32>) -> String {
+    n.unwrap_or(0).to_string()
+}
+
+fn containers(spec: &crate::api::pod::PodSpec) -> String {
+    spec.containers.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(",")
+}
+
+fn images(spec: &crate::api::pod::PodSpec) -> String {
+    spec.containers.iter().map(|c| c.image.as_deref().unwrap_or("")).collect::<Vec<_>>().join(",")
+}
+
+fn pod_row(pod: &Pod, age: String, now: SimTime) -> (Vec<String>, Vec<String>) {
+    let total = pod.spec.containers.len();
+    let statuses = &pod.status.container_statuses;
+    let ready = statuses.iter().filter(|c| c.ready).count();
+    let restarts: i32 = statuses.iter().map(|c| c.restart_count).sum();
+    let last_restart =
+        statuses.iter().filter_map(|c| c.last_state.terminated.as_ref().and_then(|t| t.finished_at)).max();
+    let restarts = match last_restart {
+        Some(t) if restarts > 0 => format!("{restarts} ({} ago)", super::age::human_duration(now.since(t.0))),
+        _ => restarts.to_string(),
+    };
+    let none = || "<none>".to_string();
+    let extra = vec![
+        pod.status.pod_ip.clone().unwrap_or_else(none),
+        pod.spec.node_name.clone().unwrap_or_else(none),
+        pod.status.nominated_node_name.clone().unwrap_or_else(none),
+        none(),
+    ];
+    (vec![format!("{ready}/{total}"), pod_status(pod), restarts, age], extra)
+}
+
+/// The STATUS column, as upstream printPod derives it from phase, reason and container states.
+pub fn pod_status(pod: &Pod) -> String {
+    let mut reason = pod.status.reason.clone().unwrap_or_else(|| pod.phase().to_string());
+    for (i, status) in pod.status.init_container_statuses.iter().enumerate() {
+        if let Some(t) = status.state.terminated.as_ref().filter(|t| t.exit_code != 0) {
+            reason = format!("Init:{}", t.reason.clone().unwrap_or_else(|| format!("ExitCode:{}", t.exit_code)));
+            break;
+        }
+        if let Some(w) = status.state.waiting.as_ref().and_then(|w| w.reason.clone()).filter(|r| r != "PodInitializing")
+        {
+            reason = format!("Init:{w}");
+            break;
+        }
+        if status.state.terminated.is_none() {
+            reason = format!("Init:{i}/{}", pod.spec.init_containers.len());
+            break;
+        }
+    }
+    let mut has_running = false;
+    for status in pod.status.container_statuses.iter().rev() {
+        if let Some(w) = status.state.waiting.as_ref().and_then(|w| w.reason.clone()) {
+            reason = w;
+        } else if let Some(t) = &status.state.terminated {
+            reason = t.reason.clone().unwrap_or_else(|| match t.signal {
+                Some(s) if s != 0 => format!("Signal:{s}"),
+                _ => format!("ExitCode:{}", t.exit_code),
+            });
+        } else if status.state.running.is_some() && status.ready {
+            has_running = true;
+        }
+    }
+    if reason == "Completed" && has_running {
+        reason = if pod.is_ready() { "Running".into() } else { "NotReady".into() };
+    }
+    if pod.metadata.deletion_timestamp.is_some() {
+        reason = if pod.status.reason.as_deref() == Some("NodeLost") { "Unknown".into() } else { "Terminating".into() };
+    }
+    reason
+}
+
+fn node_row(node: &crate::api::Node, age: String) -> (Vec<String>, Vec<String>) {
+    let mut status = match node.condition("Ready").map(|c| c.status.as_str()) {
+        Some("True") => "Ready".to_string(),
+        _ => "NotReady".to_string(),
+    };
+    if node.spec.unschedulable == Some(true) {
+        status.push_str(",SchedulingDisabled");
+    }
+    let roles: Vec<&str> =
+        node.metadata.labels.keys().filter_map(|k| k.strip_prefix("node-role.kubernetes.io/")).collect();
+    let roles = if roles.is_empty() { "<none>".to_string() } else { roles.join(",") };
+    let info = node.status.node_info.clone().unwrap_or_default();
+    let address = |t: &str| {
+        node.status.addresses.iter().find(|a| a.type_ == t).map_or("<none>".to_string(), |a| a.address.clone())
+    };
+    (
+        vec![status, roles, age, info.kubelet_version.clone()],
+        vec![
+            address("InternalIP"),
+            address("ExternalIP"),
+            info.os_image,
+            info.kernel_version,
+            info.container_runtime_version,
+        ],
+    )
+}
+
+fn service_row(svc: &crate::api::Service, age: String) -> (Vec<String>, Vec<String>) {
+    let spec = &svc.spec;
+    let type_ = spec.type_.clone().unwrap_or_else(|| "ClusterIP".into());
+    let external = match type_.as_str() {
+        "ExternalName" => spec.external_name.clone().unwrap_or_default(),
+        "LoadBalancer" => {
+            let ips: Vec<String> =
+                svc.status.load_balancer.ingress.iter().filter_map(|i| i.ip.clone().or(i.hostname.clone())).collect();
+            if ips.is_empty() { "<pending>".into() } else { ips.join(",") }
+        }
+        _ if !spec.external_ips.is_empty() => spec.external_ips.join(","),
+        _ => "<none>".into(),
+    };
+    let ports: Vec<String> = spec
+        .ports
+        .iter()
+        .map(|p| {
+            let protocol = p.protocol.as_deref().unwrap_or("TCP");
+            match p.node_port {
+                Some(np) => format!("{}:{np}/{protocol}", p.port),
+                None => format!("{}/{protocol}", p.port),
+            }
+        })
+        .collect();
+    let ports = if ports.is_empty() { "<none>".into() } else { ports.join(",") };
+    let selector = if spec.selector.is_empty() { "<none>".into() } else { spec.selector.to_selector_string() };
+    let cluster_ip = spec.cluster_ip.clone().unwrap_or_else(|| "<none>".into());
+    (vec![type_, cluster_ip, external, ports, age], vec![selector])
+}
+
+fn endpoint_slice_row(slice: &crate::api::EndpointSlice, age: String) -> (Vec<String>, Vec<String>) {
+    let ports: Vec<String> = slice.ports.iter().filter_map(|p| p.port.map(|n| n.to_string())).collect();
+    let ports = if ports.is_empty() { "<unset>".into() } else { ports.join(",") };
+    let addresses: Vec<&str> = slice.endpoints.iter().flat_map(|e| e.addresses.iter().map(String::as_str)).collect();
+    // kubectl shows at most three addresses, then "+ N more...".
+    let endpoints = match addresses.len() {
+        0 => "<unset>".to_string(),
+        n if n > 3 => format!("{} + {} more...", addresses[..3].join(","), n - 3),
+        _ => addresses.join(","),
+    };
+    (vec![slice.address_type.clone(), ports, endpoints, age], vec![])
+}
+
+fn event_row(event: &crate::api::Event, now: SimTime) -> Vec<String> {
+    let last = event.last_timestamp.or(event.event_time).or(event.metadata.creation_timestamp);
+    let io = &event.involved_object;
+    let kind = io.kind.clone().unwrap_or_default().to_ascii_lowercase();
+    vec![
+        age(last.map(|t| t.0), now),
+        event.type_.clone().unwrap_or_default(),
+        event.reason.clone().unwrap_or_default(),
+        format!("{kind}/{}", io.name.clone().unwrap_or_default()),
+        event.message.clone().unwrap_or_default(),
+    ]
+}

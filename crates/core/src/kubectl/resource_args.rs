@@ -1,0 +1,119 @@
+//! Naming objects on the command line: `pods`, `pod web-1 web-2`, `deploy/hello`,
+//! `deploy,rs,pods`, and `-f FILE|DIR|-` (manifests read through the lab's files).
+
+use super::Context;
+use crate::api::Kind;
+use crate::manifest;
+use serde_json::Value;
+
+/// What the positional arguments asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceRequest {
+    pub kinds: Vec<Kind>,
+    /// (kind, name) pairs when names were given.
+    pub named: Vec<(Kind, String)>,
+}
+
+pub fn unknown_type(name: &str) -> String {
+    format!("error: the server doesn't have a resource type \"{name}\"")
+}
+
+fn kind_of(name: &str) -> Result<Kind, String> {
+    Kind::from_cli_name(name).ok_or_else(|| unknown_type(name))
+}
+
+/// Parses `TYPE[,TYPE…] [NAME…]` or `TYPE/NAME …`.
+pub fn parse(positionals: &[String]) -> Result<ResourceRequest, String> {
+    let Some(first) = positionals.first() else {
+        return Err("error: you must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.".into());
+    };
+    if first.contains('/') {
+        let mut named = Vec::new();
+        for arg in positionals {
+            let (type_, name) = arg.split_once('/').ok_or_else(|| {
+                "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string()
+            })?;
+            named.push((kind_of(type_)?, name.to_string()));
+        }
+        let kinds = dedup(named.iter().map(|(k, _)| *k));
+        return Ok(ResourceRequest { kinds, named });
+    }
+    let kinds: Vec<Kind> = first.split(',').filter(|s| !s.is_empty()).map(kind_of).collect::<Result<_, _>>()?;
+    let names = &positionals[1..];
+    if !names.is_empty() && kinds.len() > 1 {
+        return Err("error: arguments in resource/name form must have a single resource and name".into());
+    }
+    let named = names.iter().map(|n| (kinds[0], n.clone())).collect();
+    Ok(ResourceRequest { kinds, named })
+}
+
+fn dedup(kinds: impl Iterator<Item = Kind>) -> Vec<Kind> {
+    let mut out: Vec<Kind> = Vec::new();
+    for kind in kinds {
+        if !out.contains(&kind) {
+            out.push(kind);
+        }
+    }
+    out
+}
+
+/// One source given with `-f`: its name as kubectl shows it in errors, and its documents.
+pub struct Source {
+    pub name: String,
+    pub documents: Result<Vec<Value>, String>,
+}
+
+/// Reads every `-f` argument: a file, a folder (its .yaml/.yml/.json files), or `-` (stdin).
+pub fn read_filenames(ctx: &Context<'_>, filenames: &[String]) -> Vec<Source> {
+    let mut sources = Vec::new();
+    for filename in filenames {
+        if filename == "-" {
+            let text = ctx.stdin.unwrap_or("");
+            sources.push(parse_source("STDIN", text));
+            continue;
+        }
+        if let Some(entries) = ctx.files.list_dir(filename) {
+            let manifests = entries.into_iter().filter(|e| [".yaml", ".yml", ".json"].iter().any(|x| e.ends_with(x)));
+            for entry in manifests {
+                sources.push(read_one(ctx, &entry));
+            }
+            continue;
+        }
+        sources.push(read_one(ctx, filename));
+    }
+    sources
+}
+
+fn read_one(ctx: &Context<'_>, path: &str) -> Source {
+    match ctx.files.read_file(path) {
+        Ok(text) => parse_source(path, &text),
+        Err(message) => Source { name: path.to_string(), documents: Err(format!("error: {message}")) },
+    }
+}
+
+fn parse_source(name: &str, text: &str) -> Source {
+    let documents = manifest::parse_documents(text)
+        .map(manifest::expand_lists)
+        .map_err(|e| format!("error: error parsing {name}: {e}"));
+    Source { name: name.to_string(), documents }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn resource_arguments_in_each_form() {
+        let req = parse(&strings(&["deploy,rs,pods"])).unwrap();
+        assert_eq!(req.kinds, [Kind::Deployment, Kind::ReplicaSet, Kind::Pod]);
+        let req = parse(&strings(&["po", "a", "b"])).unwrap();
+        assert_eq!(req.named, [(Kind::Pod, "a".to_string()), (Kind::Pod, "b".to_string())]);
+        let req = parse(&strings(&["deploy/hello", "svc/hello"])).unwrap();
+        assert_eq!(req.kinds, [Kind::Deployment, Kind::Service]);
+        assert_eq!(parse(&strings(&["pdo"])).unwrap_err(), "error: the server doesn't have a resource type \"pdo\"");
+    }
+}

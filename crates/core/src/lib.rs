@@ -1,0 +1,23 @@
+//! kubelab-core: a deterministic, virtual-time simulation of a Kubernetes control plane.
+//!
+//! Codemap:
+//! - [`api`] — object types with Kubernetes' field names, `Quantity`, label selectors, codec.
+//! - [`store`] — the API server and etcd in one: defaulting, validation, resourceVersion, watch log.
+//!   Only the store writes.
+//! - [`controllers`] — level-triggered loops that read the store and write through it.
+//! - [`sim`] — virtual clock, seeded PRNG, event queue, trace; [`sim::Sim`] ties it all together.
+//! - [`kubectl`] — one file per verb; output as data, one renderer.
+//! - [`script`] — the `kubelab sim` scenario language (kubectl, sleep, lab verbs).
+//! - [`manifest`] — multi-document YAML/JSON in, JSON documents out, with kubectl's errors.
+//!
+//! No IO, threads, wall clock or global randomness anywhere in this crate.
+
+pub mod api;
+pub mod cluster;
+pub mod controllers;
+pub mod error;
+pub mod kubectl;
+pub mod manifest;
+pub mod script;
+pub mod sim;
+pub mod store;

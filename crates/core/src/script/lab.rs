@@ -1,0 +1,96 @@
+//! `lab VERB …`: things that happen *to* the cluster rather than through its API (machines
+//! joining and leaving; later: power, crashes, load). The verb table lives here, in one place.
+
+use crate::api::node::Taint;
+use crate::api::quantity::Quantity;
+use crate::cluster::NodeTemplate;
+use crate::kubectl::args::{self, Flag};
+use crate::sim::Sim;
+
+/// One lab verb: words that name it, usage, flags, and what it does.
+pub struct LabVerb {
+    pub words: &'static [&'static str],
+    pub usage: &'static str,
+    pub flags: &'static [Flag],
+    pub run: fn(&mut Sim, &args::Args) -> Result<String, String>,
+}
+
+pub const LAB_VERBS: &[LabVerb] = &[
+    LabVerb {
+        words: &["node", "add"],
+        usage: "lab node add NAME [--cpu 4] [--memory 16Gi] [--pods 110] [--label k=v]... [--taint k=v:Effect]...",
+        flags: &[
+            Flag::value("cpu", None, "CPU capacity (a quantity)"),
+            Flag::value("memory", None, "Memory capacity (a quantity)"),
+            Flag::value("pods", None, "Maximum pods"),
+            Flag::repeated("label", None, "A node label, k=v"),
+            Flag::repeated("taint", None, "A taint, k=v:Effect"),
+        ],
+        run: node_add,
+    },
+    LabVerb { words: &["node", "remove"], usage: "lab node remove NAME", flags: &[], run: node_remove },
+];
+
+/// Runs `lab …` words; the result is what the command prints, or an error line.
+pub fn run(sim: &mut Sim, words: &[String]) -> Result<String, String> {
+    let verb = LAB_VERBS
+        .iter()
+        .find(|v| words.len() >= v.words.len() && v.words.iter().zip(words).all(|(a, b)| a == b))
+        .ok_or_else(|| {
+            let known: Vec<String> = LAB_VERBS.iter().map(|v| v.usage.to_string()).collect();
+            format!("error: unknown lab command \"{}\"; known:\n  {}", words.join(" "), known.join("\n  "))
+        })?;
+    let parsed = args::parse(&words[verb.words.len()..], verb.flags)
+        .map_err(|e| format!("error: {e}\nusage: {}", verb.usage))?;
+    let result = (verb.run)(sim, &parsed);
+    sim.settle();
+    result
+}
+
+fn one_name(args: &args::Args) -> Result<String, String> {
+    match args.positionals.as_slice() {
+        [name] => Ok(name.clone()),
+        _ => Err("error: exactly one NAME is required".into()),
+    }
+}
+
+fn node_add(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let mut template = NodeTemplate::named(&one_name(args)?);
+    if let Some(cpu) = args.get("cpu") {
+        template.cpu = Quantity::parse(cpu).map_err(|e| format!("error: --cpu: {e}"))?;
+    }
+    if let Some(memory) = args.get("memory") {
+        template.memory = Quantity::parse(memory).map_err(|e| format!("error: --memory: {e}"))?;
+    }
+    if let Some(pods) = args.get("pods") {
+        template.pods = pods.parse().map_err(|_| format!("error: --pods: invalid number \"{pods}\""))?;
+    }
+    for label in args.all("label") {
+        let (k, v) = label.split_once('=').ok_or_else(|| format!("error: --label must be k=v, got \"{label}\""))?;
+        template.labels.insert(k, v);
+    }
+    for taint in args.all("taint") {
+        template.taints.push(parse_taint(taint)?);
+    }
+    sim.add_node(&template).map_err(|e| e.to_string())?;
+    Ok(format!("node/{} added", template.name))
+}
+
+/// `key[=value]:Effect`, as `kubectl taint` spells a taint.
+pub fn parse_taint(text: &str) -> Result<Taint, String> {
+    let (key_value, effect) = text.rsplit_once(':').ok_or_else(|| format!("error: invalid taint spec: {text}"))?;
+    if !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+        return Err(format!("error: invalid taint effect: {effect}, unsupported taint effect"));
+    }
+    let (key, value) = match key_value.split_once('=') {
+        Some((k, v)) => (k, Some(v.to_string())),
+        None => (key_value, None),
+    };
+    Ok(Taint { key: key.to_string(), value, effect: effect.to_string(), time_added: None })
+}
+
+fn node_remove(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    sim.remove_node(&name).map_err(|e| e.to_string())?;
+    Ok(format!("node/{name} removed"))
+}

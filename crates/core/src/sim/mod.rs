@@ -1,0 +1,195 @@
+//! The simulation: store + controllers + virtual clock + seeded PRNG + timers + trace.
+//!
+//! Time only moves in `advance`; it jumps from one due timer to the next, and after every
+//! step the controllers run until the cluster is quiet again. Nothing ticks when nothing is due.
+
+pub mod queue;
+pub mod rng;
+pub mod time;
+pub mod trace;
+
+use crate::api::{Node, Pod};
+use crate::cluster::{ClusterSpec, NodeTemplate, node_from_template};
+use crate::controllers::Controllers;
+use crate::error::ApiError;
+use crate::store::{DeleteOptions, Store};
+use queue::EventQueue;
+use rng::Rng;
+use time::{Duration, SimTime};
+use trace::Trace;
+
+/// Something scheduled to happen at a virtual time.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Timer {
+    /// A pod's grace period ran out: remove it (the kubelet's final, forced delete).
+    FinishPodTermination { namespace: String, name: String },
+}
+
+/// Upper bound on controller passes per step: a cluster that never settles is a bug, not a hang.
+const MAX_RECONCILE_PASSES: usize = 1000;
+
+#[derive(Clone, Debug)]
+pub struct Sim {
+    seed: u64,
+    now: SimTime,
+    store: Store,
+    rng: Rng,
+    queue: EventQueue<Timer>,
+    controllers: Controllers,
+    trace: Trace,
+    trace_cursor: u64,
+    timer_cursor: u64,
+    nodes_added: usize,
+}
+
+impl Sim {
+    /// A new lab: the given machines registered as Ready nodes at time zero.
+    pub fn new(seed: u64, cluster: &ClusterSpec) -> Sim {
+        let mut sim = Sim {
+            seed,
+            now: SimTime::ZERO,
+            store: Store::new(seed),
+            rng: Rng::new(seed),
+            queue: EventQueue::default(),
+            controllers: Controllers::default(),
+            trace: Trace::new(),
+            trace_cursor: 0,
+            timer_cursor: 0,
+            nodes_added: 0,
+        };
+        for template in &cluster.nodes {
+            // Cluster files are validated by the same rules as `lab node add`.
+            let _ = sim.add_node(template);
+        }
+        sim.settle();
+        sim
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Write access for the command layer (kubectl, lab verbs). Call `settle` afterwards.
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Records a user command in the trace.
+    pub fn record_command(&mut self, line: &str) {
+        self.trace.command(self.now, line);
+    }
+
+    /// Registers a machine as a Ready node.
+    pub fn add_node(&mut self, template: &NodeTemplate) -> Result<Node, ApiError> {
+        let node = node_from_template(template, self.nodes_added, self.now);
+        let created = self.store.create(node)?;
+        self.nodes_added += 1;
+        Ok(created)
+    }
+
+    /// Removes a node object (the machine is gone from the cluster).
+    pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
+        self.store.delete::<Node>("", name, &DeleteOptions::default()).map(|_| ())
+    }
+
+    /// Runs controllers until nothing changes, then schedules timers for new writes and traces them.
+    pub fn settle(&mut self) {
+        for _ in 0..MAX_RECONCILE_PASSES {
+            if !self.controllers.run_once(&mut self.store) {
+                break;
+            }
+        }
+        self.schedule_timers();
+        self.flush_trace();
+    }
+
+    /// Advances virtual time by `duration`, firing every timer that falls due, in order.
+    pub fn advance(&mut self, duration: Duration) {
+        let target = self.now.plus(duration);
+        while let Some(due) = self.queue.next_due().filter(|due| *due <= target) {
+            self.set_now(due);
+            while let Some((_, timer)) = self.queue.pop_due(due) {
+                self.fire(timer);
+            }
+            self.settle();
+        }
+        self.set_now(target);
+        self.settle();
+    }
+
+    /// When the next timer falls due (for steppers and the UI's "step one event").
+    pub fn next_due(&self) -> Option<SimTime> {
+        self.queue.next_due()
+    }
+
+    fn set_now(&mut self, now: SimTime) {
+        self.now = now;
+        self.store.set_now(now);
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        match timer {
+            Timer::FinishPodTermination { namespace, name } => {
+                let still_terminating = self
+                    .store
+                    .try_get::<Pod>(&namespace, &name)
+                    .is_some_and(|p| p.metadata.deletion_timestamp.is_some_and(|t| t.0 <= self.now));
+                if still_terminating {
+                    let force = DeleteOptions { grace_period_seconds: Some(0), ..Default::default() };
+                    // With finalizers it stays Terminating; whoever owns them finishes the deletion.
+                    let _ = self.store.delete::<Pod>(&namespace, &name, &force);
+                }
+            }
+        }
+    }
+
+    /// Looks at writes since the last call and sets the timers they imply.
+    fn schedule_timers(&mut self) {
+        let mut timers = Vec::new();
+        if let Ok(events) = self.store.watch_log().since(self.timer_cursor) {
+            for event in events.filter(|e| e.kind == crate::api::Kind::Pod) {
+                let Some(pod) = self.store.try_get::<Pod>(&event.namespace, &event.name) else { continue };
+                if let Some(at) = pod.metadata.deletion_timestamp {
+                    let timer =
+                        Timer::FinishPodTermination { namespace: event.namespace.clone(), name: event.name.clone() };
+                    timers.push((at.0, timer));
+                }
+            }
+        }
+        self.timer_cursor = self.store.resource_version();
+        for (due, timer) in timers {
+            self.queue.schedule(due, timer);
+        }
+    }
+
+    fn flush_trace(&mut self) {
+        if let Ok(events) = self.store.watch_log().since(self.trace_cursor) {
+            for event in events {
+                self.trace.write(event);
+            }
+        }
+        self.trace_cursor = self.store.resource_version();
+    }
+}
+
+impl Default for Sim {
+    fn default() -> Self {
+        Sim::new(1, &ClusterSpec::default())
+    }
+}

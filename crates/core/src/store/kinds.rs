@@ -1,0 +1,346 @@
+//! Per-kind storage strategy (upstream's `rest.RESTCreateStrategy` per registry): which table,
+//! whether the kind has a generation and a status subresource, defaulting, admission,
+//! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
+
+use super::{DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, defaults, validation};
+use crate::api::labels::Selector;
+use crate::api::meta::Uid;
+use crate::api::{
+    ConfigMap, Deployment, EndpointSlice, Event, Kind, Namespace, Node, Object, Pod, ReplicaSet, Resource, Secret,
+    Service,
+};
+use crate::error::{ApiError, FieldError};
+use serde_json::Value;
+
+/// A kind the store can hold, with its strategy.
+pub trait Stored: Resource {
+    const HAS_GENERATION: bool = false;
+
+    fn table(tables: &Tables) -> &Table<Self>;
+    fn table_mut(tables: &mut Tables) -> &mut Table<Self>;
+
+    /// Clears what a client may not set on create (status, for kinds with a status subresource).
+    fn reset_status_for_create(&mut self) {}
+    /// Takes `other`'s status (status subresource semantics); no-op for kinds without status.
+    fn keep_status_from(&mut self, _other: &Self) {}
+    /// SetDefaults_* for the kind.
+    fn apply_defaults(&mut self) {}
+    /// Admission plugins that need the cluster (ServiceAccount, DefaultTolerationSeconds, IP allocation).
+    fn admit(&mut self, _store: &mut Store) {}
+    /// The kind's own validation; metadata is checked by the caller.
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        Vec::new()
+    }
+    /// What a change of bumps `metadata.generation`.
+    fn spec_value(&self) -> Value {
+        Value::Null
+    }
+    /// Seconds of graceful deletion, or `None` to delete at once.
+    fn graceful_deletion_seconds(&self, _requested: Option<i64>) -> Option<i64> {
+        None
+    }
+    /// Which naming rule metadata.name follows.
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::Subdomain
+    }
+}
+
+macro_rules! tables {
+    ($($kind:ident => $field:ident),* $(,)?) => {
+        $(
+            impl TableOf for $kind {
+                fn table(tables: &Tables) -> &Table<Self> { &tables.$field }
+                fn table_mut(tables: &mut Tables) -> &mut Table<Self> { &mut tables.$field }
+            }
+        )*
+    };
+}
+
+/// Table accessors, generated; `Stored` impls forward to these.
+pub trait TableOf: Sized {
+    fn table(tables: &Tables) -> &Table<Self>;
+    fn table_mut(tables: &mut Tables) -> &mut Table<Self>;
+}
+
+tables!(
+    Namespace => namespaces, Node => nodes, Pod => pods, ReplicaSet => replica_sets,
+    Deployment => deployments, Service => services, EndpointSlice => endpoint_slices,
+    ConfigMap => config_maps, Secret => secrets, Event => events,
+);
+
+macro_rules! table_fns {
+    () => {
+        fn table(tables: &Tables) -> &Table<Self> {
+            <Self as TableOf>::table(tables)
+        }
+        fn table_mut(tables: &mut Tables) -> &mut Table<Self> {
+            <Self as TableOf>::table_mut(tables)
+        }
+    };
+}
+
+macro_rules! status_subresource {
+    () => {
+        fn reset_status_for_create(&mut self) {
+            self.status = Default::default();
+        }
+        fn keep_status_from(&mut self, other: &Self) {
+            self.status = other.status.clone();
+        }
+    };
+}
+
+impl Stored for Namespace {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        defaults::namespace(self);
+    }
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::Label
+    }
+    /// Marked first (phase Terminating) so the namespace controller can empty it; then removed.
+    fn graceful_deletion_seconds(&self, _requested: Option<i64>) -> Option<i64> {
+        self.metadata.deletion_timestamp.is_none().then_some(0)
+    }
+}
+
+impl Stored for Node {
+    table_fns!();
+    fn keep_status_from(&mut self, other: &Self) {
+        self.status = other.status.clone();
+    }
+}
+
+impl Stored for Pod {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        defaults::pod(self);
+    }
+    fn admit(&mut self, _store: &mut Store) {
+        defaults::admit_pod(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        validation::pod(self, old)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+    fn graceful_deletion_seconds(&self, requested: Option<i64>) -> Option<i64> {
+        // Upstream podStrategy.CheckGracefulDeleteAndUpdate: unscheduled or terminal pods go at once.
+        let terminal = matches!(self.phase(), "Succeeded" | "Failed");
+        if self.node_name().is_none() || terminal {
+            return None;
+        }
+        let grace = requested.or(self.spec.termination_grace_period_seconds).unwrap_or(30);
+        (grace > 0).then_some(grace)
+    }
+}
+
+impl Stored for ReplicaSet {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        defaults::replica_set(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        validation::replica_set(self, old)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for Deployment {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        defaults::deployment(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        validation::deployment(self, old)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for Service {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        defaults::service(self);
+    }
+    fn admit(&mut self, store: &mut Store) {
+        defaults::allocate_service_ips(self, store);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        validation::service(self, old)
+    }
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::Label
+    }
+}
+
+impl Stored for EndpointSlice {
+    table_fns!();
+}
+
+impl Stored for ConfigMap {
+    table_fns!();
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        validation::config_map(self, old)
+    }
+}
+
+impl Stored for Secret {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        defaults::secret(self);
+    }
+}
+
+impl Stored for Event {
+    table_fns!();
+}
+
+/// Runs `$body` with `$t` bound to the Rust type of a runtime `Kind`.
+macro_rules! with_kind {
+    ($kind:expr, $t:ident => $body:expr) => {
+        match $kind {
+            Kind::Namespace => {
+                type $t = Namespace;
+                $body
+            }
+            Kind::Node => {
+                type $t = Node;
+                $body
+            }
+            Kind::Pod => {
+                type $t = Pod;
+                $body
+            }
+            Kind::ReplicaSet => {
+                type $t = ReplicaSet;
+                $body
+            }
+            Kind::Deployment => {
+                type $t = Deployment;
+                $body
+            }
+            Kind::Service => {
+                type $t = Service;
+                $body
+            }
+            Kind::EndpointSlice => {
+                type $t = EndpointSlice;
+                $body
+            }
+            Kind::ConfigMap => {
+                type $t = ConfigMap;
+                $body
+            }
+            Kind::Secret => {
+                type $t = Secret;
+                $body
+            }
+            Kind::Event => {
+                type $t = Event;
+                $body
+            }
+        }
+    };
+}
+
+fn typed<T: Resource>(object: Object) -> T {
+    T::from_object(object).expect("dispatch matched the object's kind")
+}
+
+pub fn dispatch_create(store: &mut Store, object: Object) -> Result<Object, ApiError> {
+    with_kind!(object.kind(), T => store.create(typed::<T>(object)).map(Resource::into_object))
+}
+
+pub fn dispatch_update(store: &mut Store, object: Object) -> Result<Object, ApiError> {
+    with_kind!(object.kind(), T => store.update(typed::<T>(object)).map(Resource::into_object))
+}
+
+pub fn dispatch_get(store: &Store, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {
+    with_kind!(kind, T => store.get::<T>(namespace, name).map(|o| o.clone().into_object()))
+}
+
+pub fn dispatch_delete(
+    store: &mut Store,
+    kind: Kind,
+    namespace: &str,
+    name: &str,
+    options: &DeleteOptions,
+) -> Result<Deleted<Object>, ApiError> {
+    with_kind!(kind, T => store.delete::<T>(namespace, name, options).map(|d| match d {
+        Deleted::Gone(o) => Deleted::Gone(o.into_object()),
+        Deleted::Terminating(o) => Deleted::Terminating(o.into_object()),
+    }))
+}
+
+pub fn dispatch_list(
+    store: &Store,
+    kind: Kind,
+    namespace: Option<&str>,
+    labels: &Selector,
+    fields: &FieldSelector,
+) -> Vec<Object> {
+    with_kind!(kind, T => store
+        .list_selected::<T>(namespace, labels, fields)
+        .map(|o| o.clone().into_object())
+        .collect())
+}
+
+pub fn object_uid(store: &Store, kind: Kind, namespace: &str, name: &str) -> Option<Uid> {
+    with_kind!(kind, T => store.try_get::<T>(namespace, name).map(|o| o.metadata().uid))
+}
+
+const ALL_KINDS: [Kind; 10] = [
+    Kind::Namespace,
+    Kind::Node,
+    Kind::Pod,
+    Kind::ReplicaSet,
+    Kind::Deployment,
+    Kind::Service,
+    Kind::EndpointSlice,
+    Kind::ConfigMap,
+    Kind::Secret,
+    Kind::Event,
+];
+
+/// Objects in `namespace` (and cluster-scoped ones) that list `owner` among their owners.
+pub fn dependents_of(store: &Store, namespace: &str, owner: Uid) -> Vec<(Kind, String)> {
+    let mut found = Vec::new();
+    for kind in ALL_KINDS {
+        with_kind!(kind, T => {
+            for object in store.list::<T>(Some(namespace)) {
+                if object.metadata().owner_references.iter().any(|r| r.uid == owner) {
+                    found.push((kind, object.metadata().name.clone()));
+                }
+            }
+        });
+    }
+    found
+}
+
+/// Drops one owner reference from an object (orphaning it from that owner).
+pub fn remove_owner_ref(
+    store: &mut Store,
+    kind: Kind,
+    namespace: &str,
+    name: &str,
+    owner: Uid,
+) -> Result<(), ApiError> {
+    with_kind!(kind, T => {
+        let mut object = store.get::<T>(namespace, name)?.clone();
+        object.metadata_mut().owner_references.retain(|r| r.uid != owner);
+        store.update(object).map(|_| ())
+    })
+}

@@ -1,0 +1,441 @@
+//! The store: the API server and etcd in one. Create, get, list, update, patch and delete with
+//! defaulting, validation, resourceVersion, generation and a watch log. **Only the store writes.**
+//!
+//! Mirrors the apiserver's generic registry (`staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`):
+//! a write runs the kind's strategy (defaults, validation), bumps the resourceVersion and
+//! appends to the watch log.
+
+pub mod defaults;
+pub mod field_selector;
+pub mod kinds;
+pub mod table;
+pub mod validation;
+pub mod watch;
+
+use crate::api::labels::Selector;
+use crate::api::meta::{OwnerReference, ResourceVersion, Time, Uid};
+use crate::api::{Kind, Namespace, Object, ObjectMeta, Resource};
+use crate::error::{ApiError, FieldError};
+use crate::sim::rng::Rng;
+use crate::sim::time::SimTime;
+pub use field_selector::FieldSelector;
+pub use kinds::Stored;
+use serde_json::Value;
+use std::collections::BTreeMap;
+pub use table::Table;
+use watch::{WatchEvent, WatchEventType, WatchLog};
+
+/// Namespaces every cluster starts with.
+pub const INITIAL_NAMESPACES: &[&str] = &["default", "kube-node-lease", "kube-public", "kube-system"];
+
+/// How dependents are treated when their owner is deleted (`--cascade`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PropagationPolicy {
+    #[default]
+    Background,
+    Foreground,
+    Orphan,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeleteOptions {
+    /// `--grace-period`; `None` uses the object's own (a pod's terminationGracePeriodSeconds).
+    pub grace_period_seconds: Option<i64>,
+    pub propagation_policy: PropagationPolicy,
+}
+
+/// What a delete did: removed the object now, or marked it for graceful deletion.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Deleted<T> {
+    Gone(T),
+    Terminating(T),
+}
+
+/// Every kind's table (see `kinds.rs` for which field holds which kind).
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    pub namespaces: Table<crate::api::Namespace>,
+    pub nodes: Table<crate::api::Node>,
+    pub pods: Table<crate::api::Pod>,
+    pub replica_sets: Table<crate::api::ReplicaSet>,
+    pub deployments: Table<crate::api::Deployment>,
+    pub services: Table<crate::api::Service>,
+    pub endpoint_slices: Table<crate::api::EndpointSlice>,
+    pub config_maps: Table<crate::api::ConfigMap>,
+    pub secrets: Table<crate::api::Secret>,
+    pub events: Table<crate::api::Event>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Store {
+    tables: Tables,
+    now: SimTime,
+    resource_version: u64,
+    rng: Rng,
+    watch: WatchLog,
+    /// How many live objects name each uid as an owner, so deleting an object that owns
+    /// nothing (the common case: a pod) needs no scan for dependents.
+    owner_ref_counts: BTreeMap<Uid, u32>,
+}
+
+impl Store {
+    /// An empty cluster with the initial namespaces. `seed` drives uids and generated names.
+    pub fn new(seed: u64) -> Store {
+        let mut store = Store {
+            tables: Tables::default(),
+            now: SimTime::ZERO,
+            resource_version: 0,
+            rng: Rng::new(seed ^ 0x0053_544f_5245),
+            watch: WatchLog::default(),
+            owner_ref_counts: BTreeMap::new(),
+        };
+        for name in INITIAL_NAMESPACES {
+            let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
+            store.create(ns).expect("initial namespaces are valid");
+        }
+        store
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// Moves the store's clock (timestamps of later writes). Only the simulation calls this.
+    pub fn set_now(&mut self, now: SimTime) {
+        self.now = now;
+    }
+
+    pub fn resource_version(&self) -> u64 {
+        self.resource_version
+    }
+
+    pub fn watch_log(&self) -> &WatchLog {
+        &self.watch
+    }
+
+    pub fn watch_log_mut(&mut self) -> &mut WatchLog {
+        &mut self.watch
+    }
+
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// Random bits from the store's seeded generator (for IPs and names chosen at admission).
+    pub fn random_below(&mut self, bound: u64) -> u64 {
+        self.rng.below(bound)
+    }
+
+    pub fn get<T: Stored>(&self, namespace: &str, name: &str) -> Result<&T, ApiError> {
+        let namespace = scope_namespace::<T>(namespace);
+        T::table(&self.tables)
+            .get(namespace, name)
+            .ok_or_else(|| ApiError::not_found(T::KIND.info().plural_qualified(), name))
+    }
+
+    pub fn try_get<T: Stored>(&self, namespace: &str, name: &str) -> Option<&T> {
+        T::table(&self.tables).get(scope_namespace::<T>(namespace), name)
+    }
+
+    /// Objects of one kind in a namespace (or all namespaces), in name order.
+    pub fn list<T: Stored>(&self, namespace: Option<&str>) -> impl Iterator<Item = &T> {
+        let namespace = if T::KIND.info().namespaced { namespace } else { None };
+        T::table(&self.tables).iter(namespace)
+    }
+
+    /// `list` filtered by label and field selectors.
+    pub fn list_selected<'a, T: Stored>(
+        &'a self,
+        namespace: Option<&'a str>,
+        labels: &'a Selector,
+        fields: &'a FieldSelector,
+    ) -> impl Iterator<Item = &'a T> + 'a {
+        self.list::<T>(namespace).filter(move |o| labels.matches(&o.metadata().labels) && fields.matches(*o))
+    }
+
+    pub fn count<T: Stored>(&self) -> usize {
+        T::table(&self.tables).len()
+    }
+
+    /// Creates an object: defaults, validates, assigns uid/resourceVersion/timestamps.
+    pub fn create<T: Stored>(&mut self, mut object: T) -> Result<T, ApiError> {
+        self.prepare_create(&mut object)?;
+        let (ns, name) = key_of(&object);
+        if T::table(&self.tables).get(&ns, &name).is_some() {
+            let resource = T::KIND.info().plural_qualified();
+            return Err(ApiError::AlreadyExists { resource, name });
+        }
+        let meta = object.metadata_mut();
+        meta.uid = Uid::from_random(u128::from(self.rng.next_u64()) << 64 | u128::from(self.rng.next_u64()));
+        meta.creation_timestamp = Some(Time(self.now));
+        meta.deletion_timestamp = None;
+        meta.generation = i64::from(T::HAS_GENERATION);
+        self.count_owner_refs(&object.metadata().owner_references, true);
+        self.commit(object, WatchEventType::Added)
+    }
+
+    /// Metadata checks, name generation, defaulting and validation ahead of a create.
+    fn prepare_create<T: Stored>(&mut self, object: &mut T) -> Result<(), ApiError> {
+        let info = T::KIND.info();
+        let meta = object.metadata_mut();
+        if info.namespaced && meta.namespace.is_empty() {
+            meta.namespace = "default".to_string();
+        }
+        if !info.namespaced {
+            meta.namespace.clear();
+        }
+        if meta.name.is_empty() && !meta.generate_name.is_empty() {
+            meta.name = format!("{}{}", meta.generate_name, self.rng.name_suffix(5));
+        }
+        meta.resource_version = ResourceVersion(0);
+        let namespace = object.metadata().namespace.clone();
+        if info.namespaced {
+            self.check_namespace_accepts(&namespace)?;
+        }
+        object.reset_status_for_create();
+        object.apply_defaults();
+        object.admit(self);
+        let causes = validation::validate_object(object, None);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes));
+        }
+        Ok(())
+    }
+
+    fn check_namespace_accepts(&self, namespace: &str) -> Result<(), ApiError> {
+        match self.tables.namespaces.get("", namespace) {
+            None => Err(ApiError::not_found("namespaces", namespace)),
+            Some(ns) if ns.metadata.deletion_timestamp.is_some() => Err(ApiError::Forbidden {
+                message: format!(
+                    "unable to create new content in namespace {namespace} because it is being terminated"
+                ),
+            }),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Replaces an object's metadata and spec (PUT). Status is kept from the stored object for
+    /// kinds with a status subresource. Writing an identical object changes nothing.
+    pub fn update<T: Stored>(&mut self, mut object: T) -> Result<T, ApiError> {
+        let old = self.existing_for_update(&mut object)?;
+        object.keep_status_from(&old);
+        object.apply_defaults();
+        let causes = validation::validate_object(&object, Some(&old));
+        if !causes.is_empty() {
+            let info = T::KIND.info();
+            return Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes));
+        }
+        let spec_changed = object.spec_value() != old.spec_value();
+        object.metadata_mut().generation = old.metadata().generation + i64::from(T::HAS_GENERATION && spec_changed);
+        self.finish_update(object, old)
+    }
+
+    /// Replaces only an object's status (the `/status` subresource): what controllers and the
+    /// kubelet write.
+    pub fn update_status<T: Stored>(&mut self, object: T) -> Result<T, ApiError> {
+        let (ns, name) = key_of(&object);
+        let old = self.get::<T>(&ns, &name)?.clone();
+        let mut merged = old.clone();
+        merged.keep_status_from(&object);
+        self.finish_update(merged, old)
+    }
+
+    /// Looks up the stored object an update targets and carries over what a client cannot change.
+    fn existing_for_update<T: Stored>(&self, object: &mut T) -> Result<T, ApiError> {
+        let (ns, name) = key_of(object);
+        let info = T::KIND.info();
+        let ns = if info.namespaced && ns.is_empty() { "default".to_string() } else { ns };
+        let old = self.get::<T>(&ns, &name)?.clone();
+        let sent_rv = object.metadata().resource_version;
+        if !sent_rv.is_empty() && sent_rv != old.metadata().resource_version {
+            return Err(ApiError::Conflict {
+                resource: info.plural_qualified(),
+                name,
+                message: "the object has been modified; please apply your changes to the latest version and try again"
+                    .into(),
+            });
+        }
+        let meta = object.metadata_mut();
+        let old_meta = old.metadata();
+        meta.namespace = old_meta.namespace.clone();
+        meta.uid = old_meta.uid;
+        meta.creation_timestamp = old_meta.creation_timestamp;
+        meta.deletion_timestamp = old_meta.deletion_timestamp;
+        meta.deletion_grace_period_seconds = old_meta.deletion_grace_period_seconds;
+        meta.generate_name = old_meta.generate_name.clone();
+        meta.resource_version = old_meta.resource_version;
+        Ok(old)
+    }
+
+    fn finish_update<T: Stored>(&mut self, object: T, old: T) -> Result<T, ApiError> {
+        if object == old {
+            return Ok(old);
+        }
+        self.count_owner_refs(&old.metadata().owner_references, false);
+        self.count_owner_refs(&object.metadata().owner_references, true);
+        let finished = object.metadata().deletion_timestamp.is_some() && object.metadata().finalizers.is_empty();
+        if finished {
+            let (ns, name) = key_of(&object);
+            return self.remove::<T>(&ns, &name);
+        }
+        self.commit(object, WatchEventType::Modified)
+    }
+
+    /// JSON merge patch (RFC 7386), as `kubectl patch --type merge` and apply use it.
+    pub fn merge_patch<T: Stored>(&mut self, namespace: &str, name: &str, patch: &Value) -> Result<T, ApiError> {
+        let current = self.get::<T>(namespace, name)?;
+        let mut document = crate::api::codec::to_json_value(current);
+        json_patch::merge(&mut document, patch);
+        let patched: T =
+            crate::api::codec::decode_typed(document).map_err(|e| ApiError::BadRequest { message: e.to_string() })?;
+        if patched.metadata().name != name {
+            return Err(ApiError::BadRequest {
+                message: "metadata.name: the name of the object may not be changed".into(),
+            });
+        }
+        self.update(patched)
+    }
+
+    /// Deletes an object. Pods bound to a node, and objects with finalizers, are only marked
+    /// (deletionTimestamp); the kubelet or the finalizer's owner finishes the job.
+    pub fn delete<T: Stored>(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        options: &DeleteOptions,
+    ) -> Result<Deleted<T>, ApiError> {
+        let current = self.get::<T>(namespace, name)?.clone();
+        let ns = current.metadata().namespace.clone();
+        if options.propagation_policy == PropagationPolicy::Orphan {
+            self.orphan_dependents(&ns, current.metadata().uid);
+        }
+        if current.metadata().deletion_timestamp.is_some() && options.grace_period_seconds != Some(0) {
+            return Ok(Deleted::Terminating(current));
+        }
+        let grace = current.graceful_deletion_seconds(options.grace_period_seconds);
+        if grace.is_none() && current.metadata().finalizers.is_empty() {
+            return self.remove::<T>(&ns, name).map(Deleted::Gone);
+        }
+        let mut marked = current;
+        let meta = marked.metadata_mut();
+        let grace = grace.unwrap_or(0);
+        meta.deletion_timestamp = Some(Time(self.now.plus(crate::sim::time::Duration::from_secs(grace as u64))));
+        meta.deletion_grace_period_seconds = Some(grace);
+        self.commit(marked, WatchEventType::Modified).map(Deleted::Terminating)
+    }
+
+    fn remove<T: Stored>(&mut self, namespace: &str, name: &str) -> Result<T, ApiError> {
+        let removed = T::table_mut(&mut self.tables)
+            .remove(namespace, name)
+            .ok_or_else(|| ApiError::not_found(T::KIND.info().plural_qualified(), name))?;
+        self.count_owner_refs(&removed.metadata().owner_references, false);
+        self.resource_version += 1;
+        self.record(WatchEventType::Deleted, T::KIND, removed.metadata());
+        Ok(removed)
+    }
+
+    /// Whether any live object lists `uid` as an owner.
+    pub fn has_dependents(&self, uid: Uid) -> bool {
+        self.owner_ref_counts.contains_key(&uid)
+    }
+
+    /// Whether an object with this kind/namespace/name/uid exists (an owner reference resolves).
+    pub fn owner_exists(&self, namespace: &str, owner: &OwnerReference) -> bool {
+        let Some(kind) = Kind::from_kind_name(&owner.kind) else { return false };
+        kinds::object_uid(self, kind, namespace, &owner.name) == Some(owner.uid)
+    }
+
+    fn orphan_dependents(&mut self, namespace: &str, owner: Uid) {
+        if !self.has_dependents(owner) {
+            return;
+        }
+        for (kind, name) in kinds::dependents_of(self, namespace, owner) {
+            let _ = kinds::remove_owner_ref(self, kind, namespace, &name, owner);
+        }
+    }
+
+    fn count_owner_refs(&mut self, refs: &[OwnerReference], add: bool) {
+        for r in refs {
+            let count = self.owner_ref_counts.entry(r.uid).or_insert(0);
+            if add {
+                *count += 1;
+            } else {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    self.owner_ref_counts.remove(&r.uid);
+                }
+            }
+        }
+    }
+
+    /// Stores the object with a new resourceVersion and records the write.
+    fn commit<T: Stored>(&mut self, mut object: T, type_: WatchEventType) -> Result<T, ApiError> {
+        self.resource_version += 1;
+        object.metadata_mut().resource_version = ResourceVersion(self.resource_version);
+        self.record(type_, T::KIND, object.metadata());
+        let (ns, name) = key_of(&object);
+        T::table_mut(&mut self.tables).insert(&ns, &name, object.clone());
+        Ok(object)
+    }
+
+    fn record(&mut self, type_: WatchEventType, kind: Kind, meta: &ObjectMeta) {
+        self.watch.push(WatchEvent {
+            resource_version: self.resource_version,
+            time: self.now,
+            type_,
+            kind,
+            namespace: meta.namespace.clone(),
+            name: meta.name.clone(),
+            uid: meta.uid,
+        });
+    }
+
+    /// Dynamic-kind entry points for kubectl, which handles objects of any kind.
+    pub fn create_object(&mut self, object: Object) -> Result<Object, ApiError> {
+        kinds::dispatch_create(self, object)
+    }
+
+    pub fn get_object(&self, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {
+        kinds::dispatch_get(self, kind, namespace, name)
+    }
+
+    pub fn update_object(&mut self, object: Object) -> Result<Object, ApiError> {
+        kinds::dispatch_update(self, object)
+    }
+
+    pub fn delete_object(
+        &mut self,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        options: &DeleteOptions,
+    ) -> Result<Deleted<Object>, ApiError> {
+        kinds::dispatch_delete(self, kind, namespace, name, options)
+    }
+
+    /// Objects of a kind as `Object`s (cloned), filtered by selectors.
+    pub fn list_objects(
+        &self,
+        kind: Kind,
+        namespace: Option<&str>,
+        labels: &Selector,
+        fields: &FieldSelector,
+    ) -> Vec<Object> {
+        kinds::dispatch_list(self, kind, namespace, labels, fields)
+    }
+}
+
+/// Cluster-scoped kinds live under the empty namespace whatever the caller passes.
+fn scope_namespace<T: Resource>(namespace: &str) -> &str {
+    if T::KIND.info().namespaced { namespace } else { "" }
+}
+
+fn key_of<T: Resource>(object: &T) -> (String, String) {
+    let meta = object.metadata();
+    (meta.namespace.clone(), meta.name.clone())
+}
+
+/// Validation causes for metadata every kind shares; see `validation.rs` for the kinds' own.
+pub fn metadata_causes(meta: &ObjectMeta, name_rule: validation::NameRule) -> Vec<FieldError> {
+    validation::validate_object_meta(meta, name_rule)
+}

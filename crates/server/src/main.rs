@@ -1,0 +1,70 @@
+//! `kubelab`: the one binary. `kubelab serve` serves the web app (and, as the server grows,
+//! classes, progress and shared labs); `kubelab sim` runs a scenario script headless.
+
+mod disk_files;
+mod serve;
+mod sim_command;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "kubelab — learn Kubernetes by breaking a simulated cluster
+
+usage:
+  kubelab serve [--addr 127.0.0.1:8080] [--static DIR]   serve the web app (KUBELAB_ADDR also sets the address)
+  kubelab sim [--seed N] [--cluster FILE] [--strict] [--trace FILE] SCRIPT|-
+                                                       run a scenario script and print its transcript";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match args.first().map(String::as_str) {
+        Some("sim") => sim_command::main(&args[1..]),
+        Some("serve") => serve_main(&args[1..]),
+        Some("-h" | "--help" | "help") | None => {
+            println!("{USAGE}");
+            0
+        }
+        Some(other) => {
+            eprintln!("kubelab: unknown command \"{other}\"\n\n{USAGE}");
+            2
+        }
+    };
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+fn serve_main(args: &[String]) -> i32 {
+    let mut addr = std::env::var("KUBELAB_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".to_string());
+    let mut static_dir = PathBuf::from("target/web-bundle");
+    let mut i = 0;
+    while i < args.len() {
+        match (args[i].as_str(), args.get(i + 1)) {
+            ("--addr", Some(value)) => addr = value.clone(),
+            ("--static", Some(value)) => static_dir = PathBuf::from(value),
+            (other, _) => {
+                eprintln!("kubelab serve: unknown or incomplete flag {other}\n\n{USAGE}");
+                return 2;
+            }
+        }
+        i += 2;
+    }
+    let Ok(addr) = addr.parse::<SocketAddr>() else {
+        eprintln!("kubelab serve: invalid address {addr:?} (expected HOST:PORT, e.g. 127.0.0.1:8080)");
+        return 2;
+    };
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_target(false).init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("kubelab serve: cannot start the runtime: {e}");
+            return 1;
+        }
+    };
+    match runtime.block_on(serve::run(addr, static_dir)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kubelab serve: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! `kubelab serve`: the HTTP server for the built web app (static files) and `/healthz`, with
+//! graceful shutdown on Ctrl-C and SIGTERM.
+
+use std::io;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use axum::Router;
+use axum::routing::get;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+
+/// Serves `static_dir` (the web bundle, `target/web-bundle` after `scripts/build-web.sh`) on
+/// `addr` until Ctrl-C or SIGTERM, then finishes in-flight requests and returns.
+pub async fn run(addr: SocketAddr, static_dir: PathBuf) -> io::Result<()> {
+    if !static_dir.join("index.html").is_file() {
+        tracing::warn!(
+            static_dir = %static_dir.display(),
+            "no index.html in the static dir; build the web bundle with scripts/build-web.sh"
+        );
+    }
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    println!("kubelab serving on http://{bound} — open it in a browser");
+
+    axum::serve(listener, router(&static_dir)).with_graceful_shutdown(shutdown_signal()).await?;
+    tracing::info!("kubelab stopped");
+    Ok(())
+}
+
+/// The routes: `/healthz`, then any file under `static_dir`; paths that name no file get
+/// `index.html`, so the web app's own routes survive a reload.
+fn router(static_dir: &Path) -> Router {
+    let index = ServeFile::new(static_dir.join("index.html"));
+    Router::new()
+        .route("/healthz", get(healthz))
+        .fallback_service(ServeDir::new(static_dir).fallback(index))
+        .layer(TraceLayer::new_for_http())
+}
+
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+/// Resolves on the first Ctrl-C (SIGINT) or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::error!(%error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut sigterm) => {
+                sigterm.recv().await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+
+    tokio::select! {
+        () = ctrl_c => tracing::info!("Ctrl-C received, shutting down"),
+        () = terminate => tracing::info!("SIGTERM received, shutting down"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::{Body, to_bytes};
+    use axum::http::{Request, StatusCode, header};
+    use tower::ServiceExt;
+
+    /// A fresh static dir under the system temp dir, removed when dropped.
+    struct StaticDir(PathBuf);
+
+    impl StaticDir {
+        fn new(test_name: &str) -> Self {
+            let path = std::env::temp_dir().join(format!("kubelab-serve-{test_name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&path);
+            std::fs::create_dir_all(path.join("pkg")).unwrap();
+            std::fs::write(path.join("index.html"), "<h1>kubelab</h1>").unwrap();
+            std::fs::write(path.join("pkg/kubelab_web.js"), "export {};").unwrap();
+            Self(path)
+        }
+    }
+
+    impl Drop for StaticDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    async fn get_path(router: Router, path: &str) -> (StatusCode, Option<String>, String) {
+        let request = Request::get(path).body(Body::empty()).unwrap();
+        let response = router.oneshot(request).await.unwrap();
+        let status = response.status();
+        let content_type = response.headers().get(header::CONTENT_TYPE).map(|value| value.to_str().unwrap().to_owned());
+        let body = to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        (status, content_type, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn healthz_answers_ok() {
+        let dir = StaticDir::new("healthz");
+        let (status, _, body) = get_path(router(&dir.0), "/healthz").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, "ok");
+    }
+
+    #[tokio::test]
+    async fn serves_files_from_the_static_dir() {
+        let dir = StaticDir::new("files");
+        let (status, content_type, body) = get_path(router(&dir.0), "/pkg/kubelab_web.js").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(content_type.unwrap().contains("javascript"));
+        assert_eq!(body, "export {};");
+
+        let (status, _, body) = get_path(router(&dir.0), "/").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, "<h1>kubelab</h1>");
+    }
+
+    #[tokio::test]
+    async fn unknown_paths_get_index_html() {
+        let dir = StaticDir::new("fallback");
+        let (status, _, body) = get_path(router(&dir.0), "/lessons/first-deployment").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, "<h1>kubelab</h1>");
+    }
+
+    #[tokio::test]
+    async fn run_serves_on_a_bound_port_and_stops() {
+        let dir = StaticDir::new("run");
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        drop(listener);
+        let server = tokio::spawn(run(addr, dir.0.clone()));
+
+        let mut reply = String::new();
+        for _ in 0..50 {
+            if let Ok(mut stream) = tokio::net::TcpStream::connect(addr).await {
+                use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                stream
+                    .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .await
+                    .unwrap();
+                stream.read_to_string(&mut reply).await.unwrap();
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        server.abort();
+        assert!(reply.starts_with("HTTP/1.1 200"), "reply: {reply}");
+        assert!(reply.ends_with("ok"), "reply: {reply}");
+    }
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
+# prints a header and its time; the first failing stage stops the run and is named at the end.
+#   format · clippy · native tests · wasm32 build of the core · web bundle · native/wasm determinism
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
+export RUST_BACKTRACE="${RUST_BACKTRACE:-1}"
+
+summary=()
+current_stage=""
+suite_start=$SECONDS
+
+on_exit() {
+  local status=$?
+  echo
+  echo "== summary"
+  local line
+  for line in "${summary[@]}"; do echo "$line"; done
+  if [[ $status -ne 0 && -n $current_stage ]]; then
+    printf '  FAIL  %-34s (exit %d)\n' "$current_stage" "$status"
+  fi
+  printf '  total %ds\n' $((SECONDS - suite_start))
+  [[ $status -eq 0 ]] && echo "all stages passed"
+}
+trap on_exit EXIT
+
+# stage NAME COMMAND...: runs one stage with a header line and records its time.
+stage() {
+  local name="$1"
+  shift
+  current_stage="$name"
+  echo
+  echo "== $name: $*"
+  local start=$SECONDS
+  "$@"
+  local took=$((SECONDS - start))
+  echo "-- $name ok (${took}s)"
+  summary+=("$(printf '  ok    %-34s %4ds' "$name" "$took")")
+  current_stage=""
+}
+
+# Builds the native `kubelab` binary, then compares it with the wasm bundle on every scenario.
+determinism() {
+  cargo build --quiet -p kubelab-server --bin kubelab
+  node tests/wasm/determinism.mjs
+}
+
+stage "format" cargo fmt --all --check
+stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
+stage "native tests" cargo test --workspace
+stage "wasm32 build of kubelab-core" scripts/cargo-wasm.sh build --quiet -p kubelab-core
+stage "web bundle" scripts/build-web.sh
+stage "determinism native = wasm" determinism
+
+# Later stages go here, each as one `stage` line, e.g.:
+#   stage "lessons replay their solutions" cargo run --quiet -p kubelab-server --bin kubelab -- lessons check lessons/
+#   stage "browser end-to-end" node tests/e2e/run.mjs
