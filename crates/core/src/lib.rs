@@ -12,6 +12,8 @@
 //!
 //! No IO, threads, wall clock or global randomness anywhere in this crate.
 
+#![forbid(unsafe_code)]
+
 pub mod api;
 pub mod cluster;
 pub mod controllers;

@@ -35,6 +35,7 @@ impl Trace {
             "kind": event.kind.info().kind_name,
             "namespace": event.namespace,
             "name": event.name,
+            "uid": event.uid.to_string(),
         });
         self.push(&entry.to_string());
     }

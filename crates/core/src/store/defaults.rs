@@ -101,15 +101,19 @@ pub fn pod(pod: &mut Pod) {
 
 /// Admission for a new pod: service account, priority, and the 300 s not-ready/unreachable
 /// tolerations (DefaultTolerationSeconds) unless the pod already tolerates those taints.
-pub fn admit_pod(pod: &mut Pod) {
+pub fn admit_pod(pod: &mut Pod, shared_defaults: &crate::api::shared::Shared<Vec<Toleration>>) {
     let spec = &mut pod.spec;
+    if spec.tolerations.is_empty() {
+        // The common case: every such pod points at one copy of the two default tolerations.
+        spec.tolerations = shared_defaults.clone();
+    }
     let account = spec.service_account_name.clone().or(spec.service_account.clone());
     let account = account.unwrap_or_else(|| "default".to_string());
     spec.service_account_name = Some(account.clone());
     spec.service_account = Some(account);
     set(&mut spec.priority, 0);
     set(&mut spec.preemption_policy, "PreemptLowerPriority".to_string());
-    for key in ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"] {
+    for key in NOT_READY_KEYS {
         let tolerated = spec.tolerations.iter().any(|t| tolerates_no_execute(t, key));
         if !tolerated {
             spec.tolerations.make_mut().push(Toleration {
@@ -121,6 +125,22 @@ pub fn admit_pod(pod: &mut Pod) {
             });
         }
     }
+}
+
+const NOT_READY_KEYS: [&str; 2] = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"];
+
+/// The tolerations DefaultTolerationSeconds gives a pod that has none of its own.
+pub fn default_tolerations() -> Vec<Toleration> {
+    NOT_READY_KEYS
+        .iter()
+        .map(|key| Toleration {
+            key: Some(key.to_string()),
+            operator: Some("Exists".to_string()),
+            value: None,
+            effect: Some("NoExecute".to_string()),
+            toleration_seconds: Some(300),
+        })
+        .collect()
 }
 
 fn tolerates_no_execute(t: &Toleration, key: &str) -> bool {

@@ -119,8 +119,8 @@ impl Stored for Pod {
     fn apply_defaults(&mut self) {
         defaults::pod(self);
     }
-    fn admit(&mut self, _store: &mut Store) {
-        defaults::admit_pod(self);
+    fn admit(&mut self, store: &mut Store) {
+        defaults::admit_pod(self, &store.default_tolerations);
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         validation::pod(self, old)

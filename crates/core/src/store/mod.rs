@@ -76,6 +76,8 @@ pub struct Store {
     /// How many live objects name each uid as an owner, so deleting an object that owns
     /// nothing (the common case: a pod) needs no scan for dependents.
     owner_ref_counts: BTreeMap<Uid, u32>,
+    /// One shared copy of the tolerations admission gives most pods (see `shared.rs`).
+    pub(crate) default_tolerations: crate::api::shared::Shared<Vec<crate::api::affinity::Toleration>>,
 }
 
 impl Store {
@@ -88,6 +90,7 @@ impl Store {
             rng: Rng::new(seed ^ 0x0053_544f_5245),
             watch: WatchLog::default(),
             owner_ref_counts: BTreeMap::new(),
+            default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
@@ -185,7 +188,15 @@ impl Store {
             meta.namespace.clear();
         }
         if meta.name.is_empty() && !meta.generate_name.is_empty() {
-            meta.name = format!("{}{}", meta.generate_name, self.rng.name_suffix(5));
+            // Like the API server (RetryGenerateName, GA in 1.32): up to 8 tries for a free name.
+            let table = T::table(&self.tables);
+            let namespace = meta.namespace.clone();
+            for _ in 0..8 {
+                meta.name = format!("{}{}", meta.generate_name, self.rng.name_suffix(5));
+                if table.get(&namespace, &meta.name).is_none() {
+                    break;
+                }
+            }
         }
         meta.resource_version = ResourceVersion(0);
         let namespace = object.metadata().namespace.clone();
