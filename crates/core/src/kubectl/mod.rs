@@ -12,6 +12,7 @@ pub mod output;
 pub mod printers;
 pub mod render;
 pub mod resource_args;
+pub mod yaml;
 
 use crate::sim::Sim;
 use args::Flag;

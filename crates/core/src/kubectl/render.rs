@@ -52,8 +52,9 @@ pub fn render_table(table: &Table) -> String {
     text
 }
 
+/// go-yaml v2's output, as kubectl prints (see yaml.rs).
 pub fn to_yaml(value: &Value) -> String {
-    serde_yaml::to_string(value).unwrap_or_default()
+    super::yaml::to_yaml(value)
 }
 
 pub fn to_json(value: &Value) -> String {
