@@ -1,9 +1,18 @@
 //! Controllers: level-triggered loops that read the store and write through it. Each keeps a
 //! cursor into the watch log (its informer) and is told *that* something changed, never why.
+//!
+//! The contract every controller keeps:
+//! - `sync(&mut self, store)` does what is due now (`store.now()`) for the objects that changed
+//!   since its cursor and for the keys it asked to be woken for; it writes only through the store.
+//! - `next_wake(&self)` says when it next has something to do with no further writes (a
+//!   deadline, a back-off, a probe): the simulation sets a timer then. `None` means "only on
+//!   change", so a quiet cluster costs nothing while virtual time passes.
 
 pub mod garbage_collector;
 pub mod namespace;
+pub mod wakeups;
 
+use crate::sim::time::SimTime;
 use crate::store::Store;
 
 /// Every controller the simulation runs, in the order each pass visits them.
@@ -20,5 +29,11 @@ impl Controllers {
         self.garbage_collector.sync(store);
         self.namespace.sync(store);
         store.resource_version() != before
+    }
+
+    /// The earliest time any controller wants to run again without being told of a change.
+    pub fn next_wake(&self) -> Option<SimTime> {
+        let wakes: [Option<SimTime>; 0] = [];
+        wakes.into_iter().flatten().min()
     }
 }

@@ -23,6 +23,8 @@ use trace::Trace;
 pub enum Timer {
     /// A pod's grace period ran out: remove it (the kubelet's final, forced delete).
     FinishPodTermination { namespace: String, name: String },
+    /// A controller asked to run again now (a deadline, back-off or probe fell due).
+    WakeControllers,
 }
 
 /// Upper bound on controller passes per step: a cluster that never settles is a bug, not a hang.
@@ -40,6 +42,8 @@ pub struct Sim {
     trace_cursor: u64,
     timer_cursor: u64,
     nodes_added: usize,
+    /// The one pending `WakeControllers` timer, if any (controllers only ever need the earliest).
+    scheduled_wake: Option<SimTime>,
 }
 
 impl Sim {
@@ -56,6 +60,7 @@ impl Sim {
             trace_cursor: 0,
             timer_cursor: 0,
             nodes_added: 0,
+            scheduled_wake: None,
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -156,6 +161,9 @@ impl Sim {
                     let _ = self.store.delete::<Pod>(&namespace, &name, &force);
                 }
             }
+            Timer::WakeControllers => {
+                self.scheduled_wake = None;
+            }
         }
     }
 
@@ -175,6 +183,13 @@ impl Sim {
         self.timer_cursor = self.store.resource_version();
         for (due, timer) in timers {
             self.queue.schedule(due, timer);
+        }
+        if let Some(wake) = self.controllers.next_wake().map(|at| at.max(self.now))
+            && self.scheduled_wake.is_none_or(|scheduled| wake < scheduled)
+        {
+            // An earlier wake supersedes a later one: the controllers re-report theirs after it.
+            self.queue.schedule(wake, Timer::WakeControllers);
+            self.scheduled_wake = Some(wake);
         }
     }
 

@@ -15,8 +15,13 @@ pub const SIM_EPOCH_UNIX_SECONDS: i64 = 1_735_689_600;
 impl SimTime {
     pub const ZERO: SimTime = SimTime(0);
 
-    pub fn from_millis(ms: u64) -> Self {
+    pub const fn from_millis(ms: u64) -> Self {
         SimTime(ms)
+    }
+
+    /// Milliseconds since the Unix epoch (event names, `metav1.MicroTime`).
+    pub fn unix_millis(self) -> u64 {
+        SIM_EPOCH_UNIX_SECONDS as u64 * 1000 + self.0
     }
 
     pub fn as_millis(self) -> u64 {
@@ -86,11 +91,11 @@ pub struct Duration(pub u64);
 impl Duration {
     pub const ZERO: Duration = Duration(0);
 
-    pub fn from_millis(ms: u64) -> Self {
+    pub const fn from_millis(ms: u64) -> Self {
         Duration(ms)
     }
 
-    pub fn from_secs(s: u64) -> Self {
+    pub const fn from_secs(s: u64) -> Self {
         Duration(s.saturating_mul(1000))
     }
 

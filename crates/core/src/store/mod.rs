@@ -6,6 +6,7 @@
 //! appends to the watch log.
 
 pub mod defaults;
+pub mod event_recorder;
 pub mod field_selector;
 pub mod kinds;
 pub mod table;
@@ -78,6 +79,8 @@ pub struct Store {
     owner_ref_counts: BTreeMap<Uid, u32>,
     /// One shared copy of the tolerations admission gives most pods (see `shared.rs`).
     pub(crate) default_tolerations: crate::api::shared::Shared<Vec<crate::api::affinity::Toleration>>,
+    /// Where each recent Event lives, by what makes repeats the same (see `event_recorder.rs`).
+    pub(crate) event_index: BTreeMap<event_recorder::EventKey, (String, String)>,
 }
 
 impl Store {
@@ -91,6 +94,7 @@ impl Store {
             watch: WatchLog::default(),
             owner_ref_counts: BTreeMap::new(),
             default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
+            event_index: BTreeMap::new(),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };

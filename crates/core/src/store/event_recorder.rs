@@ -1,0 +1,212 @@
+//! Recording Events the way client-go's recorder does: a new Event the first time, and for a
+//! repeat (same object, source, type, reason and message within 10 minutes) the same Event with
+//! `count` raised and `lastTimestamp` moved, which kubectl prints as `(x3 over 75s)`.
+//!
+//! Mirrors `staging/src/k8s.io/client-go/tools/record/events_cache.go` (EventCorrelator's
+//! aggregation by key) and the naming in `event.go` (`<object>.<hex unix nanos>`).
+
+use super::Store;
+use crate::api::endpoint_slice::ObjectReference;
+use crate::api::event::EventSource;
+use crate::api::meta::{Time, Uid};
+use crate::api::{Event, ObjectMeta, Resource};
+use crate::sim::time::{Duration, SimTime};
+
+/// A repeat older than this starts a new Event (client-go's `maxLruCacheEntries` window).
+const AGGREGATION_WINDOW: Duration = Duration::from_secs(600);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EventType {
+    Normal,
+    Warning,
+}
+
+impl EventType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::Normal => "Normal",
+            EventType::Warning => "Warning",
+        }
+    }
+}
+
+/// Who reports: `default-scheduler`, `kubelet` (with its node), `replicaset-controller`, …
+#[derive(Clone, Copy, Debug)]
+pub struct Reporter<'a> {
+    pub component: &'a str,
+    pub host: Option<&'a str>,
+}
+
+impl<'a> Reporter<'a> {
+    pub const fn controller(component: &'a str) -> Reporter<'a> {
+        Reporter { component, host: None }
+    }
+
+    pub const fn kubelet(node: &'a str) -> Reporter<'a> {
+        Reporter { component: "kubelet", host: Some(node) }
+    }
+}
+
+/// The correlation key: everything that makes two events "the same" (events_cache.go `getEventKey`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct EventKey {
+    uid: Uid,
+    field_path: String,
+    component: String,
+    host: String,
+    type_: EventType,
+    reason: String,
+    message: String,
+}
+
+/// A reference to `object` as Events and owner links name it.
+pub fn object_reference<T: Resource>(object: &T) -> ObjectReference {
+    let meta = object.metadata();
+    let info = T::KIND.info();
+    ObjectReference {
+        kind: Some(info.kind_name.to_string()),
+        namespace: (!meta.namespace.is_empty()).then(|| meta.namespace.clone()),
+        name: Some(meta.name.clone()),
+        uid: Some(meta.uid),
+        api_version: Some(info.api_version()),
+        resource_version: Some(meta.resource_version.0.to_string()),
+        field_path: None,
+    }
+}
+
+/// The same reference narrowed to one container (`spec.containers{hello}`), as the kubelet reports.
+pub fn container_reference<T: Resource>(object: &T, field_path: String) -> ObjectReference {
+    ObjectReference { field_path: Some(field_path), ..object_reference(object) }
+}
+
+impl Store {
+    /// Records an Event about `involved`, aggregating repeats into one Event with a count.
+    pub fn record_event(
+        &mut self,
+        involved: ObjectReference,
+        type_: EventType,
+        reason: &str,
+        message: String,
+        reporter: Reporter<'_>,
+    ) {
+        let key = EventKey {
+            uid: involved.uid.unwrap_or_default(),
+            field_path: involved.field_path.clone().unwrap_or_default(),
+            component: reporter.component.to_string(),
+            host: reporter.host.unwrap_or_default().to_string(),
+            type_,
+            reason: reason.to_string(),
+            message: message.clone(),
+        };
+        let now = self.now();
+        if let Some((namespace, name)) = self.event_index.get(&key).cloned()
+            && self.bump_event(&namespace, &name, now)
+        {
+            return;
+        }
+        let namespace = involved.namespace.clone().unwrap_or_else(|| "default".to_string());
+        let name = self.free_event_name(&namespace, involved.name.as_deref().unwrap_or_default(), now);
+        let event = Event {
+            metadata: ObjectMeta::named(&namespace, &name),
+            involved_object: involved,
+            reason: Some(reason.to_string()),
+            message: Some(message),
+            source: EventSource {
+                component: Some(reporter.component.to_string()),
+                host: reporter.host.map(str::to_string),
+            },
+            first_timestamp: Some(Time(now)),
+            last_timestamp: Some(Time(now)),
+            count: Some(1),
+            type_: Some(type_.as_str().to_string()),
+            reporting_component: Some(reporter.component.to_string()),
+            reporting_instance: reporter.host.map(str::to_string),
+            ..Default::default()
+        };
+        if self.create(event).is_ok() {
+            self.event_index.insert(key, (namespace, name));
+        }
+    }
+
+    /// Raises the count of a recent, still stored Event; false when a new one is needed.
+    fn bump_event(&mut self, namespace: &str, name: &str, now: SimTime) -> bool {
+        let Some(existing) = self.try_get::<Event>(namespace, name) else { return false };
+        let last = existing.last_timestamp.map_or(SimTime::ZERO, |t| t.0);
+        if now.since(last) > AGGREGATION_WINDOW {
+            return false;
+        }
+        let mut event = existing.clone();
+        event.count = Some(event.count.unwrap_or(1) + 1);
+        event.last_timestamp = Some(Time(now));
+        self.update(event).is_ok()
+    }
+
+    /// `<object>.<hex nanoseconds>`; a nanosecond later when two events share a millisecond.
+    fn free_event_name(&self, namespace: &str, object: &str, now: SimTime) -> String {
+        let mut nanos = u128::from(now.unix_millis()) * 1_000_000;
+        loop {
+            let name = format!("{object}.{nanos:x}");
+            if self.try_get::<Event>(namespace, &name).is_none() {
+                return name;
+            }
+            nanos += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ConfigMap;
+    use crate::sim::time::Duration;
+
+    fn subject(store: &mut Store) -> ConfigMap {
+        let cm = ConfigMap { metadata: ObjectMeta::named("default", "app-config"), ..Default::default() };
+        store.create(cm).unwrap()
+    }
+
+    fn events(store: &Store) -> Vec<(String, i32, String)> {
+        store
+            .list::<Event>(Some("default"))
+            .map(|e| (e.reason.clone().unwrap(), e.count.unwrap(), e.message.clone().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn repeats_are_counted_on_one_event() {
+        let mut store = Store::new(1);
+        let cm = subject(&mut store);
+        let reporter = Reporter::kubelet("node-1");
+        for _ in 0..3 {
+            store.record_event(object_reference(&cm), EventType::Warning, "Unhealthy", "probe failed".into(), reporter);
+            store.set_now(store.now().plus(Duration::from_secs(2)));
+        }
+        store.record_event(object_reference(&cm), EventType::Normal, "Killing", "stopping".into(), reporter);
+        assert_eq!(
+            events(&store),
+            vec![("Unhealthy".into(), 3, "probe failed".into()), ("Killing".into(), 1, "stopping".into())]
+        );
+    }
+
+    #[test]
+    fn a_repeat_after_ten_minutes_is_a_new_event() {
+        let mut store = Store::new(1);
+        let cm = subject(&mut store);
+        let reporter = Reporter::controller("test");
+        store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into(), reporter);
+        store.set_now(store.now().plus(Duration::from_secs(601)));
+        store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into(), reporter);
+        assert_eq!(events(&store).len(), 2);
+    }
+
+    #[test]
+    fn names_are_object_dot_hex_nanoseconds() {
+        let mut store = Store::new(1);
+        let cm = subject(&mut store);
+        let reporter = Reporter::controller("test");
+        store.record_event(object_reference(&cm), EventType::Normal, "A", "a".into(), reporter);
+        store.record_event(object_reference(&cm), EventType::Normal, "B", "b".into(), reporter);
+        let names: Vec<String> = store.list::<Event>(Some("default")).map(|e| e.metadata.name.clone()).collect();
+        assert_eq!(names, vec!["app-config.1816687ec0570000", "app-config.1816687ec0570001"]);
+    }
+}
