@@ -302,32 +302,9 @@ pub fn object_uid(store: &Store, kind: Kind, namespace: &str, name: &str) -> Opt
     with_kind!(kind, T => store.try_get::<T>(namespace, name).map(|o| o.metadata().uid))
 }
 
-const ALL_KINDS: [Kind; 10] = [
-    Kind::Namespace,
-    Kind::Node,
-    Kind::Pod,
-    Kind::ReplicaSet,
-    Kind::Deployment,
-    Kind::Service,
-    Kind::EndpointSlice,
-    Kind::ConfigMap,
-    Kind::Secret,
-    Kind::Event,
-];
-
 /// Objects in `namespace` (and cluster-scoped ones) that list `owner` among their owners.
 pub fn dependents_of(store: &Store, namespace: &str, owner: Uid) -> Vec<(Kind, String)> {
-    let mut found = Vec::new();
-    for kind in ALL_KINDS {
-        with_kind!(kind, T => {
-            for object in store.list::<T>(Some(namespace)) {
-                if object.metadata().owner_references.iter().any(|r| r.uid == owner) {
-                    found.push((kind, object.metadata().name.clone()));
-                }
-            }
-        });
-    }
-    found
+    store.dependents(owner).filter(|(_, ns, _)| ns == namespace).map(|(kind, _, name)| (*kind, name.clone())).collect()
 }
 
 /// Drops one owner reference from an object (orphaning it from that owner).

@@ -22,7 +22,7 @@ use crate::sim::time::SimTime;
 pub use field_selector::FieldSelector;
 pub use kinds::Stored;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 pub use table::Table;
 use watch::{WatchEvent, WatchEventType, WatchLog};
 
@@ -74,9 +74,9 @@ pub struct Store {
     resource_version: u64,
     rng: Rng,
     watch: WatchLog,
-    /// How many live objects name each uid as an owner, so deleting an object that owns
-    /// nothing (the common case: a pod) needs no scan for dependents.
-    owner_ref_counts: BTreeMap<Uid, u32>,
+    /// For each uid named as an owner, the objects that name it (kind, namespace, name): the
+    /// garbage collector's dependency graph, and how controllers find the pods they own.
+    dependents: BTreeMap<Uid, BTreeSet<(Kind, String, String)>>,
     /// One shared copy of the tolerations admission gives most pods (see `shared.rs`).
     pub(crate) default_tolerations: crate::api::shared::Shared<Vec<crate::api::affinity::Toleration>>,
     /// Where each recent Event lives, by what makes repeats the same (see `event_recorder.rs`).
@@ -92,7 +92,7 @@ impl Store {
             resource_version: 0,
             rng: Rng::new(seed ^ 0x0053_544f_5245),
             watch: WatchLog::default(),
-            owner_ref_counts: BTreeMap::new(),
+            dependents: BTreeMap::new(),
             default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
             event_index: BTreeMap::new(),
         };
@@ -177,7 +177,7 @@ impl Store {
         meta.creation_timestamp = Some(Time(self.now));
         meta.deletion_timestamp = None;
         meta.generation = i64::from(T::HAS_GENERATION);
-        self.count_owner_refs(&object.metadata().owner_references, true);
+        self.index_owner_refs(T::KIND, object.metadata(), true);
         self.commit(object, WatchEventType::Added)
     }
 
@@ -286,8 +286,8 @@ impl Store {
         if object == old {
             return Ok(old);
         }
-        self.count_owner_refs(&old.metadata().owner_references, false);
-        self.count_owner_refs(&object.metadata().owner_references, true);
+        self.index_owner_refs(T::KIND, old.metadata(), false);
+        self.index_owner_refs(T::KIND, object.metadata(), true);
         let finished = object.metadata().deletion_timestamp.is_some() && object.metadata().finalizers.is_empty();
         if finished {
             let (ns, name) = key_of(&object);
@@ -343,7 +343,7 @@ impl Store {
         let removed = T::table_mut(&mut self.tables)
             .remove(namespace, name)
             .ok_or_else(|| ApiError::not_found(T::KIND.info().plural_qualified(), name))?;
-        self.count_owner_refs(&removed.metadata().owner_references, false);
+        self.index_owner_refs(T::KIND, removed.metadata(), false);
         self.resource_version += 1;
         self.record(WatchEventType::Deleted, T::KIND, removed.metadata());
         Ok(removed)
@@ -351,7 +351,19 @@ impl Store {
 
     /// Whether any live object lists `uid` as an owner.
     pub fn has_dependents(&self, uid: Uid) -> bool {
-        self.owner_ref_counts.contains_key(&uid)
+        self.dependents.contains_key(&uid)
+    }
+
+    /// The objects whose ownerReferences name `owner`, as (kind, namespace, name), sorted.
+    pub fn dependents(&self, owner: Uid) -> impl Iterator<Item = &(Kind, String, String)> {
+        self.dependents.get(&owner).into_iter().flatten()
+    }
+
+    /// Objects of kind `T` whose ownerReferences name `owner` (a ReplicaSet's pods, …).
+    pub fn owned<T: Stored>(&self, owner: Uid) -> impl Iterator<Item = &T> {
+        self.dependents(owner)
+            .filter(|(kind, _, _)| *kind == T::KIND)
+            .filter_map(|(_, namespace, name)| self.try_get::<T>(namespace, name))
     }
 
     /// Whether an object with this kind/namespace/name/uid exists (an owner reference resolves).
@@ -369,15 +381,15 @@ impl Store {
         }
     }
 
-    fn count_owner_refs(&mut self, refs: &[OwnerReference], add: bool) {
-        for r in refs {
-            let count = self.owner_ref_counts.entry(r.uid).or_insert(0);
+    fn index_owner_refs(&mut self, kind: Kind, meta: &ObjectMeta, add: bool) {
+        for r in &meta.owner_references {
+            let key = (kind, meta.namespace.clone(), meta.name.clone());
             if add {
-                *count += 1;
-            } else {
-                *count = count.saturating_sub(1);
-                if *count == 0 {
-                    self.owner_ref_counts.remove(&r.uid);
+                self.dependents.entry(r.uid).or_default().insert(key);
+            } else if let Some(set) = self.dependents.get_mut(&r.uid) {
+                set.remove(&key);
+                if set.is_empty() {
+                    self.dependents.remove(&r.uid);
                 }
             }
         }
