@@ -8,8 +8,10 @@
 //!   deadline, a back-off, a probe): the simulation sets a timer then. `None` means "only on
 //!   change", so a quiet cluster costs nothing while virtual time passes.
 
+pub mod active_pods;
 pub mod garbage_collector;
 pub mod namespace;
+pub mod replica_set;
 pub mod wakeups;
 
 use crate::sim::time::SimTime;
@@ -20,6 +22,7 @@ use crate::store::Store;
 pub struct Controllers {
     pub garbage_collector: garbage_collector::GarbageCollector,
     pub namespace: namespace::NamespaceController,
+    pub replica_set: replica_set::ReplicaSetController,
 }
 
 impl Controllers {
@@ -28,12 +31,13 @@ impl Controllers {
         let before = store.resource_version();
         self.garbage_collector.sync(store);
         self.namespace.sync(store);
+        self.replica_set.sync(store);
         store.resource_version() != before
     }
 
     /// The earliest time any controller wants to run again without being told of a change.
     pub fn next_wake(&self) -> Option<SimTime> {
-        let wakes: [Option<SimTime>; 0] = [];
+        let wakes = [self.replica_set.next_wake()];
         wakes.into_iter().flatten().min()
     }
 }

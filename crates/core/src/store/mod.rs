@@ -414,6 +414,7 @@ impl Store {
             namespace: meta.namespace.clone(),
             name: meta.name.clone(),
             uid: meta.uid,
+            controller: meta.controller_ref().and_then(|r| Some((Kind::from_kind_name(&r.kind)?, r.name.clone()))),
         });
     }
 

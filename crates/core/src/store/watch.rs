@@ -33,6 +33,9 @@ pub struct WatchEvent {
     pub namespace: String,
     pub name: String,
     pub uid: Uid,
+    /// The object's controller (ownerReference with `controller: true`), so an informer can
+    /// find the owner of an object that is already gone.
+    pub controller: Option<(Kind, String)>,
 }
 
 /// Oldest entries are dropped beyond this many; a reader further behind must relist, as a
