@@ -9,6 +9,7 @@
 //!   change", so a quiet cluster costs nothing while virtual time passes.
 
 pub mod active_pods;
+pub mod deployment;
 pub mod garbage_collector;
 pub mod namespace;
 pub mod replica_set;
@@ -23,6 +24,7 @@ pub struct Controllers {
     pub garbage_collector: garbage_collector::GarbageCollector,
     pub namespace: namespace::NamespaceController,
     pub replica_set: replica_set::ReplicaSetController,
+    pub deployment: deployment::DeploymentController,
 }
 
 impl Controllers {
@@ -31,13 +33,14 @@ impl Controllers {
         let before = store.resource_version();
         self.garbage_collector.sync(store);
         self.namespace.sync(store);
+        self.deployment.sync(store);
         self.replica_set.sync(store);
         store.resource_version() != before
     }
 
     /// The earliest time any controller wants to run again without being told of a change.
     pub fn next_wake(&self) -> Option<SimTime> {
-        let wakes = [self.replica_set.next_wake()];
+        let wakes = [self.replica_set.next_wake(), self.deployment.next_wake()];
         wakes.into_iter().flatten().min()
     }
 }
