@@ -224,4 +224,22 @@ pub(crate) mod fixtures {
         let out = crate::kubectl::run(&mut ctx, &argv);
         (out.render(), out.exit_code)
     }
+
+    #[test]
+    fn the_verb_alone_prints_its_subcommands_and_unknown_ones_are_refused() {
+        let mut sim = Sim::default();
+        let (text, code) = kubectl(&mut sim, "rollout");
+        assert_eq!(code, 1);
+        assert!(text.contains("Available Commands:\n  history     View rollout history\n"), "{text}");
+        let (text, code) = kubectl(&mut sim, "rollout rewind deploy/hello");
+        assert_eq!(code, 1);
+        assert_eq!(
+            text,
+            "error: unknown command \"rewind deploy/hello\"\nSee 'kubectl rollout -h' for help and examples\n"
+        );
+        let (text, _) = kubectl(&mut sim, "rollout status --bogus");
+        assert_eq!(text, "Error: unknown flag: --bogus\nSee 'kubectl rollout status --help' for usage.\n");
+        let (text, _) = kubectl(&mut sim, "set image --help");
+        assert!(text.starts_with("Update the image of a pod template\n\nUsage:\n  kubectl set image"), "{text}");
+    }
 }
