@@ -90,6 +90,16 @@ pub fn parse(argv: &[String], flags: &[Flag]) -> Result<Args, String> {
     Ok(args)
 }
 
+/// An integer flag (`--replicas=3`), with pflag's wording when the value is not one.
+pub fn int_flag(args: &Args, long: &str) -> Result<Option<i64>, String> {
+    let Some(text) = args.get(long) else { return Ok(None) };
+    text.parse::<i64>().map(Some).map_err(|_| {
+        format!(
+            "invalid argument \"{text}\" for \"--{long}\" flag: strconv.ParseInt: parsing \"{text}\": invalid syntax"
+        )
+    })
+}
+
 fn is_negative_number(arg: &str) -> bool {
     arg[1..].chars().all(|c| c.is_ascii_digit())
 }
@@ -108,6 +118,12 @@ fn parse_shorthands(
             let rest = &cluster[at + c.len_utf8()..];
             let inline = (!rest.is_empty()).then(|| rest.strip_prefix('=').unwrap_or(rest).to_string());
             let value = flag_value(flag, inline, argv, i, &format!("-{c}"))?;
+            store(args, flag, value);
+            return Ok(());
+        }
+        if let Some(value) = cluster[at + c.len_utf8()..].strip_prefix('=') {
+            // pflag's `-w=false`: a shorthand bool with an inline value.
+            let value = flag_value(flag, Some(value.to_string()), argv, i, &format!("-{c}"))?;
             store(args, flag, value);
             return Ok(());
         }
@@ -170,6 +186,19 @@ mod tests {
         assert_eq!(args.get("output"), Some("wide"));
         assert_eq!(args.all("filename"), ["a.yaml", "b.yaml"]);
         assert!(args.switch("all-namespaces"));
+    }
+
+    #[test]
+    fn shorthand_bools_take_inline_values_and_ints_parse() {
+        let flags = &[Flag::switch("watch", Some('w'), ""), Flag::value("replicas", None, "")];
+        let args = parse(&argv("-w=false --replicas 3"), flags).unwrap();
+        assert_eq!(args.get("watch"), Some("false"));
+        assert_eq!(int_flag(&args, "replicas"), Ok(Some(3)));
+        let args = parse(&argv("--replicas=x"), flags).unwrap();
+        assert_eq!(
+            int_flag(&args, "replicas").unwrap_err(),
+            "invalid argument \"x\" for \"--replicas\" flag: strconv.ParseInt: parsing \"x\": invalid syntax"
+        );
     }
 
     #[test]

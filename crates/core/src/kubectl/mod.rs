@@ -12,6 +12,9 @@ pub mod output;
 pub mod printers;
 pub mod render;
 pub mod resource_args;
+pub mod rollout;
+pub mod scale;
+pub mod set;
 pub mod yaml;
 
 use crate::sim::Sim;
@@ -36,7 +39,28 @@ pub struct Verb {
 }
 
 /// Every verb, in the order `kubectl --help` lists them.
-pub const VERBS: &[Verb] = &[get::VERB, apply::VERB, delete::VERB];
+pub const VERBS: &[Verb] = &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB];
+
+/// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
+/// A subcommand's `name` is its full path (`rollout status`), as its help and errors print it.
+pub fn subcommands_of(verb: &str) -> &'static [Verb] {
+    match verb {
+        "rollout" => rollout::SUBCOMMANDS,
+        "set" => set::SUBCOMMANDS,
+        _ => &[],
+    }
+}
+
+/// The verb an argument list names: a subcommand when the word after the verb names one.
+fn select<'a>(verb: &'static Verb, rest: &'a [String]) -> (&'static Verb, &'a [String]) {
+    let sub = rest
+        .first()
+        .and_then(|word| subcommands_of(verb.name).iter().find(|s| s.name.rsplit(' ').next() == Some(word.as_str())));
+    match sub {
+        Some(sub) => (sub, &rest[1..]),
+        None => (verb, rest),
+    }
+}
 
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
@@ -54,8 +78,9 @@ pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
             suggest(verb_name)
         ));
     };
-    match args::parse(&argv[1..], verb.flags) {
-        Err(message) => Output::failed(format!("Error: {message}\nSee 'kubectl {} --help' for usage.", verb.name)),
+    let (verb, rest) = select(verb, &argv[1..]);
+    match args::parse(rest, verb.flags) {
+        Err(message) => usage_error(verb, &message),
         Ok(parsed) if parsed.switch("help") => {
             let mut out = Output::default();
             out.line(verb_help(verb));
@@ -63,6 +88,11 @@ pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
         }
         Ok(parsed) => (verb.run)(ctx, parsed),
     }
+}
+
+/// A flag that cobra/pflag rejects: `Error: …` plus where to find the usage.
+pub fn usage_error(verb: &Verb, message: &str) -> Output {
+    Output::failed(format!("Error: {message}\nSee 'kubectl {} --help' for usage.", verb.name))
 }
 
 /// cobra's "Did you mean this?" for verbs within two edits.
@@ -102,7 +132,17 @@ pub fn top_level_help() -> String {
 
 /// `kubectl VERB --help`, from the verb's own flag table.
 pub fn verb_help(verb: &Verb) -> String {
-    let mut text = format!("{}\n\nUsage:\n  {}\n\nOptions:\n", verb.short, verb.usage);
+    let mut text = format!("{}\n\n", verb.short);
+    let subcommands = subcommands_of(verb.name);
+    if !subcommands.is_empty() {
+        text.push_str("Available Commands:\n");
+        for sub in subcommands {
+            let word = sub.name.rsplit(' ').next().unwrap_or(sub.name);
+            text.push_str(&format!("  {word:<10}  {}\n", sub.short));
+        }
+        text.push('\n');
+    }
+    text.push_str(&format!("Usage:\n  {}\n\nOptions:\n", verb.usage));
     for flag in verb.flags.iter().chain(args::GLOBAL_FLAGS) {
         let short = flag.short.map_or("    ".to_string(), |c| format!("-{c}, "));
         let value = if flag.takes_value { "=''" } else { "=false" };
@@ -114,4 +154,17 @@ pub fn verb_help(verb: &Verb) -> String {
 /// The namespace a command works in: `-n`, else `default`.
 pub fn namespace_of(args: &args::Args) -> String {
     args.get("namespace").filter(|n| !n.is_empty()).unwrap_or("default").to_string()
+}
+
+/// A verb with subcommands run without a known one (cmdutil.DefaultSubCommandRun): its help on
+/// stderr and a failing exit, or kubectl's complaint about the unknown subcommand.
+pub fn group_run(verb: &Verb, args: &args::Args) -> Output {
+    if !args.positionals.is_empty() {
+        return Output::failed(format!(
+            "error: unknown command \"{}\"\nSee 'kubectl {} -h' for help and examples",
+            args.positionals.join(" "),
+            verb.name
+        ));
+    }
+    Output::failed(verb_help(verb))
 }

@@ -47,6 +47,25 @@ pub fn parse(positionals: &[String]) -> Result<ResourceRequest, String> {
     Ok(ResourceRequest { kinds, named })
 }
 
+/// The objects `TYPE NAME…`, `TYPE/NAME…` or `TYPE` (every object of that kind in the
+/// namespace) name, as the verbs that act on existing objects resolve them.
+pub fn targets(ctx: &Context<'_>, positionals: &[String], namespace: &str) -> Result<Vec<(Kind, String)>, String> {
+    let request = parse(positionals)?;
+    if !request.named.is_empty() {
+        return Ok(request.named);
+    }
+    let store = ctx.sim.store();
+    let everything = crate::api::labels::Selector::everything();
+    let fields = crate::store::FieldSelector::everything();
+    let mut found = Vec::new();
+    for kind in request.kinds {
+        for object in store.list_objects(kind, Some(namespace), &everything, &fields) {
+            found.push((kind, object.metadata().name.clone()));
+        }
+    }
+    Ok(found)
+}
+
 fn dedup(kinds: impl Iterator<Item = Kind>) -> Vec<Kind> {
     let mut out: Vec<Kind> = Vec::new();
     for kind in kinds {

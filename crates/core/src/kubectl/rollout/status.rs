@@ -1,0 +1,287 @@
+//! `kubectl rollout status`: watch a Deployment until its rollout is done, moving virtual time
+//! forward while it waits. Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go
+//! and `DeploymentStatusViewer` in pkg/polymorphichelpers/rollout_status.go.
+
+use super::{deployment_target, group_kind, require_resources, revision_of};
+use crate::api::{Deployment, Kind};
+use crate::kubectl::args::{Args, Flag, int_flag};
+use crate::kubectl::output::Output;
+use crate::kubectl::resource_args::targets;
+use crate::kubectl::{Context, Verb, namespace_of, usage_error};
+use crate::sim::time::Duration;
+
+pub const VERB: Verb = Verb {
+    name: "rollout status",
+    short: "Show the status of the rollout",
+    usage: "kubectl rollout status (TYPE NAME | TYPE/NAME) [flags]",
+    flags: &[
+        Flag::switch("watch", Some('w'), "Watch the status of the rollout until it's done."),
+        Flag::value(
+            "revision",
+            None,
+            "Pin to a specific revision for showing its status. Defaults to 0 (last revision).",
+        ),
+        Flag::value(
+            "timeout",
+            None,
+            "The length of time to wait before ending watch, zero means never. Any other values should contain a corresponding time unit (e.g. 1s, 2m, 3h).",
+        ),
+    ],
+    run,
+};
+
+/// kubectl waits forever without `--timeout`; a lab cannot, so it gives up after this much
+/// virtual time and reports it as `--timeout=10m` would.
+const DEFAULT_WAIT: Duration = Duration::from_secs(600);
+
+/// Bound on wake-ups while waiting: a timer that keeps falling due at the same instant must
+/// not hang the terminal.
+const MAX_STEPS: usize = 10_000;
+
+/// What `rollout status` reports for a Deployment: a message and whether the rollout is done,
+/// or an error (exceeded progress deadline, revision mismatch). Upstream `DeploymentStatusViewer.Status`.
+pub fn deployment_status(deployment: &Deployment, revision: i64) -> Result<(String, bool), String> {
+    let name = &deployment.metadata.name;
+    if revision > 0 {
+        let running = revision_of(&deployment.metadata)
+            .map_err(|e| format!("cannot get the revision of deployment {name:?}: {e}"))?;
+        if running != revision {
+            return Err(format!("desired revision ({revision}) is different from the running revision ({running})"));
+        }
+    }
+    let status = &deployment.status;
+    if deployment.metadata.generation > status.observed_generation.unwrap_or(0) {
+        return Ok(("Waiting for deployment spec update to be observed...".into(), false));
+    }
+    let progressing = status.conditions.iter().find(|c| c.type_ == "Progressing");
+    if progressing.is_some_and(|c| c.reason.as_deref() == Some("ProgressDeadlineExceeded")) {
+        return Err(format!("deployment {name:?} exceeded its progress deadline"));
+    }
+    let replicas = status.replicas.unwrap_or(0);
+    let updated = status.updated_replicas.unwrap_or(0);
+    let available = status.available_replicas.unwrap_or(0);
+    let waiting = |what: String| Ok((format!("Waiting for deployment {name:?} rollout to finish: {what}..."), false));
+    if let Some(desired) = deployment.spec.replicas
+        && updated < desired
+    {
+        return waiting(format!("{updated} out of {desired} new replicas have been updated"));
+    }
+    if replicas > updated {
+        return waiting(format!("{} old replicas are pending termination", replicas - updated));
+    }
+    if available < updated {
+        return waiting(format!("{available} of {updated} updated replicas are available"));
+    }
+    Ok((format!("deployment {name:?} successfully rolled out"), true))
+}
+
+struct Options {
+    watch: bool,
+    revision: i64,
+    timeout: Duration,
+}
+
+fn options(args: &Args) -> Result<Options, String> {
+    let watch = args.get("watch").is_none_or(|w| w == "true");
+    let revision = int_flag(args, "revision")?.unwrap_or(0);
+    let timeout = match args.get("timeout") {
+        None => Duration::ZERO,
+        Some(text) => {
+            Duration::parse(text).map_err(|e| format!("invalid argument \"{text}\" for \"--timeout\" flag: {e}"))?
+        }
+    };
+    Ok(Options { watch, revision, timeout })
+}
+
+fn run(ctx: &mut Context<'_>, args: Args) -> Output {
+    let options = match options(&args) {
+        Ok(o) => o,
+        Err(message) => return usage_error(&VERB, &message),
+    };
+    if let Err(message) = require_resources(&args) {
+        return Output::failed(message);
+    }
+    if options.revision < 0 {
+        return Output::failed(format!("error: revision must be a positive integer: {}", options.revision));
+    }
+    let namespace = namespace_of(&args);
+    let found = match targets(ctx, &args.positionals, &namespace) {
+        Ok(found) => found,
+        Err(message) => return Output::failed(message),
+    };
+    let [(kind, name)] = found.as_slice() else {
+        return Output::failed(format!(
+            "error: rollout status is only supported on individual resources and resource collections - {} resources were found",
+            found.len()
+        ));
+    };
+    let unsupported = |kind: Kind| format!("error: no status viewer has been implemented for {}", group_kind(kind));
+    if let Err(message) = deployment_target(ctx, &namespace, *kind, name, unsupported) {
+        return Output::failed(message);
+    }
+    watch(ctx, &namespace, name, &options)
+}
+
+/// Prints the status each time it changes, advancing virtual time to the next due timer
+/// (capped by the timeout) until the rollout is done, fails, or time runs out.
+fn watch(ctx: &mut Context<'_>, namespace: &str, name: &str, options: &Options) -> Output {
+    let mut out = Output::default();
+    let wait = if options.timeout == Duration::ZERO { DEFAULT_WAIT } else { options.timeout };
+    let deadline = ctx.sim.now().plus(wait);
+    let mut last: Option<String> = None;
+    for _ in 0..MAX_STEPS {
+        let Some(deployment) = ctx.sim.store().try_get::<Deployment>(namespace, name) else {
+            out.error("error: object has been deleted");
+            return out;
+        };
+        match deployment_status(deployment, options.revision) {
+            Err(message) => {
+                out.error(format!("error: {message}"));
+                return out;
+            }
+            Ok((message, done)) => {
+                if last.as_deref() != Some(message.as_str()) {
+                    out.line(message.clone());
+                    last = Some(message);
+                }
+                if done || !options.watch {
+                    return out;
+                }
+            }
+        }
+        let now = ctx.sim.now();
+        if now >= deadline {
+            break;
+        }
+        let next = ctx.sim.next_due().map_or(deadline, |due| due.min(deadline)).max(now);
+        ctx.sim.advance(next.since(now));
+    }
+    out.error("error: timed out waiting for the condition");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::deployment::{DeploymentCondition, DeploymentStatus};
+    use crate::kubectl::rollout::fixtures::{deployment, kubectl};
+    use crate::sim::Sim;
+
+    fn crafted(generation: i64, observed: i64, status: DeploymentStatus) -> Deployment {
+        let mut d = Deployment::default();
+        d.metadata.name = "hello".into();
+        d.metadata.generation = generation;
+        d.spec.replicas = Some(3);
+        d.status = DeploymentStatus { observed_generation: Some(observed), ..status };
+        d
+    }
+
+    fn counts(replicas: i32, updated: i32, available: i32) -> DeploymentStatus {
+        DeploymentStatus {
+            replicas: Some(replicas),
+            updated_replicas: Some(updated),
+            available_replicas: Some(available),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn status_messages_follow_the_deployment_status_viewer() {
+        let timed_out = DeploymentStatus {
+            conditions: vec![DeploymentCondition {
+                type_: "Progressing".into(),
+                status: "False".into(),
+                reason: Some("ProgressDeadlineExceeded".into()),
+                ..Default::default()
+            }],
+            ..counts(4, 1, 3)
+        };
+        type Expected = Result<(&'static str, bool), &'static str>;
+        let cases: &[(Deployment, Expected)] = &[
+            (crafted(2, 1, counts(3, 3, 3)), Ok(("Waiting for deployment spec update to be observed...", false))),
+            (
+                crafted(2, 2, counts(4, 1, 3)),
+                Ok((
+                    "Waiting for deployment \"hello\" rollout to finish: 1 out of 3 new replicas have been updated...",
+                    false,
+                )),
+            ),
+            (
+                crafted(2, 2, counts(4, 3, 3)),
+                Ok((
+                    "Waiting for deployment \"hello\" rollout to finish: 1 old replicas are pending termination...",
+                    false,
+                )),
+            ),
+            (
+                crafted(2, 2, counts(3, 3, 2)),
+                Ok((
+                    "Waiting for deployment \"hello\" rollout to finish: 2 of 3 updated replicas are available...",
+                    false,
+                )),
+            ),
+            (crafted(2, 2, counts(3, 3, 3)), Ok(("deployment \"hello\" successfully rolled out", true))),
+            (crafted(2, 2, timed_out), Err("deployment \"hello\" exceeded its progress deadline")),
+        ];
+        for (deployment, expected) in cases {
+            let actual = deployment_status(deployment, 0);
+            let actual = actual.as_ref().map(|(m, done)| (m.as_str(), *done)).map_err(String::as_str);
+            assert_eq!(actual, *expected);
+        }
+    }
+
+    #[test]
+    fn a_pinned_revision_must_be_the_running_one() {
+        let mut d = crafted(1, 1, counts(3, 3, 3));
+        d.metadata.annotations.insert(super::super::REVISION_ANNOTATION, "2");
+        assert_eq!(deployment_status(&d, 2).map(|(_, done)| done), Ok(true));
+        assert_eq!(
+            deployment_status(&d, 3).unwrap_err(),
+            "desired revision (3) is different from the running revision (2)"
+        );
+    }
+
+    #[test]
+    fn waiting_advances_virtual_time_until_the_timeout() {
+        let mut sim = Sim::default();
+        deployment(&mut sim, "hello:v1");
+        let before = sim.now();
+        let (text, code) = kubectl(&mut sim, "rollout status deploy/hello --timeout=20s");
+        assert_eq!(
+            text,
+            "Waiting for deployment spec update to be observed...\nerror: timed out waiting for the condition\n"
+        );
+        assert_eq!(code, 1);
+        assert_eq!(sim.now().since(before), Duration::from_secs(20));
+        let (text, _) = kubectl(&mut sim, "rollout status deploy/hello -w=false");
+        assert_eq!(text, "Waiting for deployment spec update to be observed...\n");
+        assert_eq!(sim.now().since(before), Duration::from_secs(20));
+    }
+
+    #[test]
+    fn finished_rollouts_report_at_once() {
+        let mut sim = Sim::default();
+        let mut d = deployment(&mut sim, "hello:v1");
+        d.status = DeploymentStatus { observed_generation: Some(1), ..counts(3, 3, 3) };
+        sim.store_mut().update_status(d).unwrap();
+        let (text, code) = kubectl(&mut sim, "rollout status deployment hello");
+        assert_eq!((text.as_str(), code), ("deployment \"hello\" successfully rolled out\n", 0));
+    }
+
+    #[test]
+    fn missing_objects_and_other_kinds_are_refused() {
+        let mut sim = Sim::default();
+        deployment(&mut sim, "hello:v1");
+        let (text, _) = kubectl(&mut sim, "rollout status deploy/nope");
+        assert_eq!(text, "Error from server (NotFound): deployments.apps \"nope\" not found\n");
+        let (text, _) = kubectl(&mut sim, "rollout status ns/default");
+        assert_eq!(text, "error: no status viewer has been implemented for Namespace\n");
+        let (text, _) = kubectl(&mut sim, "rollout status");
+        assert_eq!(text, "error: required resource not specified\n");
+        let (text, _) = kubectl(&mut sim, "rollout status deploy/hello --timeout=soon");
+        assert_eq!(
+            text,
+            "Error: invalid argument \"soon\" for \"--timeout\" flag: time: invalid duration \"soon\"\nSee 'kubectl rollout status --help' for usage.\n"
+        );
+    }
+}
