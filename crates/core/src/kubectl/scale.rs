@@ -147,7 +147,15 @@ mod tests {
         let (text, _) = kubectl(&mut sim, "scale deployment hello --replicas 2");
         assert_eq!(text, "deployment.apps/hello scaled\n");
         assert_eq!(replicas(&sim), Some(2));
-        replica_set(&mut sim, &d, 1, "hello:v1");
+        // A ReplicaSet no Deployment controls (another app's), so nothing scales it back.
+        let mut rs = replica_set(&mut sim, &d, 1, "hello:v1");
+        rs.metadata.owner_references.clear();
+        rs.metadata.labels.insert("app", "other");
+        rs.spec.selector.as_mut().unwrap().match_labels.insert("app", "other");
+        rs.spec.template.metadata.labels.insert("app", "other");
+        sim.store_mut().delete::<ReplicaSet>("default", "hello-hash1", &Default::default()).unwrap();
+        rs.metadata.resource_version = Default::default();
+        sim.store_mut().create(rs).unwrap();
         let (text, _) = kubectl(&mut sim, "scale --replicas=4 rs/hello-hash1");
         assert_eq!(text, "replicaset.apps/hello-hash1 scaled\n");
         let rs = sim.store().get::<ReplicaSet>("default", "hello-hash1").unwrap();

@@ -249,12 +249,17 @@ mod tests {
         let (text, code) = kubectl(&mut sim, "rollout status deploy/hello --timeout=20s");
         assert_eq!(
             text,
-            "Waiting for deployment spec update to be observed...\nerror: timed out waiting for the condition\n"
+            "Waiting for deployment spec update to be observed...\n\
+             Waiting for deployment \"hello\" rollout to finish: 0 of 3 updated replicas are available...\n\
+             error: timed out waiting for the condition\n"
         );
         assert_eq!(code, 1);
         assert_eq!(sim.now().since(before), Duration::from_secs(20));
         let (text, _) = kubectl(&mut sim, "rollout status deploy/hello -w=false");
-        assert_eq!(text, "Waiting for deployment spec update to be observed...\n");
+        assert_eq!(
+            text,
+            "Waiting for deployment \"hello\" rollout to finish: 0 of 3 updated replicas are available...\n"
+        );
         assert_eq!(sim.now().since(before), Duration::from_secs(20));
     }
 

@@ -180,8 +180,11 @@ mod tests {
         assert_eq!(d.metadata.generation, 2);
         assert_eq!(d.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION), Some("first"));
         assert!(!d.spec.template.metadata.labels.contains_key("pod-template-hash"));
+        // As upstream, the rolled-back-to ReplicaSet takes the next revision: 1 became 3.
         let (text, _) = kubectl(&mut sim, "rollout undo deploy/hello --to-revision=1");
-        assert_eq!(text, "deployment.apps/hello skipped rollback (current template already matches revision 1)\n");
+        assert_eq!(text, "error: unable to find specified revision 1 in history\n");
+        let (text, _) = kubectl(&mut sim, "rollout undo deploy/hello --to-revision=3");
+        assert_eq!(text, "deployment.apps/hello skipped rollback (current template already matches revision 3)\n");
     }
 
     #[test]
