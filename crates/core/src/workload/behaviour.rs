@@ -363,7 +363,11 @@ impl Workload {
         };
         let run = shell::run(argv, &files, Duration::ZERO).map_err(|shell::NotFound(program)| program)?;
         let mut output: String = run.logs_until(Duration(u64::MAX)).into_iter().map(|line| line + "\n").collect();
-        output.truncate(10 * 1024);
+        let mut cap = output.len().min(10 * 1024);
+        while !output.is_char_boundary(cap) {
+            cap -= 1;
+        }
+        output.truncate(cap);
         Ok(ExecResult { exit: run.exit, output })
     }
 

@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 
 /// Most effects one run records: loops stop unrolling here (every loop is bounded).
 const MAX_EFFECTS: usize = 10_000;
+/// Most loop iterations one run unrolls, effects or not.
+const MAX_ITERATIONS: usize = 10_000;
+/// Deepest nesting of `while` loops and `sh -c` a script may use.
+const MAX_DEPTH: usize = 16;
 
 /// Something a script does at a moment of its life.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +76,15 @@ pub(crate) fn run(argv: &[String], files: &BTreeMap<String, String>, horizon: Du
     if !is_applet(applet) {
         return Err(NotFound(program.clone()));
     }
-    let mut shell = Shell { now: Duration::ZERO, status: 0, files: files.clone(), out: Timeline::default(), horizon };
+    let mut shell = Shell {
+        now: Duration::ZERO,
+        status: 0,
+        files: files.clone(),
+        out: Timeline::default(),
+        horizon,
+        iterations: 0,
+        depth: 0,
+    };
     let words: Vec<String> = std::iter::once(applet.to_string()).chain(argv[1..].iter().cloned()).collect();
     let flow = shell.simple(&words, None);
     let code = match flow {
@@ -127,6 +139,8 @@ struct Shell {
     files: BTreeMap<String, String>,
     out: Timeline,
     horizon: Duration,
+    iterations: usize,
+    depth: usize,
 }
 
 impl Shell {
@@ -179,8 +193,10 @@ impl Shell {
             if flow != Flow::Next {
                 return flow;
             }
+            self.iterations += 1;
             let stalled = self.now == before_time && self.out.effects.len() == before_effects;
-            if stalled || self.now > self.horizon || self.out.effects.len() >= MAX_EFFECTS {
+            let capped = self.iterations >= MAX_ITERATIONS || self.out.effects.len() >= MAX_EFFECTS;
+            if stalled || capped || self.now > self.horizon {
                 return Flow::Forever;
             }
         }
@@ -216,8 +232,17 @@ impl Shell {
     /// `sh` without `-c` reads stdin, which a container without `stdin: true` does not have.
     fn sh(&mut self, args: &[String]) -> Flow {
         match args {
+            [flag, _, ..] if flag == "-c" && self.depth >= MAX_DEPTH => {
+                self.emit(Effect::Log("sh: nested too deeply".into()));
+                Flow::Exit(2)
+            }
             [flag, script, ..] if flag == "-c" => match parse(script) {
-                Ok(items) => self.sequence(&items),
+                Ok(items) => {
+                    self.depth += 1;
+                    let flow = self.sequence(&items);
+                    self.depth -= 1;
+                    flow
+                }
                 Err(message) => {
                     self.emit(Effect::Log(format!("sh: syntax error: {message}")));
                     Flow::Exit(2)
@@ -366,7 +391,7 @@ fn tokenize(script: &str) -> Result<Vec<Token>, String> {
 fn parse(script: &str) -> Result<Vec<(Connector, Item)>, String> {
     let tokens = tokenize(script)?;
     let mut position = 0;
-    let items = parse_sequence(&tokens, &mut position, false)?;
+    let items = parse_sequence(&tokens, &mut position, 0)?;
     match tokens.get(position) {
         None => Ok(items),
         Some(token) => Err(format!("unexpected {token:?}")),
@@ -374,7 +399,12 @@ fn parse(script: &str) -> Result<Vec<(Connector, Item)>, String> {
 }
 
 /// sequence := item ((`;` | `&&` | `||`) item)* — stops at `done` when inside a loop.
-fn parse_sequence(tokens: &[Token], position: &mut usize, in_loop: bool) -> Result<Vec<(Connector, Item)>, String> {
+/// `loops` is how many `while` bodies enclose it.
+fn parse_sequence(tokens: &[Token], position: &mut usize, loops: usize) -> Result<Vec<(Connector, Item)>, String> {
+    if loops > MAX_DEPTH {
+        return Err("loops nested too deeply".into());
+    }
+    let in_loop = loops > 0;
     let mut items = Vec::new();
     let mut connector = Connector::Always;
     while let Some(token) = tokens.get(*position) {
@@ -388,7 +418,7 @@ fn parse_sequence(tokens: &[Token], position: &mut usize, in_loop: bool) -> Resu
                 *position += 1;
             }
             Token::Word(word) if word == "done" && in_loop => return Ok(items),
-            Token::Word(word) if word == "while" => items.push((connector, parse_while(tokens, position)?)),
+            Token::Word(word) if word == "while" => items.push((connector, parse_while(tokens, position, loops)?)),
             _ => items.push((connector, parse_simple(tokens, position)?)),
         }
     }
@@ -396,7 +426,7 @@ fn parse_sequence(tokens: &[Token], position: &mut usize, in_loop: bool) -> Resu
 }
 
 /// `while true; do …; done` (the only loop lessons use; any other condition is taken as true).
-fn parse_while(tokens: &[Token], position: &mut usize) -> Result<Item, String> {
+fn parse_while(tokens: &[Token], position: &mut usize, loops: usize) -> Result<Item, String> {
     while tokens.get(*position).is_some_and(|t| *t != Token::Word("do".into())) {
         *position += 1;
     }
@@ -404,7 +434,7 @@ fn parse_while(tokens: &[Token], position: &mut usize) -> Result<Item, String> {
         return Err("unexpected end of file (expecting \"do\")".into());
     }
     *position += 1;
-    let body = parse_sequence(tokens, position, true)?;
+    let body = parse_sequence(tokens, position, loops + 1)?;
     *position += 1;
     Ok(Item::WhileTrue(body))
 }
@@ -467,6 +497,17 @@ mod tests {
             assert_eq!((actual_exit, actual_logs), (exit, logs.iter().map(|l| l.to_string()).collect()), "{words:?}");
         }
         assert_eq!(run(&argv(&["frobnicate"]), &none, horizon), Err(NotFound("frobnicate".into())));
+    }
+
+    #[test]
+    fn hostile_scripts_stay_bounded() {
+        let deep = "while true; do ".repeat(100) + &"done; ".repeat(100);
+        let nested = (0..40).fold("true".to_string(), |inner, _| format!("sh -c '{inner}'"));
+        let tiny_sleeps = "while true; do sleep 0.001; done";
+        for script in [deep.as_str(), nested.as_str(), tiny_sleeps, "> ", "echo 'unterminated", "while true; do"] {
+            let timeline = run(&argv(&["sh", "-c", script]), &BTreeMap::new(), Duration::from_secs(86_400));
+            assert!(timeline.is_ok(), "{script}");
+        }
     }
 
     #[test]
