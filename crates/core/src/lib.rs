@@ -9,6 +9,7 @@
 //! - [`kubectl`] — one file per verb; output as data, one renderer.
 //! - [`script`] — the `kubelab sim` scenario language (kubectl, sleep, lab verbs).
 //! - [`manifest`] — multi-document YAML/JSON in, JSON documents out, with kubectl's errors.
+//! - [`workload`] — what images do: the catalogue (registry), pulls, processes over time, probes.
 //!
 //! No IO, threads, wall clock or global randomness anywhere in this crate.
 
@@ -23,3 +24,4 @@ pub mod manifest;
 pub mod script;
 pub mod sim;
 pub mod store;
+pub mod workload;

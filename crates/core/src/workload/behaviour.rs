@@ -1,0 +1,419 @@
+//! What an image's process does, as data (the `behaviour:` of a catalogue entry), and the pure
+//! functions of time the kubelet asks of it: when it exits, what it uses, logs and answers.
+//! The simulator's stand-in for the container runtime running a real process.
+
+use super::shell::{self, Timeline};
+use crate::api::container::Container;
+use crate::sim::time::{Duration, SimTime};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+const MIB: u64 = 1024 * 1024;
+
+/// A process's behaviour. Every field has a quiet default, so an entry states only what matters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Behaviour {
+    /// When set, the container's `command`/`args` are run by a busybox shell (`shell.rs`);
+    /// this is the image's default command (`CMD`) when the container gives none.
+    #[serde(default)]
+    pub default_command: Option<Vec<String>>,
+    /// Exits on its own this long after it starts.
+    #[serde(default)]
+    pub exit: Option<ExitSpec>,
+    #[serde(default)]
+    pub memory_mi: u64,
+    #[serde(default)]
+    pub idle_millicores: u64,
+    /// Extra CPU per request per second served (what the HPA sees under load).
+    #[serde(default)]
+    pub millicores_per_rps: u64,
+    /// A busier start (cache loading, JIT warm-up).
+    #[serde(default)]
+    pub startup: Option<Startup>,
+    #[serde(default)]
+    pub logs: Vec<LogLine>,
+    /// Ports it opens, each from a moment after start.
+    #[serde(default)]
+    pub listen: Vec<Listen>,
+    /// Also listens, at once, on every `containerPort` the container declares.
+    #[serde(default)]
+    pub listen_declared_ports: bool,
+    /// HTTP handlers, matched as Go's `http.ServeMux` does (a pattern ending in `/` is a prefix).
+    #[serde(default)]
+    pub routes: Vec<Route>,
+    /// The answer when no route matches.
+    #[serde(default)]
+    pub not_found: Option<Response>,
+    /// `grpc.health.v1.Health/Check` answers over time; empty when it speaks no gRPC.
+    #[serde(default)]
+    pub grpc_health: Vec<GrpcHealth>,
+    /// Has `/bin/sh` and busybox applets, so `exec` probes and `kubectl exec` can run.
+    #[serde(default)]
+    pub shell: bool,
+    /// Files in the image (path → content) that exec commands can read.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    #[serde(default)]
+    pub sigterm: Sigterm,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExitSpec {
+    pub after_ms: u64,
+    pub exit_code: i32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Startup {
+    pub until_ms: u64,
+    #[serde(default)]
+    pub millicores: u64,
+    #[serde(default)]
+    pub memory_mi: u64,
+}
+
+/// A log line printed `afterMs` after start; `{pod}` is the pod's name (the hostname) and
+/// `{time}` the moment, as Go's `log` and nginx print it (`2025/01/01 00:00:03`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LogLine {
+    #[serde(default)]
+    pub after_ms: u64,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Listen {
+    pub port: u16,
+    #[serde(default)]
+    pub after_ms: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Route {
+    pub path: String,
+    /// Only this exact path (nginx's `location = /`), not the subtree.
+    #[serde(default)]
+    pub exact: bool,
+    /// `/hog?mb=N`: allocates N MiB and keeps it.
+    #[serde(default)]
+    pub hog: bool,
+    /// Answers over time: the last one whose `afterMs` has passed.
+    #[serde(default)]
+    pub responses: Vec<Response>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Response {
+    #[serde(default)]
+    pub after_ms: u64,
+    pub status: u16,
+    /// `{pod}` is the pod's name.
+    #[serde(default)]
+    pub body: String,
+    /// How long it takes to answer (a probe with a shorter timeout fails).
+    #[serde(default)]
+    pub latency_ms: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GrpcHealth {
+    #[serde(default)]
+    pub after_ms: u64,
+    /// `SERVING`, `NOT_SERVING`, `UNKNOWN`, `SERVICE_UNKNOWN`.
+    pub status: String,
+}
+
+/// What SIGTERM does: exit after `exitAfterMs` (printing `logs`), or nothing (`ignore`), in
+/// which case the kubelet's SIGKILL at the end of the grace period ends it (exit 137).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Sigterm {
+    #[serde(default)]
+    pub ignore: bool,
+    #[serde(default)]
+    pub exit_after_ms: u64,
+    #[serde(default = "sigterm_exit_code")]
+    pub exit_code: i32,
+    #[serde(default)]
+    pub logs: Vec<String>,
+}
+
+fn sigterm_exit_code() -> i32 {
+    143
+}
+
+impl Default for Sigterm {
+    fn default() -> Self {
+        Sigterm { ignore: false, exit_after_ms: 0, exit_code: sigterm_exit_code(), logs: Vec::new() }
+    }
+}
+
+/// What the kubelet injects into a running process: the rest is a function of time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProcessState {
+    /// MiB allocated through `/hog?mb=N` since the container started.
+    pub hog_mib: u64,
+    /// When SIGTERM arrived, counted from the container's start.
+    pub sigterm_after: Option<Duration>,
+}
+
+/// How a process ended on its own: `state.terminated` of the container status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessExit {
+    /// Since the container started.
+    pub after: Duration,
+    pub exit_code: i32,
+    /// `Completed` (exit 0), `Error`, or `StartError` when the runtime could not start it.
+    pub reason: &'static str,
+    /// The runtime's message (`StartError` only).
+    pub message: Option<String>,
+}
+
+/// How a process answers SIGTERM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SigtermResponse {
+    /// `None`: it keeps running until SIGKILL (busybox `sleep` as PID 1 ignores SIGTERM).
+    pub exits_after: Option<Duration>,
+    pub exit_code: i32,
+}
+
+/// An HTTP answer (`wget -qO-`, Services, probes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub body: String,
+    pub latency: Duration,
+    /// MiB this request allocated (`/hog?mb=N`); the kubelet adds it to `ProcessState::hog_mib`.
+    pub hog_mib: u64,
+}
+
+/// Nothing listens on the port: `connect: connection refused`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionRefused;
+
+/// A resolved image's process: its behaviour, bound to the image it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workload {
+    /// The normalised reference (`docker.io/library/hello:v1`).
+    pub image: String,
+    pub behaviour: Behaviour,
+}
+
+impl Workload {
+    /// What the container runs: `command` + `args`, else the image's default with `args`
+    /// replacing it (as Kubernetes merges them with an image that has no ENTRYPOINT).
+    pub fn argv(&self, container: &Container) -> Vec<String> {
+        let default = self.behaviour.default_command.clone().unwrap_or_default();
+        match (container.command.is_empty(), container.args.is_empty()) {
+            (false, _) => container.command.iter().chain(&container.args).cloned().collect(),
+            (true, false) => container.args.clone(),
+            (true, true) => default,
+        }
+    }
+
+    /// The shell timeline of the container's command (command-running images only).
+    fn timeline(&self, container: &Container, horizon: Duration) -> Option<Result<Timeline, shell::NotFound>> {
+        self.behaviour.default_command.as_ref()?;
+        Some(shell::run(&self.argv(container), &self.behaviour.files, horizon))
+    }
+
+    /// When the process exits on its own, if ever.
+    pub fn exit_at(&self, container: &Container) -> Option<ProcessExit> {
+        let exited = |after: Duration, exit_code: i32| ProcessExit {
+            after,
+            exit_code,
+            reason: if exit_code == 0 { "Completed" } else { "Error" },
+            message: None,
+        };
+        match self.timeline(container, Duration::ZERO) {
+            Some(Ok(timeline)) => timeline.exit.map(|(after, code)| exited(after, code)),
+            Some(Err(shell::NotFound(program))) => Some(ProcessExit {
+                after: Duration::ZERO,
+                exit_code: 128,
+                reason: "StartError",
+                message: Some(format!(
+                    "failed to create containerd task: failed to create shim task: OCI runtime create failed: \
+                     runc create failed: unable to start container process: exec: {program:?}: \
+                     executable file not found in $PATH: unknown"
+                )),
+            }),
+            None => self.behaviour.exit.as_ref().map(|spec| exited(Duration(spec.after_ms), spec.exit_code)),
+        }
+    }
+
+    /// How it answers SIGTERM.
+    pub fn on_sigterm(&self) -> SigtermResponse {
+        let sigterm = &self.behaviour.sigterm;
+        SigtermResponse {
+            exits_after: (!sigterm.ignore).then_some(Duration(sigterm.exit_after_ms)),
+            exit_code: sigterm.exit_code,
+        }
+    }
+
+    /// Working-set memory, in bytes.
+    pub fn memory_bytes(&self, since_start: Duration, hog_mib: u64) -> u64 {
+        let starting = self.behaviour.startup.as_ref().filter(|s| since_start.0 < s.until_ms);
+        let base_mi = starting.map_or(self.behaviour.memory_mi, |s| s.memory_mi.max(self.behaviour.memory_mi));
+        base_mi.saturating_add(hog_mib).saturating_mul(MIB)
+    }
+
+    /// CPU use, in millicores, while serving `requests_per_second`.
+    pub fn cpu_millicores(&self, since_start: Duration, requests_per_second: u64) -> u64 {
+        let starting = self.behaviour.startup.as_ref().filter(|s| since_start.0 < s.until_ms);
+        let base = starting.map_or(self.behaviour.idle_millicores, |s| s.millicores);
+        base.saturating_add(self.behaviour.millicores_per_rps.saturating_mul(requests_per_second))
+    }
+
+    /// What `kubectl logs` shows `since_start` after the container started at `started_at`.
+    pub fn logs(
+        &self,
+        container: &Container,
+        pod_name: &str,
+        started_at: SimTime,
+        since_start: Duration,
+        state: ProcessState,
+    ) -> Vec<String> {
+        let expand = |at: Duration, text: &str| {
+            text.replace("{pod}", pod_name).replace("{time}", &go_log_timestamp(started_at.plus(at)))
+        };
+        let mut lines: Vec<(Duration, String)> = match self.timeline(container, since_start) {
+            Some(Ok(timeline)) => timeline.timed_logs(),
+            Some(Err(_)) => Vec::new(),
+            None => self
+                .behaviour
+                .logs
+                .iter()
+                .map(|l| (Duration(l.after_ms), expand(Duration(l.after_ms), &l.text)))
+                .collect(),
+        };
+        lines.retain(|(at, _)| *at <= since_start && state.sigterm_after.is_none_or(|s| *at <= s));
+        if let Some(sigterm_at) = state.sigterm_after.filter(|at| *at <= since_start) {
+            lines.extend(self.behaviour.sigterm.logs.iter().map(|text| (sigterm_at, expand(sigterm_at, text))));
+        }
+        lines.into_iter().map(|(_, text)| text).collect()
+    }
+
+    /// Whether something accepts connections on `port` at `since_start`.
+    pub fn listening(&self, container: &Container, port: i32, since_start: Duration) -> bool {
+        let opened = self.behaviour.listen.iter().any(|l| i32::from(l.port) == port && l.after_ms <= since_start.0);
+        let declared = self.behaviour.listen_declared_ports && container.ports.iter().any(|p| p.container_port == port);
+        opened || declared
+    }
+
+    /// The answer to `GET path` on `port` (path may carry a query: `/hog?mb=100`).
+    pub fn respond(
+        &self,
+        container: &Container,
+        path: &str,
+        port: i32,
+        pod_name: &str,
+        since_start: Duration,
+    ) -> Result<HttpResponse, ConnectionRefused> {
+        if !self.listening(container, port, since_start) {
+            return Err(ConnectionRefused);
+        }
+        let (path, query) = path.split_once('?').unwrap_or((path, ""));
+        let route = self.route(path);
+        if route.is_some_and(|r| r.hog) {
+            return Ok(hog(query));
+        }
+        let answer = route.and_then(|r| current(&r.responses, since_start)).or(self.behaviour.not_found.as_ref());
+        let answer = answer.cloned().unwrap_or(Response {
+            status: 404,
+            body: "404 page not found\n".into(),
+            ..Default::default()
+        });
+        let body = answer.body.replace("{pod}", pod_name);
+        Ok(HttpResponse { status: answer.status, body, latency: Duration(answer.latency_ms), hog_mib: 0 })
+    }
+
+    /// `http.ServeMux` matching: the longest pattern that is the path, or a `/`-ended prefix of it.
+    fn route(&self, path: &str) -> Option<&Route> {
+        let path = if path.is_empty() { "/" } else { path };
+        let matches = |r: &&Route| r.path == path || (!r.exact && r.path.ends_with('/') && path.starts_with(&r.path));
+        self.behaviour.routes.iter().filter(matches).max_by_key(|r| r.path.len())
+    }
+
+    /// The gRPC health status at `since_start`; `None` when nothing speaking gRPC listens there.
+    pub fn grpc_health(&self, container: &Container, port: i32, since_start: Duration) -> Option<&str> {
+        if !self.listening(container, port, since_start) {
+            return None;
+        }
+        let phase = self.behaviour.grpc_health.iter().rfind(|h| h.after_ms <= since_start.0);
+        phase.map(|h| h.status.as_str())
+    }
+
+    /// Runs `argv` inside the container (`exec` probes, `kubectl exec`): exit code and output,
+    /// or `Err(program)` when the image has no such executable.
+    pub fn exec(&self, container: &Container, argv: &[String], since_start: Duration) -> Result<ExecResult, String> {
+        if !self.behaviour.shell {
+            return Err(argv.first().cloned().unwrap_or_default());
+        }
+        let files = match self.timeline(container, since_start) {
+            Some(Ok(main)) => main.files_at(&self.behaviour.files, since_start),
+            _ => self.behaviour.files.clone(),
+        };
+        let run = shell::run(argv, &files, Duration::ZERO).map_err(|shell::NotFound(program)| program)?;
+        let mut output: String = run.logs_until(Duration(u64::MAX)).into_iter().map(|line| line + "\n").collect();
+        let mut cap = output.len().min(10 * 1024);
+        while !output.is_char_boundary(cap) {
+            cap -= 1;
+        }
+        output.truncate(cap);
+        Ok(ExecResult { exit: run.exit, output })
+    }
+
+    /// Every moment after start at which something observable can change (listening, answers,
+    /// files), sorted; loops are unrolled up to `horizon`.
+    pub fn change_points(&self, container: &Container, horizon: Duration) -> Vec<Duration> {
+        let behaviour = &self.behaviour;
+        let mut points: Vec<u64> = behaviour.listen.iter().map(|l| l.after_ms).collect();
+        points.extend(behaviour.routes.iter().flat_map(|r| r.responses.iter().map(|a| a.after_ms)));
+        points.extend(behaviour.grpc_health.iter().map(|h| h.after_ms));
+        if let Some(Ok(timeline)) = self.timeline(container, horizon) {
+            points.extend(timeline.effects.iter().map(|(at, _)| at.0));
+        }
+        points.sort_unstable();
+        points.dedup();
+        points.into_iter().map(Duration).collect()
+    }
+}
+
+/// The result of a command run in the container.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecResult {
+    /// `Some((after, code))`, or `None` when it never ends (`sleep infinity`).
+    pub exit: Option<(Duration, i32)>,
+    /// stdout and stderr together, capped at 10 KiB as the kubelet caps probe output.
+    pub output: String,
+}
+
+fn current(responses: &[Response], since_start: Duration) -> Option<&Response> {
+    responses.iter().rfind(|r| r.after_ms <= since_start.0)
+}
+
+/// `/hog?mb=N`.
+fn hog(query: &str) -> HttpResponse {
+    let mb = query.split('&').find_map(|pair| pair.strip_prefix("mb=")).and_then(|n| n.parse::<u64>().ok());
+    match mb {
+        Some(mb) => {
+            HttpResponse { status: 200, body: format!("allocated {mb} MiB\n"), latency: Duration::ZERO, hog_mib: mb }
+        }
+        None => HttpResponse { status: 400, body: "usage: /hog?mb=N\n".into(), latency: Duration::ZERO, hog_mib: 0 },
+    }
+}
+
+/// Go's `log` prefix: `2025/01/01 00:00:03`.
+fn go_log_timestamp(at: SimTime) -> String {
+    let rfc3339 = at.to_rfc3339();
+    let (date, time) = rfc3339.trim_end_matches('Z').split_once('T').unwrap_or((&rfc3339, ""));
+    format!("{} {time}", date.replace('-', "/"))
+}

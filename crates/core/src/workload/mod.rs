@@ -1,0 +1,21 @@
+//! What container images do in the simulator: the image catalogue (the registry), image
+//! references and pull errors (containerd), processes as pure functions of time (the runtime),
+//! and probe outcomes (the kubelet's prober). The kubelet computes when things change from
+//! these instead of ticking.
+
+mod behaviour;
+mod catalogue;
+mod probe;
+mod reference;
+mod shell;
+
+pub use behaviour::{
+    Behaviour, ConnectionRefused, ExecResult, ExitSpec, GrpcHealth, HttpResponse, Listen, LogLine, ProcessExit,
+    ProcessState, Response, Route, Sigterm, SigtermResponse, Startup, Workload,
+};
+pub use catalogue::{Catalogue, DefaultImage, ImageEntry, ImageInfo};
+pub use probe::{ProbeContext, ProbeOutcome, next_change, run_probe};
+pub use reference::{ImageReference, PullError};
+
+#[cfg(test)]
+mod tests;
