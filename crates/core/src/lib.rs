@@ -20,6 +20,7 @@ pub mod cluster;
 pub mod controllers;
 pub mod error;
 pub mod kubectl;
+pub mod kubelet;
 pub mod manifest;
 pub mod script;
 pub mod sim;

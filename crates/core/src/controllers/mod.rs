@@ -25,6 +25,8 @@ pub struct Controllers {
     pub namespace: namespace::NamespaceController,
     pub replica_set: replica_set::ReplicaSetController,
     pub deployment: deployment::DeploymentController,
+    /// The simulated kubelets of every node (not a controller upstream, but the same loop shape).
+    pub kubelet: crate::kubelet::Kubelet,
 }
 
 impl Controllers {
@@ -35,12 +37,13 @@ impl Controllers {
         self.namespace.sync(store);
         self.deployment.sync(store);
         self.replica_set.sync(store);
+        self.kubelet.sync(store);
         store.resource_version() != before
     }
 
     /// The earliest time any controller wants to run again without being told of a change.
     pub fn next_wake(&self) -> Option<SimTime> {
-        let wakes = [self.replica_set.next_wake(), self.deployment.next_wake()];
+        let wakes = [self.replica_set.next_wake(), self.deployment.next_wake(), self.kubelet.next_wake()];
         wakes.into_iter().flatten().min()
     }
 }

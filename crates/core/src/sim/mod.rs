@@ -8,7 +8,7 @@ pub mod rng;
 pub mod time;
 pub mod trace;
 
-use crate::api::{Node, Pod};
+use crate::api::Node;
 use crate::cluster::{ClusterSpec, NodeTemplate, node_from_template};
 use crate::controllers::Controllers;
 use crate::error::ApiError;
@@ -21,8 +21,6 @@ use trace::Trace;
 /// Something scheduled to happen at a virtual time.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Timer {
-    /// A pod's grace period ran out: remove it (the kubelet's final, forced delete).
-    FinishPodTermination { namespace: String, name: String },
     /// A controller asked to run again now (a deadline, back-off or probe fell due).
     WakeControllers,
 }
@@ -40,7 +38,6 @@ pub struct Sim {
     controllers: Controllers,
     trace: Trace,
     trace_cursor: u64,
-    timer_cursor: u64,
     nodes_added: usize,
     /// The one pending `WakeControllers` timer, if any (controllers only ever need the earliest).
     scheduled_wake: Option<SimTime>,
@@ -58,7 +55,6 @@ impl Sim {
             controllers: Controllers::default(),
             trace: Trace::new(),
             trace_cursor: 0,
-            timer_cursor: 0,
             nodes_added: 0,
             scheduled_wake: None,
         };
@@ -150,40 +146,14 @@ impl Sim {
 
     fn fire(&mut self, timer: Timer) {
         match timer {
-            Timer::FinishPodTermination { namespace, name } => {
-                let still_terminating = self
-                    .store
-                    .try_get::<Pod>(&namespace, &name)
-                    .is_some_and(|p| p.metadata.deletion_timestamp.is_some_and(|t| t.0 <= self.now));
-                if still_terminating {
-                    let force = DeleteOptions { grace_period_seconds: Some(0), ..Default::default() };
-                    // With finalizers it stays Terminating; whoever owns them finishes the deletion.
-                    let _ = self.store.delete::<Pod>(&namespace, &name, &force);
-                }
-            }
             Timer::WakeControllers => {
                 self.scheduled_wake = None;
             }
         }
     }
 
-    /// Looks at writes since the last call and sets the timers they imply.
+    /// Sets a timer for the earliest moment a controller (or kubelet) has something due.
     fn schedule_timers(&mut self) {
-        let mut timers = Vec::new();
-        if let Ok(events) = self.store.watch_log().since(self.timer_cursor) {
-            for event in events.filter(|e| e.kind == crate::api::Kind::Pod) {
-                let Some(pod) = self.store.try_get::<Pod>(&event.namespace, &event.name) else { continue };
-                if let Some(at) = pod.metadata.deletion_timestamp {
-                    let timer =
-                        Timer::FinishPodTermination { namespace: event.namespace.clone(), name: event.name.clone() };
-                    timers.push((at.0, timer));
-                }
-            }
-        }
-        self.timer_cursor = self.store.resource_version();
-        for (due, timer) in timers {
-            self.queue.schedule(due, timer);
-        }
         if let Some(wake) = self.controllers.next_wake().map(|at| at.max(self.now))
             && self.scheduled_wake.is_none_or(|scheduled| wake < scheduled)
         {

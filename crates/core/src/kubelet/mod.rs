@@ -1,0 +1,258 @@
+//! The kubelets of every node, as one component: each pod bound to a powered-on node is run
+//! by its node's kubelet (`pod_worker.rs`), which reports the pod's status and finishes its
+//! deletion. Nothing ticks: each pod asks to be stepped again only when something is due.
+//! Mirrors pkg/kubelet (kubelet.go `syncPod`, pod_workers.go, kuberuntime, prober, status).
+
+pub mod backoff;
+pub mod node;
+pub mod pod_worker;
+pub mod prober;
+pub mod runtime;
+pub mod status;
+
+use crate::api::meta::Time;
+use crate::api::node::NodeCondition;
+use crate::api::{Kind, Node, Pod};
+use crate::controllers::wakeups::Wakeups;
+use crate::sim::time::SimTime;
+use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use crate::store::{DeleteOptions, Store};
+use node::NodeRuntime;
+use pod_worker::PodStep;
+use runtime::{Ending, PodRuntime};
+use std::collections::{BTreeMap, BTreeSet};
+
+type Key = (String, String);
+
+#[derive(Clone, Debug, Default)]
+pub struct Kubelet {
+    cursor: u64,
+    dirty: BTreeSet<Key>,
+    wakeups: Wakeups<Key>,
+    pods: BTreeMap<Key, PodRuntime>,
+    nodes: BTreeMap<String, NodeRuntime>,
+}
+
+impl Kubelet {
+    pub fn sync(&mut self, store: &mut Store) {
+        self.collect_changes(store);
+        self.dirty.extend(self.wakeups.take_due(store.now()));
+        for (namespace, name) in std::mem::take(&mut self.dirty) {
+            self.sync_pod(store, &namespace, &name);
+        }
+    }
+
+    pub fn next_wake(&self) -> Option<SimTime> {
+        self.wakeups.next()
+    }
+
+    /// The runtime view of a pod (for logs, exec and the UI's inspector).
+    pub fn pod_runtime(&self, namespace: &str, name: &str) -> Option<&PodRuntime> {
+        self.pods.get(&(namespace.to_string(), name.to_string()))
+    }
+
+    /// When the node's kubelet last posted status, if it has stopped (the machine is off).
+    pub fn heartbeat_lost_at(&self, node: &str) -> Option<SimTime> {
+        self.nodes.get(node).and_then(|n| n.powered_off_at)
+    }
+
+    fn collect_changes(&mut self, store: &Store) {
+        let Ok(events) = store.watch_log().since(self.cursor) else {
+            self.dirty.extend(store.list::<Pod>(None).map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())));
+            self.cursor = store.resource_version();
+            return;
+        };
+        for event in events.filter(|e| e.kind == Kind::Pod) {
+            self.dirty.insert((event.namespace.clone(), event.name.clone()));
+        }
+        self.cursor = store.resource_version();
+    }
+
+    fn node_runtime(&mut self, name: &str) -> &mut NodeRuntime {
+        let subnet = self.nodes.len() as u32 + 1;
+        self.nodes.entry(name.to_string()).or_insert_with(|| NodeRuntime::new(name, subnet))
+    }
+
+    fn sync_pod(&mut self, store: &mut Store, namespace: &str, name: &str) {
+        let key = (namespace.to_string(), name.to_string());
+        let Some(pod) = store.try_get::<Pod>(namespace, name).cloned() else {
+            self.pods.remove(&key);
+            return;
+        };
+        let Some(node_name) = pod.node_name().map(str::to_string) else { return };
+        let Some(host_ip) = store.try_get::<Node>("", &node_name).map(internal_ip) else { return };
+        if self.node_runtime(&node_name).powered_off_at.is_some() {
+            return;
+        }
+        if self.pods.get(&key).is_some_and(|rt| rt.uid != pod.metadata.uid) {
+            self.pods.remove(&key);
+        }
+        let now = store.now();
+        if !self.pods.contains_key(&key) {
+            if matches!(pod.phase(), "Succeeded" | "Failed") {
+                return;
+            }
+            if pod.metadata.deletion_timestamp.is_some() {
+                // Never started here: nothing to stop.
+                let _ = store.delete::<Pod>(namespace, name, &force());
+                return;
+            }
+            let runtime = pod_worker::admit(&pod, self.node_runtime(&node_name), now);
+            self.pods.insert(key.clone(), runtime);
+        }
+        let mut runtime = self.pods.remove(&key).unwrap_or_else(|| unreachable_runtime(&pod));
+        let node = self.nodes.get_mut(&node_name).expect("node runtime created above");
+        let mut step = PodStep { store, node, pod: &pod, runtime: &mut runtime, now, wake: None };
+        if let Some(deadline) = pod.metadata.deletion_timestamp
+            && !step.runtime.terminating
+        {
+            step.terminate(deadline.0);
+        }
+        step.run();
+        let wake = step.wake;
+        if runtime.terminating && runtime.all().all(|c| c.running().is_none()) {
+            write_status(store, &pod, &runtime, host_ip, now);
+            let _ = store.delete::<Pod>(namespace, name, &force());
+            return;
+        }
+        write_status(store, &pod, &runtime, host_ip, now);
+        if let Some(at) = wake {
+            self.wakeups.add_at(at, key.clone());
+        }
+        self.pods.insert(key, runtime);
+    }
+
+    /// `lab pod crash`: the main container's process exits now with `exit_code`.
+    pub fn crash(&mut self, store: &mut Store, namespace: &str, name: &str, exit_code: i32) -> Result<(), String> {
+        let reason = if exit_code == 0 { "Completed" } else { "Error" };
+        let ending = Ending { at: store.now(), exit_code, reason: reason.to_string(), message: None };
+        self.inject(store, namespace, name, ending)
+    }
+
+    /// `lab pod oom`: the kernel's OOM killer ends the main container now (exit 137).
+    pub fn oom(&mut self, store: &mut Store, namespace: &str, name: &str) -> Result<(), String> {
+        self.inject(store, namespace, name, pod_worker::oom_kill(store.now()))
+    }
+
+    fn inject(&mut self, store: &mut Store, namespace: &str, name: &str, ending: Ending) -> Result<(), String> {
+        let key = (namespace.to_string(), name.to_string());
+        let pod = store.get::<Pod>(namespace, name).map_err(|e| e.to_string())?.clone();
+        let Some(runtime) = self.pods.get_mut(&key) else {
+            return Err(format!("pod {name:?} has no running container"));
+        };
+        let node = self.nodes.get_mut(&runtime.node).ok_or("pod is not on a node")?;
+        if node.powered_off_at.is_some() {
+            return Err(format!("node {:?} is powered off", node.name));
+        }
+        let now = store.now();
+        let mut step = PodStep { store, node, pod: &pod, runtime, now, wake: None };
+        if !step.kill_now(ending) {
+            return Err(format!("pod {name:?} has no running container"));
+        }
+        self.dirty.insert(key);
+        self.sync(store);
+        Ok(())
+    }
+
+    /// The machine loses power: its kubelet stops; its containers' fate is unknown.
+    pub fn power_off(&mut self, node: &str, now: SimTime) {
+        self.node_runtime(node).powered_off_at = Some(now);
+    }
+
+    /// The machine is back: containers did not survive the reboot; the kubelet posts Ready
+    /// and restarts (or finishes deleting) every pod bound here.
+    pub fn power_on(&mut self, store: &mut Store, node: &str) {
+        let Some(off_at) = self.node_runtime(node).powered_off_at.take() else { return };
+        let keys: Vec<Key> = self.pods.iter().filter(|(_, rt)| rt.node == node).map(|(k, _)| k.clone()).collect();
+        for key in keys {
+            if let Some(rt) = self.pods.get_mut(&key) {
+                for c in rt.all_mut() {
+                    if let runtime::ContainerPhase::Running(r) = &mut c.phase {
+                        r.ends = Some(Ending {
+                            at: off_at.max(r.started_at),
+                            exit_code: 255,
+                            reason: "Unknown".into(),
+                            message: None,
+                        });
+                    }
+                }
+            }
+            self.dirty.insert(key);
+        }
+        post_ready(store, node);
+        self.dirty.extend(
+            store
+                .list::<Pod>(None)
+                .filter(|p| p.node_name() == Some(node))
+                .map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())),
+        );
+        self.sync(store);
+    }
+}
+
+fn force() -> DeleteOptions {
+    DeleteOptions { grace_period_seconds: Some(0), ..Default::default() }
+}
+
+fn unreachable_runtime(pod: &Pod) -> PodRuntime {
+    PodRuntime {
+        uid: pod.metadata.uid,
+        node: String::new(),
+        admitted_at: SimTime::ZERO,
+        pod_ip: String::new(),
+        init_containers: Vec::new(),
+        containers: Vec::new(),
+        terminating: false,
+    }
+}
+
+fn internal_ip(node: &Node) -> String {
+    node.status.addresses.iter().find(|a| a.type_ == "InternalIP").map(|a| a.address.clone()).unwrap_or_default()
+}
+
+fn write_status(store: &mut Store, pod: &Pod, runtime: &PodRuntime, host_ip: String, now: SimTime) {
+    let mut status = status::pod_status(pod, runtime, now);
+    status.host_ip = Some(host_ip);
+    if status != pod.status {
+        let mut updated = pod.clone();
+        updated.status = status;
+        let _ = store.update_status(updated);
+    }
+}
+
+/// The kubelet's node status after a restart: Ready again, heartbeat now.
+fn post_ready(store: &mut Store, node_name: &str) {
+    let Some(mut node) = store.try_get::<Node>("", node_name).cloned() else { return };
+    let now = Time(store.now());
+    for condition in &mut node.status.conditions {
+        let (status, reason, message) = match condition.type_.as_str() {
+            "Ready" => ("True", "KubeletReady", "kubelet is posting ready status"),
+            "MemoryPressure" => ("False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+            "DiskPressure" => ("False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+            "PIDPressure" => ("False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+            _ => continue,
+        };
+        set_node_condition(condition, status, reason, message, now);
+    }
+    if store.update_status(node).is_ok() {
+        let reference = object_reference(store.get::<Node>("", node_name).expect("just updated"));
+        let reporter = Reporter { component: "kubelet", host: Some(node_name) };
+        store.record_event(
+            reference,
+            EventType::Normal,
+            "NodeReady",
+            format!("Node {node_name} status is now: NodeReady"),
+            reporter,
+        );
+    }
+}
+
+fn set_node_condition(condition: &mut NodeCondition, status: &str, reason: &str, message: &str, now: Time) {
+    if condition.status != status {
+        condition.last_transition_time = Some(now);
+    }
+    condition.status = status.to_string();
+    condition.reason = Some(reason.to_string());
+    condition.message = Some(message.to_string());
+    condition.last_heartbeat_time = Some(now);
+}

@@ -1,0 +1,538 @@
+//! One pod's life on its node, stepped to a virtual time: sandbox, image pull, init
+//! containers, start, probes, exits and restarts with back-off, OOM kills, and graceful
+//! termination. Mirrors pkg/kubelet/pod_workers.go + kuberuntime_manager.go (`SyncPod`,
+//! `computePodActions`, `doBackOff`) and kuberuntime_container.go (`killContainer`).
+
+use super::node::NodeRuntime;
+use super::prober::{ProbeKind, ProbeWorker, Timing};
+use super::runtime::{ContainerPhase, ContainerRuntime, Ending, PodRuntime, Running, Stopping};
+use crate::api::Pod;
+use crate::api::container::{Container, Probe};
+use crate::api::meta::Time;
+use crate::api::pod::ContainerStateTerminated;
+use crate::api::quantity::Quantity;
+use crate::sim::time::{Duration, SimTime};
+use crate::store::Store;
+use crate::store::event_recorder::{EventType, Reporter, container_reference};
+use crate::workload::{Catalogue, ImageInfo, ProbeContext, ProbeOutcome, ProcessState};
+
+/// Sandbox creation: how long a new pod shows `ContainerCreating` before its first pull/start.
+pub const SANDBOX_SETUP: Duration = Duration::from_millis(500);
+/// After a failed pull, how long `ErrImagePull` shows before the kubelet reports `ImagePullBackOff`.
+const PULL_ERROR_SHOWN: Duration = Duration::from_secs(1);
+
+/// Everything one step of one pod works with.
+pub struct PodStep<'a> {
+    pub store: &'a mut Store,
+    pub node: &'a mut NodeRuntime,
+    pub pod: &'a Pod,
+    pub runtime: &'a mut PodRuntime,
+    pub now: SimTime,
+    /// The earliest time this pod needs another step.
+    pub wake: Option<SimTime>,
+}
+
+/// A fresh runtime for a pod the kubelet just admitted.
+pub fn admit(pod: &Pod, node: &mut NodeRuntime, now: SimTime) -> PodRuntime {
+    let ready_at = now.plus(SANDBOX_SETUP);
+    let has_init = !pod.spec.init_containers.is_empty();
+    let init_containers = pod
+        .spec
+        .init_containers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let phase = if i == 0 { ContainerPhase::Creating { ready_at } } else { ContainerPhase::Blocked };
+            ContainerRuntime::new(&c.name, true, is_sidecar(c), phase)
+        })
+        .collect();
+    let containers = pod
+        .spec
+        .containers
+        .iter()
+        .map(|c| {
+            let phase = if has_init { ContainerPhase::Blocked } else { ContainerPhase::Creating { ready_at } };
+            ContainerRuntime::new(&c.name, false, false, phase)
+        })
+        .collect();
+    PodRuntime {
+        uid: pod.metadata.uid,
+        node: node.name.clone(),
+        admitted_at: now,
+        pod_ip: node.allocate_ip(),
+        init_containers,
+        containers,
+        terminating: false,
+    }
+}
+
+fn is_sidecar(c: &Container) -> bool {
+    c.restart_policy.as_deref() == Some("Always")
+}
+
+impl PodStep<'_> {
+    fn wake_at(&mut self, at: SimTime) {
+        if at > self.now {
+            self.wake = Some(self.wake.map_or(at, |w| w.min(at)));
+        }
+    }
+
+    fn event(&mut self, container: &ContainerRuntime, type_: EventType, reason: &str, message: String) {
+        let reference = container_reference(self.pod, container.field_path());
+        let reporter = Reporter { component: "kubelet", host: Some(self.runtime.node.as_str()) };
+        self.store.record_event(reference, type_, reason, message, reporter);
+    }
+
+    fn spec_of(&self, c: &ContainerRuntime) -> Option<&Container> {
+        let list = if c.init { &self.pod.spec.init_containers } else { &self.pod.spec.containers };
+        list.iter().find(|s| s.name == c.name)
+    }
+
+    /// Advances every container to `now`; loops while a step makes more steps due now.
+    pub fn run(&mut self) {
+        for _ in 0..16 {
+            let mut progressed = false;
+            let count = self.runtime.init_containers.len() + self.runtime.containers.len();
+            for index in 0..count {
+                progressed |= self.step_container(index);
+            }
+            if !progressed {
+                break;
+            }
+        }
+        self.collect_wakes();
+    }
+
+    fn container(&mut self, index: usize) -> &mut ContainerRuntime {
+        let init = self.runtime.init_containers.len();
+        if index < init { &mut self.runtime.init_containers[index] } else { &mut self.runtime.containers[index - init] }
+    }
+
+    /// One transition of container `index` if one is due; true if something changed.
+    fn step_container(&mut self, index: usize) -> bool {
+        let now = self.now;
+        let mut c = self.container(index).clone();
+        let changed = match c.phase.clone() {
+            ContainerPhase::Blocked if self.may_start(index) && !self.runtime.terminating => {
+                c.phase = ContainerPhase::Creating { ready_at: now };
+                true
+            }
+            ContainerPhase::Creating { ready_at } if ready_at <= now && !self.runtime.terminating => {
+                self.begin_pull(&mut c);
+                true
+            }
+            ContainerPhase::Pulling { requested_at, done_at } if done_at <= now => {
+                self.finish_pull(&mut c, requested_at, done_at);
+                true
+            }
+            ContainerPhase::PullFailed { retry_at, .. } if retry_at <= now && !self.runtime.terminating => {
+                self.begin_pull(&mut c);
+                true
+            }
+            ContainerPhase::Running(_) => self.step_running(&mut c),
+            ContainerPhase::Exited { restart_at: Some(at) } if at <= now && !self.runtime.terminating => {
+                self.start(&mut c);
+                true
+            }
+            _ => false,
+        };
+        *self.container(index) = c;
+        changed
+    }
+
+    /// Init containers run one at a time; regular containers wait for all of them.
+    fn may_start(&self, index: usize) -> bool {
+        let init = self.runtime.init_containers.len();
+        if index < init {
+            self.runtime.init_containers[..index]
+                .iter()
+                .all(|c| if c.sidecar { c.running().is_some() } else { c.succeeded() })
+        } else {
+            self.runtime.initialized()
+        }
+    }
+
+    fn image_info(&self, c: &ContainerRuntime) -> Result<ImageInfo, crate::workload::PullError> {
+        let image = self.spec_of(c).and_then(|s| s.image.clone()).unwrap_or_default();
+        Catalogue::builtin().resolve(&image)
+    }
+
+    /// `EnsureImageExists`: already present, pull, or fail and back off.
+    fn begin_pull(&mut self, c: &mut ContainerRuntime) {
+        let now = self.now;
+        let spec = self.spec_of(c).cloned().unwrap_or_default();
+        let image = spec.image.clone().unwrap_or_default();
+        match self.image_info(c) {
+            Err(err) => {
+                self.event(c, EventType::Normal, "Pulling", format!("Pulling image {image:?}"));
+                self.event(c, EventType::Warning, err.event_reason(), err.event_message());
+                self.event(c, EventType::Warning, err.event_reason(), format!("Error: {}", err.reason()));
+                c.image_backoff.next(now, now);
+                let retry_at = c.image_backoff.ends_at(now);
+                c.phase = ContainerPhase::PullFailed { since: now, retry_at, message: err.message() };
+            }
+            Ok(info) => {
+                c.image_id = info.image_id.clone();
+                let always = spec.image_pull_policy.as_deref() == Some("Always");
+                if self.node.has_image(&info.reference) && !always {
+                    let message = format!("Container image {image:?} already present on machine");
+                    self.event(c, EventType::Normal, "Pulled", message);
+                    self.start(c);
+                } else {
+                    self.event(c, EventType::Normal, "Pulling", format!("Pulling image {image:?}"));
+                    let done_at = self.node.pull(&info, now);
+                    c.phase = ContainerPhase::Pulling { requested_at: now, done_at };
+                }
+            }
+        }
+    }
+
+    fn finish_pull(&mut self, c: &mut ContainerRuntime, requested_at: SimTime, done_at: SimTime) {
+        let image = self.spec_of(c).and_then(|s| s.image.clone()).unwrap_or_default();
+        if let Ok(info) = self.image_info(c) {
+            let took = format!("{:.3}s", info.pull_duration.as_millis() as f64 / 1000.0);
+            let waited = format!("{:.3}s", done_at.since(requested_at).as_millis() as f64 / 1000.0);
+            let message = format!(
+                "Successfully pulled image {image:?} in {took} ({waited} including waiting). Image size: {} bytes.",
+                info.size_bytes
+            );
+            self.event(c, EventType::Normal, "Pulled", message);
+        }
+        self.start(c);
+    }
+
+    /// Creates and starts a new instance of the container.
+    fn start(&mut self, c: &mut ContainerRuntime) {
+        let now = self.now;
+        if let Some(reference) = c.pending_backoff_reference.take() {
+            c.crash_backoff.next(reference, now);
+        }
+        let restarted = c.last_terminated.is_some();
+        if restarted {
+            c.restart_count += 1;
+        }
+        self.event(c, EventType::Normal, "Created", "Container created".to_string());
+        self.event(c, EventType::Normal, "Started", "Container started".to_string());
+        let container_id = format!(
+            "containerd://{:016x}{:016x}",
+            self.store.random_below(u64::MAX),
+            self.store.random_below(u64::MAX)
+        );
+        let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
+        running.ends = self.natural_end(c, &running);
+        c.probes = Default::default();
+        c.phase = ContainerPhase::Running(running);
+    }
+
+    /// When the process ends on its own: its workload's exit, or an OOM kill at start.
+    fn natural_end(&self, c: &ContainerRuntime, running: &Running) -> Option<Ending> {
+        let spec = self.spec_of(c)?;
+        let info = self.image_info(c).ok()?;
+        if let Some(limit) = memory_limit(spec)
+            && info.workload.memory_bytes(Duration::ZERO, running.hog_mib) > limit
+        {
+            return Some(oom_kill(self.now));
+        }
+        let exit = info.workload.exit_at(spec)?;
+        Some(Ending {
+            at: running.started_at.plus(exit.after),
+            exit_code: exit.exit_code,
+            reason: exit.reason.to_string(),
+            message: exit.message,
+        })
+    }
+
+    /// A running container: its end if due, else its probes.
+    fn step_running(&mut self, c: &mut ContainerRuntime) -> bool {
+        let ContainerPhase::Running(running) = c.phase.clone() else { return false };
+        if let Some(ending) = running.ends.clone().filter(|e| e.at <= self.now) {
+            let restart_on_stop = running.stopping.is_some_and(|s| s.restart);
+            self.exited(c, &running, ending, restart_on_stop);
+            return true;
+        }
+        if running.stopping.is_none() && !self.runtime.terminating {
+            return self.run_probes(c, &running);
+        }
+        false
+    }
+
+    /// The process is gone: record it, then restart now, after a back-off, or never.
+    fn exited(&mut self, c: &mut ContainerRuntime, running: &Running, ending: Ending, killed_for_restart: bool) {
+        let now = self.now;
+        let terminated = ContainerStateTerminated {
+            exit_code: ending.exit_code,
+            reason: Some(ending.reason.clone()),
+            message: ending.message.clone(),
+            started_at: Some(Time(running.started_at)),
+            finished_at: Some(Time(ending.at)),
+            container_id: Some(running.container_id.clone()),
+            ..Default::default()
+        };
+        // A kill and its restart happen in one sync upstream, which then sees the exit before this one.
+        let reference = if killed_for_restart { c.previous_finished } else { Some(ending.at) };
+        c.previous_finished = Some(ending.at);
+        c.last_terminated = Some(terminated);
+        if self.runtime.terminating || !self.should_restart(c, ending.exit_code) {
+            c.phase = ContainerPhase::Exited { restart_at: None };
+            return;
+        }
+        match reference {
+            Some(reference) if c.crash_backoff.in_backoff_since(reference, now) => {
+                let restart_at = c.crash_backoff.ends_at(reference);
+                c.pending_backoff_reference = Some(reference);
+                c.phase = ContainerPhase::Exited { restart_at: Some(restart_at) };
+                let message = format!(
+                    "Back-off restarting failed container {} in pod {}_{}({})",
+                    c.name, self.pod.metadata.name, self.pod.metadata.namespace, self.pod.metadata.uid
+                );
+                self.event(c, EventType::Warning, "BackOff", message);
+            }
+            Some(reference) => {
+                c.crash_backoff.next(reference, now);
+                self.start(c);
+            }
+            None => self.start(c),
+        }
+    }
+
+    /// The pod's (or a sidecar's own) restartPolicy; init containers restart only on failure.
+    fn should_restart(&self, c: &ContainerRuntime, exit_code: i32) -> bool {
+        if c.sidecar {
+            return true;
+        }
+        let policy = self.pod.spec.restart_policy.as_deref().unwrap_or("Always");
+        match (c.init, policy) {
+            (_, "Never") => false,
+            (true, _) | (false, "OnFailure") => exit_code != 0,
+            _ => true,
+        }
+    }
+
+    /// Runs whichever probes are due; a settled liveness/startup failure stops the container.
+    fn run_probes(&mut self, c: &mut ContainerRuntime, running: &Running) -> bool {
+        let Some(spec) = self.spec_of(c).cloned() else { return false };
+        let mut changed = false;
+        let started = spec.startup_probe.is_none() || c.probes.startup.result == Some(true);
+        let kinds: &[(ProbeKind, Option<&Probe>)] = if started {
+            &[
+                (ProbeKind::Liveness, spec.liveness_probe.as_ref()),
+                (ProbeKind::Readiness, spec.readiness_probe.as_ref()),
+            ]
+        } else {
+            &[(ProbeKind::Startup, spec.startup_probe.as_ref())]
+        };
+        for (kind, probe) in kinds.iter().copied() {
+            let Some(probe) = probe else { continue };
+            let timing = Timing::of(probe);
+            let worker = *c.probes.get_mut(kind);
+            let Some(tick) = worker.due_tick(self.runtime.admitted_at, timing, running.started_at, self.now) else {
+                continue;
+            };
+            let outcome = self.probe_outcome(c, &spec, probe, running, tick);
+            let ok = outcome.is_none();
+            if let Some(message) = outcome {
+                let text = format!("{} probe failed: {message}", kind.title());
+                self.event(c, EventType::Warning, "Unhealthy", text);
+            }
+            let settled = c.probes.get_mut(kind).record(tick, ok, timing);
+            changed |= settled.is_some();
+            if settled == Some(false) && kind != ProbeKind::Readiness {
+                self.stop_for_restart(c, running, kind, probe);
+                return true;
+            }
+        }
+        changed
+    }
+
+    /// One probe's failure message, or `None` when it passed.
+    fn probe_outcome(
+        &self,
+        c: &ContainerRuntime,
+        spec: &Container,
+        probe: &Probe,
+        running: &Running,
+        tick: SimTime,
+    ) -> Option<String> {
+        let info = self.image_info(c).ok()?;
+        let ctx = ProbeContext {
+            workload: &info.workload,
+            container: spec,
+            pod_ip: &self.runtime.pod_ip,
+            since_start: tick.since(running.started_at),
+            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None },
+        };
+        match crate::workload::run_probe(probe, &ctx) {
+            ProbeOutcome::Success => None,
+            ProbeOutcome::Failure(message) | ProbeOutcome::Errored(message) => Some(message),
+        }
+    }
+
+    /// `killContainer` after a failed liveness or startup probe: SIGTERM, then restart.
+    fn stop_for_restart(&mut self, c: &mut ContainerRuntime, running: &Running, kind: ProbeKind, probe: &Probe) {
+        let what = if kind == ProbeKind::Liveness { "liveness" } else { "startup" };
+        let message = format!("Container {} failed {what} probe, will be restarted", c.name);
+        self.event(c, EventType::Normal, "Killing", message);
+        let grace = probe
+            .termination_grace_period_seconds
+            .or(self.pod.spec.termination_grace_period_seconds)
+            .unwrap_or(30)
+            .max(0) as u64;
+        let deadline = self.now.plus(Duration::from_secs(grace));
+        c.phase = ContainerPhase::Running(self.stopping(c, running, self.now, deadline, true));
+    }
+
+    /// SIGTERM at `sigterm_at`, SIGKILL at `sigkill_at`; the process ends at whichever comes first.
+    pub fn stopping(
+        &self,
+        c: &ContainerRuntime,
+        running: &Running,
+        sigterm_at: SimTime,
+        sigkill_at: SimTime,
+        restart: bool,
+    ) -> Running {
+        let mut next = running.clone();
+        next.stopping = Some(Stopping { sigterm_at, sigkill_at, restart });
+        let response = self.image_info(c).ok().map(|info| info.workload.on_sigterm());
+        let by_sigterm = response.and_then(|r| r.exits_after.map(|after| (sigterm_at.plus(after), r.exit_code)));
+        let ending = match by_sigterm {
+            Some((at, code)) if at <= sigkill_at => {
+                Ending { at, exit_code: code, reason: exit_reason(code), message: None }
+            }
+            _ => Ending { at: sigkill_at, exit_code: 137, reason: "Error".to_string(), message: None },
+        };
+        let earlier = next.ends.as_ref().filter(|e| e.at <= ending.at).cloned();
+        next.ends = Some(earlier.unwrap_or(ending));
+        next
+    }
+
+    /// The pod is being deleted: stop every running container (preStop, SIGTERM, SIGKILL at the deadline).
+    pub fn terminate(&mut self, deadline: SimTime) {
+        self.runtime.terminating = true;
+        let count = self.runtime.init_containers.len() + self.runtime.containers.len();
+        for index in 0..count {
+            let mut c = self.container(index).clone();
+            match c.phase.clone() {
+                ContainerPhase::Running(running) if running.stopping.is_none() => {
+                    self.event(&c, EventType::Normal, "Killing", format!("Stopping container {}", c.name));
+                    let pre_stop = self.spec_of(&c).map_or(Duration::ZERO, pre_stop_duration);
+                    let sigterm_at = self.now.plus(pre_stop).min(deadline);
+                    c.phase = ContainerPhase::Running(self.stopping(&c, &running, sigterm_at, deadline, false));
+                }
+                ContainerPhase::Running(_) => {}
+                _ => c.phase = ContainerPhase::Exited { restart_at: None },
+            }
+            *self.container(index) = c;
+        }
+    }
+
+    /// Injects a process end now (`lab pod crash`, `lab pod oom`).
+    pub fn kill_now(&mut self, ending: Ending) -> bool {
+        let Some(index) = (0..self.runtime.containers.len()).find(|i| self.runtime.containers[*i].running().is_some())
+        else {
+            return false;
+        };
+        let offset = self.runtime.init_containers.len();
+        if let ContainerPhase::Running(running) = &mut self.container(offset + index).phase {
+            running.ends = Some(ending);
+        }
+        true
+    }
+
+    /// The next time anything in this pod falls due.
+    fn collect_wakes(&mut self) {
+        let mut wakes = Vec::new();
+        for c in self.runtime.all() {
+            match &c.phase {
+                ContainerPhase::Creating { ready_at } => wakes.push(*ready_at),
+                ContainerPhase::Pulling { done_at, .. } => wakes.push(*done_at),
+                ContainerPhase::PullFailed { since, retry_at, .. } => {
+                    wakes.push(since.plus(PULL_ERROR_SHOWN));
+                    wakes.push(*retry_at);
+                }
+                ContainerPhase::Exited { restart_at: Some(at) } => wakes.push(*at),
+                ContainerPhase::Running(running) => {
+                    wakes.extend(running.ends.as_ref().map(|e| e.at));
+                    if running.stopping.is_none() {
+                        wakes.extend(self.probe_wakes(c, running));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for at in wakes {
+            self.wake_at(at);
+        }
+    }
+
+    /// Next tick of each active probe: always while failing or unsettled, else when the workload changes.
+    fn probe_wakes(&self, c: &ContainerRuntime, running: &Running) -> Vec<SimTime> {
+        let Some(spec) = self.spec_of(c) else { return Vec::new() };
+        let started = spec.startup_probe.is_none() || c.probes.startup.result == Some(true);
+        let active: Vec<(ProbeKind, &Probe)> = if started {
+            [(ProbeKind::Liveness, &spec.liveness_probe), (ProbeKind::Readiness, &spec.readiness_probe)]
+                .into_iter()
+                .filter_map(|(k, p)| Some((k, p.as_ref()?)))
+                .collect()
+        } else {
+            spec.startup_probe.iter().map(|p| (ProbeKind::Startup, p)).collect()
+        };
+        let mut wakes = Vec::new();
+        for (kind, probe) in active {
+            let timing = Timing::of(probe);
+            let worker = match kind {
+                ProbeKind::Startup => c.probes.startup,
+                ProbeKind::Liveness => c.probes.liveness,
+                ProbeKind::Readiness => c.probes.readiness,
+            };
+            let grid = self.runtime.admitted_at;
+            let after = if worker.steady() {
+                match self.next_change(c, spec, probe, running) {
+                    Some(at) => SimTime(at.0.saturating_sub(1)),
+                    None => continue,
+                }
+            } else {
+                self.now
+            };
+            wakes.push(ProbeWorker::next_tick(grid, timing, running.started_at, after.max(self.now)));
+        }
+        wakes
+    }
+
+    fn next_change(&self, c: &ContainerRuntime, spec: &Container, probe: &Probe, running: &Running) -> Option<SimTime> {
+        let info = self.image_info(c).ok()?;
+        let ctx = ProbeContext {
+            workload: &info.workload,
+            container: spec,
+            pod_ip: &self.runtime.pod_ip,
+            since_start: self.now.since(running.started_at),
+            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None },
+        };
+        crate::workload::next_change(probe, &ctx).map(|d| running.started_at.plus(d))
+    }
+}
+
+/// The container's memory limit in bytes, if it has one.
+pub fn memory_limit(spec: &Container) -> Option<u64> {
+    let limits = &spec.resources.limits;
+    let quantity: &Quantity = limits.get("memory")?;
+    u64::try_from(quantity.value()).ok()
+}
+
+pub fn oom_kill(at: SimTime) -> Ending {
+    Ending { at, exit_code: 137, reason: "OOMKilled".to_string(), message: None }
+}
+
+fn exit_reason(code: i32) -> String {
+    if code == 0 { "Completed".to_string() } else { "Error".to_string() }
+}
+
+/// A preStop `sleep` delays SIGTERM; exec and httpGet hooks are taken as instant.
+fn pre_stop_duration(spec: &Container) -> Duration {
+    let seconds = spec
+        .lifecycle
+        .as_ref()
+        .and_then(|l| l.pre_stop.as_ref())
+        .and_then(|h| h.sleep.as_ref())
+        .map_or(0, |s| s.seconds);
+    Duration::from_secs(seconds.max(0) as u64)
+}

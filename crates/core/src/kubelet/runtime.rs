@@ -1,0 +1,149 @@
+//! What the container runtime knows about a pod's containers: explicit per-container states
+//! (the CRI's view, not the API's), from which `status.rs` writes the pod's status.
+
+use super::backoff::Backoff;
+use super::prober::ProbeWorkers;
+use crate::api::meta::Uid;
+use crate::api::pod::ContainerStateTerminated;
+use crate::sim::time::SimTime;
+
+/// Where one container is in its life.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ContainerPhase {
+    /// Sandbox and image not ready yet (`ContainerCreating`, or `PodInitializing` behind init containers).
+    Creating {
+        ready_at: SimTime,
+    },
+    /// Waiting for an earlier init container to finish.
+    Blocked,
+    /// The image is being pulled on this node.
+    Pulling {
+        requested_at: SimTime,
+        done_at: SimTime,
+    },
+    /// The pull failed; `ErrImagePull` until the kubelet backs off, then `ImagePullBackOff`.
+    PullFailed {
+        since: SimTime,
+        retry_at: SimTime,
+        message: String,
+    },
+    Running(Running),
+    /// Exited; restarts at `restart_at` (`CrashLoopBackOff` while waiting), or never.
+    Exited {
+        restart_at: Option<SimTime>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Running {
+    pub started_at: SimTime,
+    pub container_id: String,
+    /// When and how the process will end, if it will (its own exit, a kill, an OOM).
+    pub ends: Option<Ending>,
+    /// SIGTERM sent (pod deletion, failed liveness): the stop's deadline for SIGKILL.
+    pub stopping: Option<Stopping>,
+    /// MiB allocated through `/hog` (the workload's injected state).
+    pub hog_mib: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    pub at: SimTime,
+    pub exit_code: i32,
+    pub reason: String,
+    pub message: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopping {
+    pub sigterm_at: SimTime,
+    pub sigkill_at: SimTime,
+    /// Restart afterwards (liveness/startup failure) rather than stay stopped (pod deletion).
+    pub restart: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContainerRuntime {
+    pub name: String,
+    pub init: bool,
+    /// A restartable init container (a sidecar): starts in init order, then keeps running.
+    pub sidecar: bool,
+    pub phase: ContainerPhase,
+    /// The last run's end (`lastState.terminated` once the container runs again).
+    pub last_terminated: Option<ContainerStateTerminated>,
+    /// The end before that: upstream's back-off reference for a restart in the same sync.
+    pub previous_finished: Option<SimTime>,
+    /// The exit a pending back-off was measured from; `Next` is called with it at the restart.
+    pub pending_backoff_reference: Option<SimTime>,
+    pub restart_count: i32,
+    pub crash_backoff: Backoff,
+    pub image_backoff: Backoff,
+    pub image_id: String,
+    pub probes: ProbeWorkers,
+}
+
+impl ContainerRuntime {
+    pub fn new(name: &str, init: bool, sidecar: bool, phase: ContainerPhase) -> Self {
+        ContainerRuntime {
+            name: name.to_string(),
+            init,
+            sidecar,
+            phase,
+            last_terminated: None,
+            previous_finished: None,
+            pending_backoff_reference: None,
+            restart_count: 0,
+            crash_backoff: Backoff::default(),
+            image_backoff: Backoff::default(),
+            image_id: String::new(),
+            probes: ProbeWorkers::default(),
+        }
+    }
+
+    pub fn running(&self) -> Option<&Running> {
+        match &self.phase {
+            ContainerPhase::Running(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// `spec.containers{hello}`: how events name this container.
+    pub fn field_path(&self) -> String {
+        let list = if self.init { "initContainers" } else { "containers" };
+        format!("spec.{list}{{{}}}", self.name)
+    }
+
+    /// Finished for good with exit code 0 (an init container's success).
+    pub fn succeeded(&self) -> bool {
+        matches!(self.phase, ContainerPhase::Exited { restart_at: None })
+            && self.last_terminated.as_ref().is_some_and(|t| t.exit_code == 0)
+    }
+}
+
+/// One pod as this node's runtime holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodRuntime {
+    pub uid: Uid,
+    pub node: String,
+    pub admitted_at: SimTime,
+    pub pod_ip: String,
+    pub init_containers: Vec<ContainerRuntime>,
+    pub containers: Vec<ContainerRuntime>,
+    /// Set once the pod is being deleted and its containers are being stopped.
+    pub terminating: bool,
+}
+
+impl PodRuntime {
+    pub fn all(&self) -> impl Iterator<Item = &ContainerRuntime> {
+        self.init_containers.iter().chain(&self.containers)
+    }
+
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut ContainerRuntime> {
+        self.init_containers.iter_mut().chain(&mut self.containers)
+    }
+
+    /// Every regular init container has succeeded and every sidecar is running.
+    pub fn initialized(&self) -> bool {
+        self.init_containers.iter().all(|c| if c.sidecar { c.running().is_some() } else { c.succeeded() })
+    }
+}
