@@ -5,6 +5,8 @@
 //! - [`store`] — the API server and etcd in one: defaulting, validation, resourceVersion, watch log.
 //!   Only the store writes.
 //! - [`controllers`] — level-triggered loops that read the store and write through it.
+//! - [`scheduler`] — kube-scheduler: filter and score plugins, preemption, the scheduling queue,
+//!   and the reasons behind every decision.
 //! - [`sim`] — virtual clock, seeded PRNG, event queue, trace; [`sim::Sim`] ties it all together.
 //! - [`kubectl`] — one file per verb; output as data, one renderer.
 //! - [`script`] — the `kubelab sim` scenario language (kubectl, sleep, lab verbs).
@@ -22,6 +24,7 @@ pub mod error;
 pub mod kubectl;
 pub mod kubelet;
 pub mod manifest;
+pub mod scheduler;
 pub mod script;
 pub mod sim;
 pub mod store;

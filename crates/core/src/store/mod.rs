@@ -5,6 +5,7 @@
 //! a write runs the kind's strategy (defaults, validation), bumps the resourceVersion and
 //! appends to the watch log.
 
+pub mod binding;
 pub mod defaults;
 pub mod event_recorder;
 pub mod field_selector;

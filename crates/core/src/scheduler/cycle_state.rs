@@ -1,0 +1,74 @@
+//! What one scheduling attempt computes once and every filter and score reads: the pod's
+//! requests, its PreFilter results, and the room nominated pods have reserved.
+//! Mirrors pkg/scheduler/framework/cycle_state.go and the plugins' PreFilter states.
+
+use super::cache::Cache;
+use super::types::{PodKey, PodRequests, Resource, normalized_image_name};
+use super::{inter_pod_affinity, node_affinity, pod_topology_spread};
+use crate::api::Pod;
+use crate::store::Store;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A pod nominated to a node by preemption, waiting for its victims to go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nomination {
+    pub node: String,
+    pub priority: i32,
+    pub requests: Resource,
+}
+
+#[derive(Debug)]
+pub struct CycleState<'a> {
+    pub pod: &'a Pod,
+    pub requests: PodRequests,
+    pub priority: i32,
+    pub has_required_node_affinity: bool,
+    pub inter_pod_affinity: Option<inter_pod_affinity::PreFilterState>,
+    pub topology_spread: Option<pod_topology_spread::PreFilterState>,
+    /// The pod's images (normalised), and how many nodes already have each.
+    pub images: Vec<String>,
+    pub image_spread: BTreeMap<String, u32>,
+    /// Per node, what nominated pods of at least this pod's priority have reserved.
+    nominated: BTreeMap<Arc<str>, (Resource, usize)>,
+}
+
+impl<'a> CycleState<'a> {
+    pub fn new(store: &Store, cache: &Cache, nominations: &BTreeMap<PodKey, Nomination>, pod: &'a Pod) -> Self {
+        let priority = pod.spec.priority.unwrap_or(0);
+        let images: Vec<String> = pod
+            .spec
+            .init_containers
+            .iter()
+            .chain(pod.spec.containers.iter())
+            .filter_map(|c| c.image.as_deref())
+            .map(normalized_image_name)
+            .collect();
+        let image_spread = images.iter().map(|i| (i.clone(), cache.image_spread(i))).collect();
+        let mut nominated: BTreeMap<Arc<str>, (Resource, usize)> = BTreeMap::new();
+        for ((ns, name), n) in nominations {
+            let own = *ns == pod.metadata.namespace && *name == pod.metadata.name;
+            if own || n.priority < priority {
+                continue;
+            }
+            let entry = nominated.entry(Arc::from(n.node.as_str())).or_default();
+            entry.0.add(&n.requests);
+            entry.1 += 1;
+        }
+        CycleState {
+            pod,
+            requests: PodRequests::of(pod),
+            priority,
+            has_required_node_affinity: node_affinity::has_required(pod),
+            inter_pod_affinity: inter_pod_affinity::pre_filter(store, cache, pod),
+            topology_spread: pod_topology_spread::pre_filter(store, cache, pod),
+            images,
+            image_spread,
+            nominated,
+        }
+    }
+
+    pub fn nominated_on(&self, node: &str) -> Option<&(Resource, usize)> {
+        if self.nominated.is_empty() { None } else { self.nominated.get(node) }
+    }
+}

@@ -1,0 +1,69 @@
+//! Why a pod went where it went: each evaluated node's filter verdict and per-plugin scores, kept
+//! for the last attempt of recent pods so a UI can explain the scheduler. (Upstream logs this at
+//! high verbosity; here it is data.)
+
+use super::status::Status;
+use crate::api::meta::Uid;
+use crate::sim::time::SimTime;
+use std::sync::Arc;
+
+/// Score plugins in upstream's order with their default weights (default_plugins.go).
+pub const SCORE_PLUGINS: [(&str, i64); 7] = [
+    ("TaintToleration", 3),
+    ("NodeAffinity", 2),
+    ("NodeResourcesFit", 1),
+    ("PodTopologySpread", 2),
+    ("InterPodAffinity", 2),
+    ("NodeResourcesBalancedAllocation", 1),
+    ("ImageLocality", 1),
+];
+
+/// A node's normalised scores (0–100, before weights), in `SCORE_PLUGINS` order, and the
+/// weighted total the host was chosen by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeScores {
+    pub plugin_scores: [i64; 7],
+    pub total: i64,
+}
+
+impl NodeScores {
+    /// `(plugin, weight, score)` for each score plugin.
+    pub fn by_plugin(&self) -> impl Iterator<Item = (&'static str, i64, i64)> + '_ {
+        SCORE_PLUGINS.iter().zip(self.plugin_scores).map(|((name, weight), score)| (*name, *weight, score))
+    }
+}
+
+/// One evaluated node: refused by a filter, or feasible (with scores when scoring ran).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeVerdict {
+    pub node: Arc<str>,
+    pub rejected: Option<Status>,
+    pub scores: Option<NodeScores>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Bound {
+        node: String,
+    },
+    /// Preemption made room: victims are being deleted, the pod waits for the node.
+    Nominated {
+        node: String,
+        victims: Vec<String>,
+    },
+    Unschedulable {
+        message: String,
+    },
+}
+
+/// The last scheduling attempt for a pod.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub pod_uid: Uid,
+    pub at: SimTime,
+    pub attempt: u32,
+    pub num_all_nodes: usize,
+    /// Evaluated nodes in the order the scheduler visited them (sampling may stop early).
+    pub nodes: Vec<NodeVerdict>,
+    pub outcome: Outcome,
+}

@@ -1,0 +1,37 @@
+//! ImageLocality: favours nodes that already have the pod's images, weighted by how widely each
+//! image has spread (so one node does not attract everything). Mirrors plugins/imagelocality.
+//! Nodes here report no image list or sizes: a node "has" the images of the pods assigned to it,
+//! and every image counts as `ASSUMED_IMAGE_SIZE_BYTES`.
+
+use super::cycle_state::CycleState;
+use super::types::NodeInfo;
+
+pub const NAME: &str = "ImageLocality";
+
+const MB: i64 = 1024 * 1024;
+/// Upstream thresholds: below 23MB an image is not worth preferring; 1000MB per container caps it.
+const MIN_THRESHOLD: i64 = 23 * MB;
+const MAX_CONTAINER_THRESHOLD: i64 = 1000 * MB;
+/// The size every image is taken to have (the simulator has no registry).
+pub const ASSUMED_IMAGE_SIZE_BYTES: i64 = 100 * MB;
+
+pub fn score(state: &CycleState, node: &NodeInfo, total_nodes: usize) -> i64 {
+    if node.images.is_empty() || total_nodes == 0 {
+        return 0;
+    }
+    let mut sum = 0i64;
+    for image in &state.images {
+        if node.images.contains_key(image.as_str()) {
+            let spread = state.image_spread.get(image).copied().unwrap_or(0) as f64 / total_nodes as f64;
+            sum += (ASSUMED_IMAGE_SIZE_BYTES as f64 * spread) as i64;
+        }
+    }
+    calculate_priority(sum, state.images.len() as i64)
+}
+
+/// Upstream `calculatePriority`: the sum clamped to [23MB, 1000MB × containers], scaled to 0–100.
+fn calculate_priority(sum: i64, containers: i64) -> i64 {
+    let max_threshold = MAX_CONTAINER_THRESHOLD * containers.max(1);
+    let clamped = sum.clamp(MIN_THRESHOLD, max_threshold);
+    100 * (clamped - MIN_THRESHOLD) / (max_threshold - MIN_THRESHOLD)
+}

@@ -1,0 +1,394 @@
+//! kube-scheduler: assigns each pending pod to a node. Filter plugins say where it may go, score
+//! plugins where it is best, preemption makes room for more important pods, and every decision
+//! is kept with its reasons. Mirrors pkg/scheduler (scheduler.go, schedule_one.go) with the
+//! default plugin set; runs as a controller (`sync` + `next_wake`).
+
+pub mod balanced_allocation;
+pub mod cache;
+pub mod cycle_state;
+pub mod decision;
+pub mod default_preemption;
+pub mod fit_error;
+pub mod image_locality;
+pub mod inter_pod_affinity;
+pub mod node_affinity;
+pub mod node_name;
+pub mod node_resources_fit;
+pub mod node_unschedulable;
+pub mod pod_topology_spread;
+pub mod schedule_one;
+pub mod scheduling_queue;
+pub mod status;
+pub mod taint_toleration;
+pub mod types;
+
+#[cfg(test)]
+mod tests;
+
+use crate::api::pod::PodCondition;
+use crate::api::{Kind, Pod};
+use crate::sim::time::SimTime;
+use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use crate::store::{DeleteOptions, Store};
+use cache::{Cache, PodChange};
+use cycle_state::{CycleState, Nomination};
+pub use decision::{Decision, NodeScores, NodeVerdict, Outcome};
+use default_preemption::{Candidate, PostFilter};
+use fit_error::FitError;
+use schedule_one::{Scratch, schedule_pod, select_host};
+use scheduling_queue::{ClusterEvent, SchedulingQueue};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
+use types::{PodKey, PodRequests};
+
+pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
+const REPORTER: Reporter<'static> = Reporter::controller(DEFAULT_SCHEDULER_NAME);
+/// Decisions kept for the UI: the most recent pods' last attempts.
+const DECISIONS_KEPT: usize = 256;
+
+#[derive(Clone, Debug, Default)]
+pub struct Scheduler {
+    synced: bool,
+    cursor: u64,
+    cache: Cache,
+    queue: SchedulingQueue,
+    nominations: BTreeMap<PodKey, Nomination>,
+    next_start_node_index: usize,
+    scratch: Scratch,
+    decisions: BTreeMap<PodKey, Decision>,
+    decision_order: VecDeque<PodKey>,
+}
+
+/// A pod this scheduler must place: unassigned, not being deleted, not finished, and asking for
+/// `default-scheduler`.
+pub fn needs_scheduling(pod: &Pod) -> bool {
+    pod.node_name().is_none()
+        && pod.metadata.deletion_timestamp.is_none()
+        && pod.spec.scheduler_name.as_deref().unwrap_or(DEFAULT_SCHEDULER_NAME) == DEFAULT_SCHEDULER_NAME
+        && !matches!(pod.phase(), "Succeeded" | "Failed")
+}
+
+/// What a user can change on a pending pod that may make it schedulable (labels and spec).
+fn fingerprint(pod: &Pod) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    pod.metadata.labels.hash(&mut hasher);
+    pod.metadata.generation.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl Scheduler {
+    /// Schedules every pod that is due: new pending pods, and retries whose back-off ended or
+    /// whose rejection a cluster change may have lifted.
+    pub fn sync(&mut self, store: &mut Store) {
+        loop {
+            self.observe(store);
+            self.queue.flush(store.now());
+            let Some(key) = self.queue.pop() else { break };
+            self.schedule_one(store, key);
+        }
+    }
+
+    /// When a back-off ends or the 5-minute flush of unschedulable pods is due.
+    pub fn next_wake(&self) -> Option<SimTime> {
+        self.queue.next_wake()
+    }
+
+    /// The last scheduling decision for a pod, with every evaluated node's verdict and scores.
+    pub fn decision(&self, namespace: &str, name: &str) -> Option<&Decision> {
+        self.decisions.get(&(namespace.to_string(), name.to_string()))
+    }
+
+    /// Pods waiting to be scheduled (active, backing off, or unschedulable).
+    pub fn pending_count(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// The filters' verdict for placing `pod` on `node_name` now, e.g. `Err(["Insufficient cpu"])`.
+    pub fn check_node(store: &Store, pod: &Pod, node_name: &str) -> Result<(), Vec<String>> {
+        let mut cache = Cache::default();
+        cache.relist(store);
+        let Some(node) = cache.node(node_name) else {
+            return Err(vec![format!("nodes \"{node_name}\" not found")]);
+        };
+        let state = CycleState::new(store, &cache, &BTreeMap::new(), pod);
+        schedule_one::run_filters(&state, node).map_err(|s| s.reasons.iter().map(|r| r.to_string()).collect())
+    }
+
+    /// Consumes the watch log since the cursor (a relist when it fell behind).
+    fn observe(&mut self, store: &Store) {
+        if !self.synced {
+            return self.relist(store);
+        }
+        if store.resource_version() == self.cursor {
+            return;
+        }
+        let events: Vec<(Kind, String, String)> = match store.watch_log().since(self.cursor) {
+            Ok(events) => events
+                .filter(|e| matches!(e.kind, Kind::Pod | Kind::Node))
+                .map(|e| (e.kind, e.namespace.clone(), e.name.clone()))
+                .collect(),
+            Err(_) => return self.relist(store),
+        };
+        self.cursor = store.resource_version();
+        for (kind, namespace, name) in events {
+            match kind {
+                Kind::Node => self.on_node(store, &name),
+                _ => self.on_pod(store, &namespace, &name),
+            }
+        }
+    }
+
+    fn relist(&mut self, store: &Store) {
+        self.cache.relist(store);
+        self.cursor = store.resource_version();
+        self.synced = true;
+        let now = store.now();
+        let pending: Vec<&Pod> = store.list::<Pod>(None).filter(|p| needs_scheduling(p)).collect();
+        let keep: BTreeSet<PodKey> =
+            pending.iter().map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())).collect();
+        self.nominations.retain(|key, _| keep.contains(key));
+        for pod in pending {
+            let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+            self.note_nomination(&key, pod);
+            self.queue.add_or_update(key, pod.spec.priority.unwrap_or(0), fingerprint(pod), now);
+        }
+        self.queue.retain(|key| keep.contains(key));
+    }
+
+    fn note_nomination(&mut self, key: &PodKey, pod: &Pod) {
+        if let Some(node) = pod.status.nominated_node_name.as_deref().filter(|n| !n.is_empty()) {
+            let nomination = Nomination {
+                node: node.to_string(),
+                priority: pod.spec.priority.unwrap_or(0),
+                requests: PodRequests::of(pod).requests,
+            };
+            self.nominations.insert(key.clone(), nomination);
+        }
+    }
+
+    fn on_node(&mut self, store: &Store, name: &str) {
+        let now = store.now();
+        match store.try_get::<crate::api::Node>("", name) {
+            Some(node) => {
+                let known = self.cache.node(name).is_some();
+                if self.cache.upsert_node(node) {
+                    let event = if known { ClusterEvent::NodeUpdate } else { ClusterEvent::NodeAdd };
+                    self.queue.move_all_on_event(event, now);
+                }
+            }
+            None => {
+                self.cache.remove_node(name);
+            }
+        }
+    }
+
+    fn on_pod(&mut self, store: &Store, namespace: &str, name: &str) {
+        let now = store.now();
+        let event = match self.cache.observe_pod(store, namespace, name) {
+            PodChange::Unchanged => None,
+            PodChange::Added => Some(ClusterEvent::AssignedPodAdd),
+            PodChange::Updated => Some(ClusterEvent::AssignedPodUpdate),
+            PodChange::Removed => Some(ClusterEvent::AssignedPodDelete),
+        };
+        if let Some(event) = event {
+            self.queue.move_all_on_event(event, now);
+        }
+        let key = (namespace.to_string(), name.to_string());
+        match store.try_get::<Pod>(namespace, name).filter(|p| needs_scheduling(p)) {
+            Some(pod) => {
+                self.note_nomination(&key, pod);
+                self.queue.add_or_update(key, pod.spec.priority.unwrap_or(0), fingerprint(pod), now);
+            }
+            None => {
+                self.queue.forget(&key);
+                self.nominations.remove(&key);
+            }
+        }
+    }
+
+    /// One scheduling cycle for one pod, then its binding or failure handling.
+    fn schedule_one(&mut self, store: &mut Store, key: PodKey) {
+        let Some(pod) = store.try_get::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p)) else {
+            self.queue.forget(&key);
+            return;
+        };
+        let attempt = self.queue.attempts(&key) + 1;
+        let uid = pod.metadata.uid;
+        let (result, post_filter, nomination) = {
+            let state = CycleState::new(store, &self.cache, &self.nominations, pod);
+            let result = schedule_pod(store, &self.cache, &state, &mut self.scratch, &mut self.next_start_node_index);
+            let post_filter = match &result {
+                Err((fit_error, verdicts)) => {
+                    let rejected: Vec<Arc<str>> = verdicts.iter().map(|v| v.node.clone()).collect();
+                    Some(default_preemption::preempt(store, &self.cache, &state, fit_error, &rejected))
+                }
+                Ok(_) => None,
+            };
+            let nomination =
+                Nomination { node: String::new(), priority: state.priority, requests: state.requests.requests.clone() };
+            (result, post_filter, nomination)
+        };
+        let now = store.now();
+        let decision = match result {
+            Ok(result) => {
+                let outcome = self.bind(store, &key, &result.best);
+                Decision {
+                    pod_uid: uid,
+                    at: now,
+                    attempt,
+                    num_all_nodes: self.cache.node_count(),
+                    nodes: result.verdicts,
+                    outcome,
+                }
+            }
+            Err((fit_error, verdicts)) => {
+                let outcome = self.handle_failure(store, &key, fit_error, post_filter, nomination);
+                Decision {
+                    pod_uid: uid,
+                    at: now,
+                    attempt,
+                    num_all_nodes: self.cache.node_count(),
+                    nodes: verdicts,
+                    outcome,
+                }
+            }
+        };
+        self.record_decision(key, decision);
+    }
+
+    /// Binds to the chosen host (upstream's bind cycle, done at once) and records `Scheduled`.
+    fn bind(&mut self, store: &mut Store, key: &PodKey, best: &[usize]) -> Outcome {
+        let Some(node) = select_host(store, &self.cache, best) else {
+            self.queue.failed(key, Vec::new(), store.now());
+            return Outcome::Unschedulable { message: "no host selected".into() };
+        };
+        match store.bind(&key.0, &key.1, &node) {
+            Ok(bound) => {
+                self.cache.add_pod(&bound);
+                self.queue.forget(key);
+                self.nominations.remove(key);
+                self.queue.move_all_on_event(ClusterEvent::AssignedPodAdd, store.now());
+                let message = format!("Successfully assigned {}/{} to {node}", key.0, key.1);
+                store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message, REPORTER);
+                Outcome::Bound { node: node.to_string() }
+            }
+            Err(error) => {
+                // Upstream's binding-cycle failure: forget the assumption, retry after back-off.
+                self.queue.failed(key, Vec::new(), store.now());
+                Outcome::Unschedulable { message: error.message() }
+            }
+        }
+    }
+
+    /// Upstream `handleSchedulingFailure`: PodScheduled=False/Unschedulable with the FitError
+    /// message, a FailedScheduling event, and back into the queue; preemption's victims deleted.
+    fn handle_failure(
+        &mut self,
+        store: &mut Store,
+        key: &PodKey,
+        mut fit_error: FitError,
+        post_filter: Option<PostFilter>,
+        mut nomination: Nomination,
+    ) -> Outcome {
+        let rejectors: BTreeSet<&'static str> = fit_error.statuses.iter().map(|s| s.plugin).collect();
+        let mut nominated = None;
+        let mut outcome = None;
+        match post_filter {
+            Some(PostFilter::Nominate(candidate)) => {
+                let victims = self.preempt_victims(store, key, &candidate);
+                nomination.node = candidate.node.to_string();
+                nominated = Some(nomination.node.clone());
+                self.nominations.insert(key.clone(), nomination);
+                outcome = Some(Outcome::Nominated { node: candidate.node.to_string(), victims });
+            }
+            Some(PostFilter::Fail(message)) => fit_error.post_filter_message = Some(message),
+            None => {}
+        }
+        let message = fit_error.message();
+        if let Some(pod) = store.try_get::<Pod>(&key.0, &key.1) {
+            let reference = object_reference(pod);
+            let mut updated = pod.clone();
+            set_unschedulable_condition(&mut updated, &message, store.now());
+            if let Some(node) = nominated {
+                updated.status.nominated_node_name = Some(node);
+            }
+            if updated != *pod {
+                let _ = store.update_status(updated);
+            }
+            store.record_event(reference, EventType::Warning, "FailedScheduling", message.clone(), REPORTER);
+        }
+        self.queue.failed(key, rejectors.into_iter().collect(), store.now());
+        outcome.unwrap_or(Outcome::Unschedulable { message })
+    }
+
+    /// Deletes the victims (gracefully) with a DisruptionTarget condition and a `Preempted` event.
+    fn preempt_victims(&mut self, store: &mut Store, preemptor: &PodKey, candidate: &Candidate) -> Vec<String> {
+        let preemptor_uid =
+            store.try_get::<Pod>(&preemptor.0, &preemptor.1).map(|p| p.metadata.uid).unwrap_or_default();
+        let mut names = Vec::new();
+        for (namespace, name) in &candidate.victims {
+            let Some(victim) = store.try_get::<Pod>(namespace, name) else { continue };
+            let reference = object_reference(victim);
+            let mut updated = victim.clone();
+            set_disruption_target(&mut updated, store.now());
+            let _ = store.update_status(updated);
+            let _ = store.delete::<Pod>(namespace, name, &DeleteOptions::default());
+            let message = format!("Preempted by pod {preemptor_uid} on node {}", candidate.node);
+            store.record_event(reference, EventType::Normal, "Preempted", message, REPORTER);
+            names.push(format!("{namespace}/{name}"));
+        }
+        names
+    }
+
+    fn record_decision(&mut self, key: PodKey, decision: Decision) {
+        if self.decisions.insert(key.clone(), decision).is_none() {
+            self.decision_order.push_back(key);
+        }
+        while self.decision_order.len() > DECISIONS_KEPT {
+            if let Some(oldest) = self.decision_order.pop_front() {
+                self.decisions.remove(&oldest);
+            }
+        }
+    }
+}
+
+/// Upstream `UpdatePodCondition`: the transition time moves only when the status changes.
+fn set_condition(pod: &mut Pod, condition: PodCondition) {
+    let conditions = &mut pod.status.conditions;
+    match conditions.iter_mut().find(|c| c.type_ == condition.type_) {
+        Some(existing) => {
+            let transition = if existing.status == condition.status {
+                existing.last_transition_time
+            } else {
+                condition.last_transition_time
+            };
+            *existing = PodCondition { last_transition_time: transition, ..condition };
+        }
+        None => conditions.push(condition),
+    }
+}
+
+fn set_unschedulable_condition(pod: &mut Pod, message: &str, now: SimTime) {
+    let condition = PodCondition {
+        type_: "PodScheduled".into(),
+        status: "False".into(),
+        last_probe_time: None,
+        last_transition_time: Some(crate::api::meta::Time(now)),
+        reason: Some("Unschedulable".into()),
+        message: Some(message.to_string()),
+    };
+    set_condition(pod, condition);
+}
+
+fn set_disruption_target(pod: &mut Pod, now: SimTime) {
+    let condition = PodCondition {
+        type_: "DisruptionTarget".into(),
+        status: "True".into(),
+        last_probe_time: None,
+        last_transition_time: Some(crate::api::meta::Time(now)),
+        reason: Some("PreemptionByScheduler".into()),
+        message: Some(format!("{DEFAULT_SCHEDULER_NAME}: preempting to accommodate a higher priority pod")),
+    };
+    set_condition(pod, condition);
+}

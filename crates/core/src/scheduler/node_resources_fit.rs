@@ -1,0 +1,103 @@
+//! NodeResourcesFit: the pod's requests must fit in what the node's allocatable leaves after the
+//! requests of the pods already there (requests, never usage); scores favour the least allocated
+//! node. Mirrors plugins/noderesources/fit.go (`fitsRequest`) and least_allocated.go.
+
+use super::cycle_state::CycleState;
+use super::status::{Code, Status};
+use super::types::{NodeInfo, Resource};
+use std::borrow::Cow;
+
+pub const NAME: &str = "NodeResourcesFit";
+
+/// One resource the node is short of (upstream `InsufficientResource`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InsufficientResource {
+    pub reason: Cow<'static, str>,
+    /// The request exceeds the node's whole allocatable: no preemption can help.
+    pub unresolvable: bool,
+}
+
+fn insufficient(resource: &str) -> Cow<'static, str> {
+    match resource {
+        "cpu" => Cow::Borrowed("Insufficient cpu"),
+        "memory" => Cow::Borrowed("Insufficient memory"),
+        "ephemeral-storage" => Cow::Borrowed("Insufficient ephemeral-storage"),
+        other => Cow::Owned(format!("Insufficient {other}")),
+    }
+}
+
+/// Upstream `fitsRequest`: pods, cpu, memory, ephemeral-storage, then extended resources.
+/// `extra` is what nominated pods of higher or equal priority have reserved on the node.
+pub fn fits_request(
+    request: &Resource,
+    node: &NodeInfo,
+    extra: Option<&(Resource, usize)>,
+) -> Vec<InsufficientResource> {
+    let mut out = Vec::new();
+    let (extra_requested, extra_pods) = match extra {
+        Some((resource, pods)) => (Some(resource), *pods),
+        None => (None, 0),
+    };
+    if (node.pod_count() + extra_pods + 1) as i64 > node.allocatable.allowed_pod_number {
+        out.push(InsufficientResource { reason: Cow::Borrowed("Too many pods"), unresolvable: false });
+    }
+    if request.is_zero() {
+        return out;
+    }
+    let used = |get: fn(&Resource) -> i64| get(&node.requested) + extra_requested.map_or(0, get);
+    let checks: [(&str, fn(&Resource) -> i64); 3] =
+        [("cpu", |r| r.milli_cpu), ("memory", |r| r.memory), ("ephemeral-storage", |r| r.ephemeral_storage)];
+    for (name, get) in checks {
+        let wanted = get(request);
+        let allocatable = get(&node.allocatable);
+        if wanted > 0 && wanted > allocatable - used(get) {
+            out.push(InsufficientResource { reason: insufficient(name), unresolvable: wanted > allocatable });
+        }
+    }
+    for (name, wanted) in &request.scalar_resources {
+        if *wanted == 0 {
+            continue;
+        }
+        let allocatable = node.allocatable.scalar(name);
+        let requested = node.requested.scalar(name) + extra_requested.map_or(0, |r| r.scalar(name));
+        if *wanted > allocatable - requested {
+            out.push(InsufficientResource { reason: insufficient(name), unresolvable: *wanted > allocatable });
+        }
+    }
+    out
+}
+
+pub fn filter(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
+    let short = fits_request(&state.requests.requests, node, state.nominated_on(&node.name));
+    if short.is_empty() {
+        return Ok(());
+    }
+    let code =
+        if short.iter().any(|s| s.unresolvable) { Code::UnschedulableAndUnresolvable } else { Code::Unschedulable };
+    Err(Status { code, plugin: NAME, reasons: short.into_iter().map(|s| s.reason).collect() })
+}
+
+/// Upstream `leastRequestedScore`: the free share of the capacity, 0–100.
+fn least_requested_score(requested: i64, capacity: i64) -> i64 {
+    if capacity == 0 || requested > capacity {
+        return 0;
+    }
+    (capacity - requested) * 100 / capacity
+}
+
+/// LeastAllocated over cpu and memory (weight 1 each), with the non-zero requests.
+pub fn score(state: &CycleState, node: &NodeInfo) -> i64 {
+    let pairs = [
+        (node.non_zero_requested.milli_cpu + state.requests.non_zero_milli_cpu, node.allocatable.milli_cpu),
+        (node.non_zero_requested.memory + state.requests.non_zero_memory, node.allocatable.memory),
+    ];
+    let (mut total, mut weights) = (0, 0);
+    for (requested, allocatable) in pairs {
+        if allocatable == 0 {
+            continue;
+        }
+        total += least_requested_score(requested, allocatable);
+        weights += 1;
+    }
+    if weights == 0 { 0 } else { total / weights }
+}

@@ -1,0 +1,207 @@
+//! One scheduling cycle for one pod: filter nodes (from a rotating start, stopping once enough
+//! are feasible), score the feasible ones, pick the best (ties at random).
+//! Mirrors pkg/scheduler/schedule_one.go (`schedulePod`, `findNodesThatPassFilters`,
+//! `numFeasibleNodesToFind`, `prioritizeNodes`, `selectHost`).
+
+use super::cache::Cache;
+use super::cycle_state::CycleState;
+use super::decision::{NodeScores, NodeVerdict, SCORE_PLUGINS};
+use super::fit_error::FitError;
+use super::status::Status;
+use super::types::NodeInfo;
+use super::{
+    balanced_allocation, image_locality, inter_pod_affinity, node_affinity, node_name, node_resources_fit,
+    node_unschedulable, pod_topology_spread, taint_toleration,
+};
+use crate::store::Store;
+use std::sync::Arc;
+
+const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: usize = 5;
+
+/// Upstream `numFeasibleNodesToFind` with `percentageOfNodesToScore` unset (adaptive):
+/// every node below 100; else max(50 − n/125, 5)% of them, but at least 100.
+pub fn num_feasible_nodes_to_find(num_all_nodes: usize) -> usize {
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND {
+        return num_all_nodes;
+    }
+    let percentage = 50usize.saturating_sub(num_all_nodes / 125).max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
+    (num_all_nodes * percentage / 100).max(MIN_FEASIBLE_NODES_TO_FIND)
+}
+
+/// Every filter plugin in upstream's order; the first rejection wins.
+pub fn run_filters(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
+    node_unschedulable::filter(state, node)?;
+    node_name::filter(state, node)?;
+    taint_toleration::filter(state, node)?;
+    node_affinity::filter(state, node)?;
+    node_resources_fit::filter(state, node)?;
+    pod_topology_spread::filter(state.topology_spread.as_ref(), state.pod, node)?;
+    inter_pod_affinity::filter(state.inter_pod_affinity.as_ref(), node)
+}
+
+/// Buffers reused across cycles, so a decision allocates little.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    feasible: Vec<usize>,
+    raw: Vec<[i64; 7]>,
+    column: Vec<i64>,
+}
+
+/// A cycle's result before any write: the chosen node and the tied best, or the fit error.
+#[derive(Debug)]
+pub struct ScheduleResult {
+    /// Indexes (in node order) of the feasible nodes with the highest total score.
+    pub best: Vec<usize>,
+    pub verdicts: Vec<NodeVerdict>,
+}
+
+/// Filters and scores; `next_start` is upstream's `nextStartNodeIndex`.
+pub fn schedule_pod(
+    store: &Store,
+    cache: &Cache,
+    state: &CycleState,
+    scratch: &mut Scratch,
+    next_start: &mut usize,
+) -> Result<ScheduleResult, (FitError, Vec<NodeVerdict>)> {
+    let n = cache.node_count();
+    if let Some(result) = evaluate_nominated_node(cache, state) {
+        return Ok(result);
+    }
+    let to_find = num_feasible_nodes_to_find(n);
+    scratch.feasible.clear();
+    let mut verdicts = Vec::new();
+    let mut rejected = Vec::new();
+    let mut processed = 0;
+    for i in 0..n {
+        let index = (*next_start + i) % n;
+        let node = cache.node_at(index);
+        processed += 1;
+        match run_filters(state, node) {
+            Ok(()) => scratch.feasible.push(index),
+            Err(status) => {
+                verdicts.push(NodeVerdict { node: node.name.clone(), rejected: Some(status.clone()), scores: None });
+                rejected.push(status);
+            }
+        }
+        if scratch.feasible.len() >= to_find {
+            break;
+        }
+    }
+    if n > 0 {
+        *next_start = (*next_start + processed) % n;
+    }
+    if scratch.feasible.is_empty() {
+        let error = FitError { num_all_nodes: n, statuses: rejected, ..Default::default() };
+        return Err((error, verdicts));
+    }
+    if scratch.feasible.len() == 1 {
+        let index = scratch.feasible[0];
+        verdicts.push(NodeVerdict { node: cache.node_at(index).name.clone(), rejected: None, scores: None });
+        return Ok(ScheduleResult { best: vec![index], verdicts });
+    }
+    let best = prioritize_nodes(store, cache, state, scratch, &mut verdicts);
+    Ok(ScheduleResult { best, verdicts })
+}
+
+/// Upstream `evaluateNominatedNode`: a pod nominated by preemption tries that node alone first.
+fn evaluate_nominated_node(cache: &Cache, state: &CycleState) -> Option<ScheduleResult> {
+    let nominated = state.pod.status.nominated_node_name.as_deref().filter(|n| !n.is_empty())?;
+    let node = cache.node(nominated)?;
+    run_filters(state, node).ok()?;
+    let index = (0..cache.node_count()).find(|&i| &*cache.node_at(i).name == nominated)?;
+    let verdicts = vec![NodeVerdict { node: node.name.clone(), rejected: None, scores: None }];
+    Some(ScheduleResult { best: vec![index], verdicts })
+}
+
+/// Scores every feasible node with every plugin, normalises, weights, and returns the indexes
+/// of the nodes sharing the highest total.
+fn prioritize_nodes(
+    store: &Store,
+    cache: &Cache,
+    state: &CycleState,
+    scratch: &mut Scratch,
+    verdicts: &mut Vec<NodeVerdict>,
+) -> Vec<usize> {
+    let pod = state.pod;
+    let node_affinity_applies = node_affinity::has_preferred(pod);
+    let spread = {
+        let feasible: Vec<&NodeInfo> = scratch.feasible.iter().map(|&i| cache.node_at(i)).collect();
+        pod_topology_spread::pre_score(store, cache, pod, &feasible)
+    };
+    let affinity = inter_pod_affinity::pre_score(store, cache, pod);
+    let total_nodes = cache.node_count();
+    scratch.raw.clear();
+    for &index in &scratch.feasible {
+        let node = cache.node_at(index);
+        scratch.raw.push([
+            taint_toleration::score(state, node),
+            if node_affinity_applies { node_affinity::score(state, node) } else { 0 },
+            node_resources_fit::score(state, node),
+            spread.as_ref().map_or(0, |s| pod_topology_spread::score(s, store, pod, node)),
+            affinity.as_ref().map_or(0, |s| inter_pod_affinity::score(s, node)),
+            balanced_allocation::score(state, node),
+            image_locality::score(state, node, total_nodes),
+        ]);
+    }
+    normalize_column(scratch, 0, |c| default_normalize_score(c, true));
+    if node_affinity_applies {
+        normalize_column(scratch, 1, |c| default_normalize_score(c, false));
+    }
+    if spread.is_some() {
+        normalize_column(scratch, 3, pod_topology_spread::normalize);
+    }
+    if affinity.is_some() {
+        normalize_column(scratch, 4, inter_pod_affinity::normalize);
+    }
+    let mut best = Vec::new();
+    let mut best_total = i64::MIN;
+    for (&index, scores) in scratch.feasible.iter().zip(&scratch.raw) {
+        let total: i64 = scores.iter().zip(SCORE_PLUGINS).map(|(s, (_, weight))| s * weight).sum();
+        if total > best_total {
+            best_total = total;
+            best.clear();
+        }
+        if total == best_total {
+            best.push(index);
+        }
+        let node = cache.node_at(index).name.clone();
+        verdicts.push(NodeVerdict { node, rejected: None, scores: Some(NodeScores { plugin_scores: *scores, total }) });
+    }
+    best
+}
+
+fn normalize_column(scratch: &mut Scratch, column: usize, normalize: impl Fn(&mut [i64])) {
+    scratch.column.clear();
+    scratch.column.extend(scratch.raw.iter().map(|r| r[column]));
+    normalize(&mut scratch.column);
+    for (row, value) in scratch.raw.iter_mut().zip(&scratch.column) {
+        row[column] = *value;
+    }
+}
+
+/// Upstream `helper.DefaultNormalizeScore`: scaled so the highest is 100 (reversed: lowest).
+pub fn default_normalize_score(scores: &mut [i64], reverse: bool) {
+    let max = scores.iter().copied().max().unwrap_or(0);
+    if max == 0 {
+        if reverse {
+            scores.iter_mut().for_each(|s| *s = 100);
+        }
+        return;
+    }
+    for s in scores.iter_mut() {
+        let scaled = 100 * *s / max;
+        *s = if reverse { 100 - scaled } else { scaled };
+    }
+}
+
+/// Upstream `selectHost`: the highest score, ties broken uniformly at random (the distribution
+/// of its reservoir sampling, drawn once from the store's seeded generator).
+pub fn select_host(store: &mut Store, cache: &Cache, best: &[usize]) -> Option<Arc<str>> {
+    let pick = match best.len() {
+        0 => return None,
+        1 => 0,
+        n => store.random_below(n as u64) as usize,
+    };
+    Some(cache.node_at(best[pick]).name.clone())
+}
