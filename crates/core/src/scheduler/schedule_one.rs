@@ -94,7 +94,7 @@ pub fn schedule_pod(
     }
     verdicts.reserve_exact(rejected.len() + scratch.feasible.len());
     for (node, status) in rejected_verdicts.into_iter().zip(&rejected) {
-        verdicts.push(NodeVerdict { node, rejected: Some(status.clone()), scores: None });
+        verdicts.push(NodeVerdict { node, rejected: Some(Box::new(status.clone())), scores: None });
     }
     if scratch.feasible.is_empty() {
         let error = FitError { num_all_nodes: n, statuses: rejected, ..Default::default() };
@@ -171,7 +171,9 @@ fn prioritize_nodes(
             best.push(index);
         }
         let node = cache.node_at(index).name.clone();
-        verdicts.push(NodeVerdict { node, rejected: None, scores: Some(NodeScores { plugin_scores: *scores, total }) });
+        // Normalised scores are 0–100 by construction.
+        let plugin_scores = scores.map(|s| s.clamp(0, 100) as u8);
+        verdicts.push(NodeVerdict { node, rejected: None, scores: Some(NodeScores { plugin_scores, total }) });
     }
     best
 }
