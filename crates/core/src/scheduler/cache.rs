@@ -17,7 +17,7 @@ pub struct PodRecord {
     pub priority: i32,
     pub terminating: bool,
     resource_version: u64,
-    images: Vec<String>,
+    images: Vec<u32>,
     affinity: bool,
     required_anti_affinity: bool,
 }
@@ -39,8 +39,9 @@ pub struct Cache {
     /// Slots in node-name order; rebuilt when the node set changes.
     order: Vec<usize>,
     pods: BTreeMap<PodKey, PodRecord>,
-    /// Image → how many nodes have it (ImageLocality's spread).
-    image_nodes: BTreeMap<String, u32>,
+    /// Image name → id; by id, how many nodes have it (ImageLocality's spread).
+    image_ids: BTreeMap<String, u32>,
+    image_nodes: Vec<u32>,
     pods_with_affinity: u32,
     pods_with_required_anti_affinity: u32,
     /// Assigned pods whose node the cache does not know (yet).
@@ -96,9 +97,23 @@ impl Cache {
         self.pods_with_required_anti_affinity
     }
 
-    /// How many nodes have `image` (normalised name).
-    pub fn image_spread(&self, image: &str) -> u32 {
-        self.image_nodes.get(image).copied().unwrap_or(0)
+    /// The id of an image (normalised name) some pod has used.
+    pub fn image_id(&self, image: &str) -> Option<u32> {
+        self.image_ids.get(image).copied()
+    }
+
+    /// How many nodes have the image.
+    pub fn image_spread(&self, id: u32) -> u32 {
+        self.image_nodes.get(id as usize).copied().unwrap_or(0)
+    }
+
+    fn intern_image(&mut self, image: String) -> u32 {
+        let next = self.image_nodes.len() as u32;
+        let id = *self.image_ids.entry(image).or_insert(next);
+        if id == next {
+            self.image_nodes.push(0);
+        }
+        id
     }
 
     fn rebuild_order(&mut self) {
@@ -148,8 +163,8 @@ impl Cache {
             let moved = self.nodes[slot].name.clone();
             self.by_name.insert(moved, slot);
         }
-        for image in removed.images.keys() {
-            self.drop_image_node(image);
+        for (image, _) in &removed.images {
+            self.drop_image_node(*image);
         }
         // Its pods wait, unaccounted, for a node of that name to come back.
         self.pods_with_affinity = self.pods_with_affinity.saturating_sub(removed.pods_with_affinity);
@@ -203,7 +218,7 @@ impl Cache {
             .iter()
             .chain(pod.spec.containers.iter())
             .filter_map(|c| c.image.as_deref())
-            .map(normalized_image_name)
+            .map(|image| self.intern_image(normalized_image_name(image)))
             .collect();
         let record = PodRecord {
             node,
@@ -263,34 +278,36 @@ impl Cache {
             self.pods_with_affinity = self.pods_with_affinity.saturating_sub(affinity);
             self.pods_with_required_anti_affinity = self.pods_with_required_anti_affinity.saturating_sub(anti);
         }
-        for image in &record.images {
+        for &image in &record.images {
             self.count_image(slot, image, add);
         }
     }
 
-    fn count_image(&mut self, slot: usize, image: &str, add: bool) {
+    fn count_image(&mut self, slot: usize, image: u32, add: bool) {
         let images = &mut self.nodes[slot].images;
-        if add {
-            let count = images.entry(image.to_string()).or_insert(0);
-            *count += 1;
-            if *count == 1 {
-                *self.image_nodes.entry(image.to_string()).or_insert(0) += 1;
+        let position = images.iter().position(|(id, _)| *id == image);
+        match (position, add) {
+            (Some(i), true) => images[i].1 += 1,
+            (None, true) => {
+                images.push((image, 1));
+                if let Some(nodes) = self.image_nodes.get_mut(image as usize) {
+                    *nodes += 1;
+                }
             }
-        } else if let Some(count) = images.get_mut(image) {
-            *count -= 1;
-            if *count == 0 {
-                images.remove(image);
-                self.drop_image_node(image);
+            (Some(i), false) => {
+                images[i].1 -= 1;
+                if images[i].1 == 0 {
+                    images.swap_remove(i);
+                    self.drop_image_node(image);
+                }
             }
+            (None, false) => {}
         }
     }
 
-    fn drop_image_node(&mut self, image: &str) {
-        if let Some(count) = self.image_nodes.get_mut(image) {
-            *count -= 1;
-            if *count == 0 {
-                self.image_nodes.remove(image);
-            }
+    fn drop_image_node(&mut self, image: u32) {
+        if let Some(nodes) = self.image_nodes.get_mut(image as usize) {
+            *nodes = nodes.saturating_sub(1);
         }
     }
 }

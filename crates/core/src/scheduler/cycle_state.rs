@@ -26,9 +26,8 @@ pub struct CycleState<'a> {
     pub has_required_node_affinity: bool,
     pub inter_pod_affinity: Option<inter_pod_affinity::PreFilterState>,
     pub topology_spread: Option<pod_topology_spread::PreFilterState>,
-    /// The pod's images (normalised), and how many nodes already have each.
-    pub images: Vec<String>,
-    pub image_spread: BTreeMap<String, u32>,
+    /// Per container image: its id when some node has it, and on how many nodes.
+    pub images: Vec<(Option<u32>, u32)>,
     /// Per node, what nominated pods of at least this pod's priority have reserved.
     nominated: BTreeMap<Arc<str>, (Resource, usize)>,
 }
@@ -36,15 +35,17 @@ pub struct CycleState<'a> {
 impl<'a> CycleState<'a> {
     pub fn new(store: &Store, cache: &Cache, nominations: &BTreeMap<PodKey, Nomination>, pod: &'a Pod) -> Self {
         let priority = pod.spec.priority.unwrap_or(0);
-        let images: Vec<String> = pod
+        let images = pod
             .spec
             .init_containers
             .iter()
             .chain(pod.spec.containers.iter())
             .filter_map(|c| c.image.as_deref())
-            .map(normalized_image_name)
+            .map(|image| {
+                let id = cache.image_id(&normalized_image_name(image));
+                (id, id.map_or(0, |id| cache.image_spread(id)))
+            })
             .collect();
-        let image_spread = images.iter().map(|i| (i.clone(), cache.image_spread(i))).collect();
         let mut nominated: BTreeMap<Arc<str>, (Resource, usize)> = BTreeMap::new();
         for ((ns, name), n) in nominations {
             let own = *ns == pod.metadata.namespace && *name == pod.metadata.name;
@@ -63,7 +64,6 @@ impl<'a> CycleState<'a> {
             inter_pod_affinity: inter_pod_affinity::pre_filter(store, cache, pod),
             topology_spread: pod_topology_spread::pre_filter(store, cache, pod),
             images,
-            image_spread,
             nominated,
         }
     }

@@ -22,14 +22,14 @@ pub const SCORE_PLUGINS: [(&str, i64); 7] = [
 /// weighted total the host was chosen by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeScores {
-    pub plugin_scores: [i64; 7],
+    pub plugin_scores: [u8; 7],
     pub total: i64,
 }
 
 impl NodeScores {
     /// `(plugin, weight, score)` for each score plugin.
     pub fn by_plugin(&self) -> impl Iterator<Item = (&'static str, i64, i64)> + '_ {
-        SCORE_PLUGINS.iter().zip(self.plugin_scores).map(|((name, weight), score)| (*name, *weight, score))
+        SCORE_PLUGINS.iter().zip(self.plugin_scores).map(|((name, weight), score)| (*name, *weight, i64::from(score)))
     }
 }
 
@@ -37,7 +37,8 @@ impl NodeScores {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeVerdict {
     pub node: Arc<str>,
-    pub rejected: Option<Status>,
+    /// Boxed: most evaluated nodes pass, and decisions are kept for many nodes.
+    pub rejected: Option<Box<Status>>,
     pub scores: Option<NodeScores>,
 }
 
@@ -63,7 +64,8 @@ pub struct Decision {
     pub at: SimTime,
     pub attempt: u32,
     pub num_all_nodes: usize,
-    /// Evaluated nodes in the order the scheduler visited them (sampling may stop early).
+    /// Evaluated nodes: the rejected ones in visiting order, then the feasible ones (sampling
+    /// may stop before every node was visited).
     pub nodes: Vec<NodeVerdict>,
     pub outcome: Outcome,
 }

@@ -20,9 +20,9 @@ pub fn score(state: &CycleState, node: &NodeInfo, total_nodes: usize) -> i64 {
         return 0;
     }
     let mut sum = 0i64;
-    for image in &state.images {
-        if node.images.contains_key(image.as_str()) {
-            let spread = state.image_spread.get(image).copied().unwrap_or(0) as f64 / total_nodes as f64;
+    for (id, nodes_with_image) in &state.images {
+        if id.is_some_and(|id| node.images.iter().any(|(i, _)| *i == id)) {
+            let spread = f64::from(*nodes_with_image) / total_nodes as f64;
             sum += (ASSUMED_IMAGE_SIZE_BYTES as f64 * spread) as i64;
         }
     }

@@ -44,13 +44,19 @@ pub fn fits_request(
     if request.is_zero() {
         return out;
     }
-    let used = |get: fn(&Resource) -> i64| get(&node.requested) + extra_requested.map_or(0, get);
-    let checks: [(&str, fn(&Resource) -> i64); 3] =
-        [("cpu", |r| r.milli_cpu), ("memory", |r| r.memory), ("ephemeral-storage", |r| r.ephemeral_storage)];
-    for (name, get) in checks {
-        let wanted = get(request);
-        let allocatable = get(&node.allocatable);
-        if wanted > 0 && wanted > allocatable - used(get) {
+    let used = |own: i64, get: fn(&Resource) -> i64| own + extra_requested.map_or(0, get);
+    let checks = [
+        ("cpu", request.milli_cpu, node.allocatable.milli_cpu, used(node.requested.milli_cpu, |r| r.milli_cpu)),
+        ("memory", request.memory, node.allocatable.memory, used(node.requested.memory, |r| r.memory)),
+        (
+            "ephemeral-storage",
+            request.ephemeral_storage,
+            node.allocatable.ephemeral_storage,
+            used(node.requested.ephemeral_storage, |r| r.ephemeral_storage),
+        ),
+    ];
+    for (name, wanted, allocatable, requested) in checks {
+        if wanted > 0 && wanted > allocatable - requested {
             out.push(InsufficientResource { reason: insufficient(name), unresolvable: wanted > allocatable });
         }
     }

@@ -72,6 +72,7 @@ pub fn schedule_pod(
     scratch.feasible.clear();
     let mut verdicts = Vec::new();
     let mut rejected = Vec::new();
+    let mut rejected_verdicts = Vec::new();
     let mut processed = 0;
     for i in 0..n {
         let index = (*next_start + i) % n;
@@ -80,7 +81,7 @@ pub fn schedule_pod(
         match run_filters(state, node) {
             Ok(()) => scratch.feasible.push(index),
             Err(status) => {
-                verdicts.push(NodeVerdict { node: node.name.clone(), rejected: Some(status.clone()), scores: None });
+                rejected_verdicts.push(node.name.clone());
                 rejected.push(status);
             }
         }
@@ -90,6 +91,10 @@ pub fn schedule_pod(
     }
     if n > 0 {
         *next_start = (*next_start + processed) % n;
+    }
+    verdicts.reserve_exact(rejected.len() + scratch.feasible.len());
+    for (node, status) in rejected_verdicts.into_iter().zip(&rejected) {
+        verdicts.push(NodeVerdict { node, rejected: Some(Box::new(status.clone())), scores: None });
     }
     if scratch.feasible.is_empty() {
         let error = FitError { num_all_nodes: n, statuses: rejected, ..Default::default() };
@@ -166,7 +171,9 @@ fn prioritize_nodes(
             best.push(index);
         }
         let node = cache.node_at(index).name.clone();
-        verdicts.push(NodeVerdict { node, rejected: None, scores: Some(NodeScores { plugin_scores: *scores, total }) });
+        // Normalised scores are 0–100 by construction.
+        let plugin_scores = scores.map(|s| s.clamp(0, 100) as u8);
+        verdicts.push(NodeVerdict { node, rejected: None, scores: Some(NodeScores { plugin_scores, total }) });
     }
     best
 }

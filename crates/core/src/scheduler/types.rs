@@ -5,7 +5,7 @@ use crate::api::Pod;
 use crate::api::container::{Container, ResourceList};
 use crate::api::node::Taint;
 use crate::api::string_map::StringMap;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// `DefaultMilliCPURequest`: what a container without a cpu request counts as when scoring.
@@ -192,8 +192,8 @@ pub struct NodeInfo {
     pub non_zero_requested: Resource,
     /// Assigned, non-terminal pods (terminating ones included until they are gone).
     pub pods: BTreeSet<PodKey>,
-    /// Normalised image name → how many of this node's pods use it.
-    pub images: BTreeMap<String, u32>,
+    /// (image id, how many of this node's pods use it); see `Cache::image_id`.
+    pub images: Vec<(u32, u32)>,
     /// How many of this node's pods have (anti-)affinity terms of any kind.
     pub pods_with_affinity: u32,
     /// How many of this node's pods have required anti-affinity terms.
@@ -211,7 +211,7 @@ impl NodeInfo {
             requested: Resource::default(),
             non_zero_requested: Resource::default(),
             pods: BTreeSet::new(),
-            images: BTreeMap::new(),
+            images: Vec::new(),
             pods_with_affinity: 0,
             pods_with_required_anti_affinity: 0,
         }
