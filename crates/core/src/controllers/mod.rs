@@ -12,7 +12,9 @@ pub mod active_pods;
 pub mod deployment;
 pub mod garbage_collector;
 pub mod namespace;
+pub mod node_lifecycle;
 pub mod replica_set;
+pub mod taint_eviction;
 pub mod wakeups;
 
 use crate::sim::time::SimTime;
@@ -25,8 +27,11 @@ pub struct Controllers {
     pub namespace: namespace::NamespaceController,
     pub replica_set: replica_set::ReplicaSetController,
     pub deployment: deployment::DeploymentController,
+    pub scheduler: crate::scheduler::Scheduler,
     /// The simulated kubelets of every node (not a controller upstream, but the same loop shape).
     pub kubelet: crate::kubelet::Kubelet,
+    pub node_lifecycle: node_lifecycle::NodeLifecycleController,
+    pub taint_eviction: taint_eviction::TaintEvictionController,
 }
 
 impl Controllers {
@@ -37,13 +42,23 @@ impl Controllers {
         self.namespace.sync(store);
         self.deployment.sync(store);
         self.replica_set.sync(store);
+        self.scheduler.sync(store);
         self.kubelet.sync(store);
+        self.node_lifecycle.sync(store, &self.kubelet);
+        self.taint_eviction.sync(store);
         store.resource_version() != before
     }
 
     /// The earliest time any controller wants to run again without being told of a change.
     pub fn next_wake(&self) -> Option<SimTime> {
-        let wakes = [self.replica_set.next_wake(), self.deployment.next_wake(), self.kubelet.next_wake()];
+        let wakes = [
+            self.replica_set.next_wake(),
+            self.deployment.next_wake(),
+            self.scheduler.next_wake(),
+            self.kubelet.next_wake(),
+            self.node_lifecycle.next_wake(),
+            self.taint_eviction.next_wake(),
+        ];
         wakes.into_iter().flatten().min()
     }
 }

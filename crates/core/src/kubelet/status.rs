@@ -128,9 +128,8 @@ fn container_status(pod: &Pod, c: &ContainerRuntime, now: SimTime) -> ContainerS
     let has_startup = spec.iter().find(|s| s.name == c.name).is_some_and(|s| s.startup_probe.is_some());
     let running = c.running();
     let started = running.is_some() && (!has_startup || c.probes.startup.result == Some(true));
-    let ready = started
-        && running.is_some_and(|r| r.stopping.is_none())
-        && (!has_readiness || c.probes.readiness.result == Some(true));
+    // A container being stopped stays ready until it exits (kubectl shows `1/1 Terminating`).
+    let ready = started && (!has_readiness || c.probes.readiness.result == Some(true));
     let (state, last_state) = states(pod, c, now);
     ContainerStatus {
         name: c.name.clone(),

@@ -29,7 +29,18 @@ pub const LAB_VERBS: &[LabVerb] = &[
         run: node_add,
     },
     LabVerb { words: &["node", "remove"], usage: "lab node remove NAME", flags: &[], run: node_remove },
+    LabVerb { words: &["node", "power-off"], usage: "lab node power-off NAME", flags: &[], run: node_power_off },
+    LabVerb { words: &["node", "power-on"], usage: "lab node power-on NAME", flags: &[], run: node_power_on },
+    LabVerb {
+        words: &["pod", "crash"],
+        usage: "lab pod crash NAME [-n NAMESPACE] [--exit-code 1]",
+        flags: &[Flag::value("exit-code", None, "The process's exit code"), NAMESPACE],
+        run: pod_crash,
+    },
+    LabVerb { words: &["pod", "oom"], usage: "lab pod oom NAME [-n NAMESPACE]", flags: &[NAMESPACE], run: pod_oom },
 ];
+
+const NAMESPACE: Flag = Flag::value("namespace", Some('n'), "The pod's namespace");
 
 /// Runs `lab …` words; the result is what the command prints, or an error line.
 pub fn run(sim: &mut Sim, words: &[String]) -> Result<String, String> {
@@ -93,4 +104,32 @@ fn node_remove(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     let name = one_name(args)?;
     sim.remove_node(&name).map_err(|e| e.to_string())?;
     Ok(format!("node/{name} removed"))
+}
+
+fn node_power_off(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    sim.power_off_node(&name).map_err(|e| e.to_string())?;
+    Ok(format!("node/{name} powered off"))
+}
+
+fn node_power_on(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    sim.power_on_node(&name).map_err(|e| e.to_string())?;
+    Ok(format!("node/{name} powered on"))
+}
+
+fn pod_crash(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    let code = args.get("exit-code").unwrap_or("1");
+    let code: i32 = code.parse().map_err(|_| format!("error: --exit-code: invalid number \"{code}\""))?;
+    let namespace = args.get("namespace").unwrap_or("default").to_string();
+    sim.crash_pod(&namespace, &name, code).map_err(|e| format!("error: {e}"))?;
+    Ok(format!("pod/{name} crashed (exit code {code})"))
+}
+
+fn pod_oom(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    let namespace = args.get("namespace").unwrap_or("default").to_string();
+    sim.oom_pod(&namespace, &name).map_err(|e| format!("error: {e}"))?;
+    Ok(format!("pod/{name} OOM-killed"))
 }

@@ -109,6 +109,35 @@ impl Sim {
         self.store.delete::<Node>("", name, &DeleteOptions::default()).map(|_| ())
     }
 
+    /// `lab node power-off`: the machine stops; its kubelet goes silent.
+    pub fn power_off_node(&mut self, name: &str) -> Result<(), ApiError> {
+        self.store.get::<Node>("", name)?;
+        self.controllers.kubelet.power_off(name, self.now);
+        Ok(())
+    }
+
+    /// `lab node power-on`: the machine boots; its kubelet posts Ready and restarts its pods.
+    pub fn power_on_node(&mut self, name: &str) -> Result<(), ApiError> {
+        self.store.get::<Node>("", name)?;
+        self.controllers.kubelet.power_on(&mut self.store, name);
+        Ok(())
+    }
+
+    /// `lab pod crash`: the pod's main container process exits with `exit_code`.
+    pub fn crash_pod(&mut self, namespace: &str, name: &str, exit_code: i32) -> Result<(), String> {
+        self.controllers.kubelet.crash(&mut self.store, namespace, name, exit_code)
+    }
+
+    /// `lab pod oom`: the pod's main container is OOM-killed.
+    pub fn oom_pod(&mut self, namespace: &str, name: &str) -> Result<(), String> {
+        self.controllers.kubelet.oom(&mut self.store, namespace, name)
+    }
+
+    /// The controllers, for read-only views (the scheduler's decisions, the kubelet's runtime).
+    pub fn controllers(&self) -> &Controllers {
+        &self.controllers
+    }
+
     /// Runs controllers until nothing changes, then schedules timers for new writes and traces them.
     pub fn settle(&mut self) {
         for _ in 0..MAX_RECONCILE_PASSES {

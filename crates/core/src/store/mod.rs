@@ -289,7 +289,12 @@ impl Store {
         }
         self.index_owner_refs(T::KIND, old.metadata(), false);
         self.index_owner_refs(T::KIND, object.metadata(), true);
-        let finished = object.metadata().deletion_timestamp.is_some() && object.metadata().finalizers.is_empty();
+        // Upstream `ShouldDeleteDuringUpdate`: the last finalizer gone and no grace period left;
+        // a pod still in its grace period (the kubelet reporting status) stays.
+        let meta = object.metadata();
+        let finished = meta.deletion_timestamp.is_some()
+            && meta.finalizers.is_empty()
+            && meta.deletion_grace_period_seconds.unwrap_or(0) == 0;
         if finished {
             let (ns, name) = key_of(&object);
             return self.remove::<T>(&ns, &name);

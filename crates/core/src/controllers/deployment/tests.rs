@@ -1,5 +1,6 @@
 //! Rollouts driven with a stand-in kubelet that makes every pod Ready at once, so the
 //! controller's arithmetic shows on its own: sizes of each ReplicaSet, step by step.
+//! The lab has no nodes, so neither the scheduler nor the real kubelet touches the pods.
 
 use crate::api::meta::Time;
 use crate::api::pod::PodCondition;
@@ -14,7 +15,7 @@ const HELLO: &str = r#"{"metadata":{"name":"hello"},"spec":{"replicas":3,
   "template":{"metadata":{"labels":{"app":"hello"}},"spec":{"containers":[{"name":"hello","image":"hello:v1"}]}}}}"#;
 
 fn lab() -> Sim {
-    let mut sim = Sim::new(3, &ClusterSpec::default());
+    let mut sim = Sim::new(3, &ClusterSpec { nodes: Vec::new() });
     sim.store_mut().create(serde_json::from_str::<Deployment>(HELLO).unwrap()).unwrap();
     sim.settle();
     sim

@@ -1,0 +1,157 @@
+//! The node lifecycle controller: a node whose kubelet stops posting status is marked Unknown
+//! after the grace period, tainted unreachable (NoSchedule and NoExecute), and its pods marked
+//! not ready; when the kubelet is back, the taints go. Mirrors
+//! pkg/controller/nodelifecycle/node_lifecycle_controller.go (`monitorNodeHealth`,
+//! `tryUpdateNodeHealth`, `MarkPodsNotReady`, the NoSchedule/NoExecute tainting passes).
+
+use super::wakeups::Wakeups;
+use crate::api::meta::Time;
+use crate::api::node::Taint;
+use crate::api::pod::PodCondition;
+use crate::api::{Node, Pod};
+use crate::kubelet::Kubelet;
+use crate::sim::time::{Duration, SimTime};
+use crate::store::Store;
+use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use std::collections::BTreeSet;
+
+/// `--node-monitor-grace-period` (50 s since v1.32).
+pub const NODE_MONITOR_GRACE_PERIOD: Duration = Duration::from_secs(50);
+/// `--node-monitor-period`: how often the controller looks.
+pub const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
+pub const UNREACHABLE_TAINT: &str = "node.kubernetes.io/unreachable";
+pub const NOT_READY_TAINT: &str = "node.kubernetes.io/not-ready";
+const REPORTER: Reporter<'static> = Reporter::controller("node-controller");
+const KUBELET_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
+
+#[derive(Clone, Debug, Default)]
+pub struct NodeLifecycleController {
+    cursor: u64,
+    wakeups: Wakeups<String>,
+    /// Nodes known to have gone silent, so each is looked at once per change.
+    silent: BTreeSet<String>,
+}
+
+impl NodeLifecycleController {
+    pub fn sync(&mut self, store: &mut Store, kubelet: &Kubelet) {
+        let now = store.now();
+        let due: BTreeSet<String> = self.wakeups.take_due(now).into_iter().collect();
+        let nodes: Vec<Node> = store.list::<Node>(None).cloned().collect();
+        for node in nodes {
+            let name = node.metadata.name.clone();
+            match kubelet.heartbeat_lost_at(&name) {
+                Some(lost_at) => {
+                    let unknown_at = monitor_tick_after(lost_at.plus(NODE_MONITOR_GRACE_PERIOD));
+                    if now >= unknown_at
+                        && (due.contains(&name) || self.silent.insert(name.clone()) || !is_unknown(&node))
+                    {
+                        mark_unknown(store, &node);
+                    } else if now < unknown_at {
+                        self.silent.insert(name.clone());
+                        self.wakeups.add_at(unknown_at, name);
+                    }
+                }
+                None => {
+                    self.silent.remove(&name);
+                    if has_taint(&node, UNREACHABLE_TAINT) && ready(&node) {
+                        remove_unreachable_taints(store, &node);
+                    }
+                }
+            }
+        }
+        self.cursor = store.resource_version();
+    }
+
+    pub fn next_wake(&self) -> Option<SimTime> {
+        self.wakeups.next()
+    }
+}
+
+/// The controller looks every 5 s: the first look strictly after the grace period ends.
+fn monitor_tick_after(t: SimTime) -> SimTime {
+    let period = NODE_MONITOR_PERIOD.as_millis();
+    SimTime((t.as_millis() / period + 1) * period)
+}
+
+fn ready(node: &Node) -> bool {
+    node.status.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "True")
+}
+
+fn is_unknown(node: &Node) -> bool {
+    node.status.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "Unknown")
+        && has_taint(node, UNREACHABLE_TAINT)
+}
+
+fn has_taint(node: &Node, key: &str) -> bool {
+    node.spec.taints.iter().any(|t| t.key == key)
+}
+
+/// `tryUpdateNodeHealth` for a silent kubelet, then the tainting passes and `MarkPodsNotReady`.
+fn mark_unknown(store: &mut Store, node: &Node) {
+    if is_unknown(node) {
+        return;
+    }
+    let now = Time(store.now());
+    let mut updated = node.clone();
+    let was_ready = ready(node);
+    for condition in updated.status.conditions.iter_mut().filter(|c| KUBELET_CONDITIONS.contains(&c.type_.as_str())) {
+        if condition.status != "Unknown" {
+            condition.last_transition_time = Some(now);
+        }
+        condition.status = "Unknown".to_string();
+        condition.reason = Some("NodeStatusUnknown".to_string());
+        condition.message = Some("Kubelet stopped posting node status.".to_string());
+    }
+    let Ok(stored) = store.update_status(updated) else { return };
+    if was_ready {
+        let message = format!("Node {} status is now: NodeNotReady", node.metadata.name);
+        store.record_event(object_reference(&stored), EventType::Normal, "NodeNotReady", message, REPORTER);
+    }
+    let mut tainted = stored;
+    for effect in ["NoSchedule", "NoExecute"] {
+        if !tainted.spec.taints.iter().any(|t| t.key == UNREACHABLE_TAINT && t.effect == effect) {
+            let time_added = (effect == "NoExecute").then_some(now);
+            tainted.spec.taints.push(Taint {
+                key: UNREACHABLE_TAINT.to_string(),
+                value: None,
+                effect: effect.to_string(),
+                time_added,
+            });
+        }
+    }
+    let _ = store.update(tainted);
+    mark_pods_not_ready(store, &node.metadata.name);
+}
+
+/// `MarkPodsNotReady`: the pods' Ready condition goes False, with a warning on each pod.
+fn mark_pods_not_ready(store: &mut Store, node_name: &str) {
+    let now = Time(store.now());
+    let pods: Vec<Pod> = store.list::<Pod>(None).filter(|p| p.node_name() == Some(node_name)).cloned().collect();
+    for mut pod in pods {
+        let Some(ready) = pod.status.conditions.iter_mut().find(|c| c.type_ == "Ready") else { continue };
+        if ready.status == "False" {
+            continue;
+        }
+        *ready = PodCondition {
+            type_: "Ready".into(),
+            status: "False".into(),
+            last_transition_time: Some(now),
+            ..Default::default()
+        };
+        if let Ok(stored) = store.update_status(pod) {
+            store.record_event(
+                object_reference(&stored),
+                EventType::Warning,
+                "NodeNotReady",
+                "Node is not ready".into(),
+                REPORTER,
+            );
+        }
+    }
+}
+
+fn remove_unreachable_taints(store: &mut Store, node: &Node) {
+    let mut updated = node.clone();
+    updated.spec.taints.retain(|t| t.key != UNREACHABLE_TAINT && t.key != NOT_READY_TAINT);
+    let _ = store.update(updated);
+}
