@@ -73,6 +73,14 @@ impl Kubelet {
         self.nodes.entry(name.to_string()).or_insert_with(|| NodeRuntime::new(name, subnet))
     }
 
+    /// The node's runtime, its pod subnet taken from its InternalIP (`10.0.0.10` → 10.244.1.0/24).
+    fn node_runtime_for(&mut self, node: &Node) -> &mut NodeRuntime {
+        let octet = internal_ip(node).rsplit('.').next().and_then(|o| o.parse::<u32>().ok());
+        let subnet = octet.map_or(self.nodes.len() as u32 + 1, |o| o.saturating_sub(9));
+        let name = node.metadata.name.clone();
+        self.nodes.entry(name.clone()).or_insert_with(|| NodeRuntime::new(&name, subnet))
+    }
+
     fn sync_pod(&mut self, store: &mut Store, namespace: &str, name: &str) {
         let key = (namespace.to_string(), name.to_string());
         let Some(pod) = store.try_get::<Pod>(namespace, name).cloned() else {
@@ -80,8 +88,9 @@ impl Kubelet {
             return;
         };
         let Some(node_name) = pod.node_name().map(str::to_string) else { return };
-        let Some(host_ip) = store.try_get::<Node>("", &node_name).map(internal_ip) else { return };
-        if self.node_runtime(&node_name).powered_off_at.is_some() {
+        let Some(node) = store.try_get::<Node>("", &node_name).cloned() else { return };
+        let host_ip = internal_ip(&node);
+        if self.node_runtime_for(&node).powered_off_at.is_some() {
             return;
         }
         if self.pods.get(&key).is_some_and(|rt| rt.uid != pod.metadata.uid) {

@@ -213,11 +213,8 @@ impl PodStep<'_> {
         }
         self.event(c, EventType::Normal, "Created", "Container created".to_string());
         self.event(c, EventType::Normal, "Started", "Container started".to_string());
-        let container_id = format!(
-            "containerd://{:016x}{:016x}",
-            self.store.random_below(u64::MAX),
-            self.store.random_below(u64::MAX)
-        );
+        let id: String = (0..4).map(|_| format!("{:016x}", self.store.random_below(u64::MAX))).collect();
+        let container_id = format!("containerd://{id}");
         let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
         running.ends = self.natural_end(c, &running);
         c.probes = Default::default();
