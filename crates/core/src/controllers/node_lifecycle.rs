@@ -8,12 +8,12 @@ use super::wakeups::Wakeups;
 use crate::api::meta::Time;
 use crate::api::node::Taint;
 use crate::api::pod::PodCondition;
-use crate::api::{Node, Pod};
+use crate::api::{Kind, Node, Pod};
 use crate::kubelet::Kubelet;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `--node-monitor-grace-period` (50 s since v1.32).
 pub const NODE_MONITOR_GRACE_PERIOD: Duration = Duration::from_secs(50);
@@ -28,42 +28,54 @@ const KUBELET_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure"
 pub struct NodeLifecycleController {
     cursor: u64,
     wakeups: Wakeups<String>,
-    /// Nodes known to have gone silent, so each is looked at once per change.
-    silent: BTreeSet<String>,
+    /// Machines known to be off, and since when: what changed is what gets looked at.
+    known_off: BTreeMap<String, SimTime>,
 }
 
 impl NodeLifecycleController {
     pub fn sync(&mut self, store: &mut Store, kubelet: &Kubelet) {
-        let now = store.now();
-        let due: BTreeSet<String> = self.wakeups.take_due(now).into_iter().collect();
-        let nodes: Vec<Node> = store.list::<Node>(None).cloned().collect();
-        for node in nodes {
-            let name = node.metadata.name.clone();
-            match kubelet.heartbeat_lost_at(&name) {
-                Some(lost_at) => {
-                    let unknown_at = monitor_tick_after(lost_at.plus(NODE_MONITOR_GRACE_PERIOD));
-                    if now >= unknown_at
-                        && (due.contains(&name) || self.silent.insert(name.clone()) || !is_unknown(&node))
-                    {
-                        mark_unknown(store, &node);
-                    } else if now < unknown_at {
-                        self.silent.insert(name.clone());
-                        self.wakeups.add_at(unknown_at, name);
-                    }
-                }
-                None => {
-                    self.silent.remove(&name);
-                    if has_taint(&node, UNREACHABLE_TAINT) && ready(&node) {
-                        remove_unreachable_taints(store, &node);
-                    }
-                }
+        let mut check: BTreeSet<String> = self.wakeups.take_due(store.now()).into_iter().collect();
+        for (name, at) in kubelet.powered_off() {
+            if self.known_off.insert(name.clone(), *at) != Some(*at) {
+                check.insert(name.clone());
             }
         }
+        let back: Vec<String> =
+            self.known_off.keys().filter(|n| kubelet.heartbeat_lost_at(n).is_none()).cloned().collect();
+        for name in back {
+            self.known_off.remove(&name);
+            check.insert(name);
+        }
+        if let Ok(events) = store.watch_log().since(self.cursor) {
+            check.extend(events.filter(|e| e.kind == Kind::Node).map(|e| e.name.clone()));
+        }
         self.cursor = store.resource_version();
+        for name in check {
+            if let Some(at) = self.process(store, kubelet, &name) {
+                self.wakeups.add_at(at, name);
+            }
+        }
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {
         self.wakeups.next()
+    }
+
+    /// `monitorNodeHealth` for one node; returns when to look again.
+    fn process(&self, store: &mut Store, kubelet: &Kubelet, name: &str) -> Option<SimTime> {
+        let node = store.try_get::<Node>("", name)?.clone();
+        match kubelet.heartbeat_lost_at(name) {
+            Some(lost_at) => {
+                let unknown_at = monitor_tick_after(lost_at.plus(NODE_MONITOR_GRACE_PERIOD));
+                if store.now() < unknown_at {
+                    return Some(unknown_at);
+                }
+                mark_unknown(store, &node);
+            }
+            None if has_taint(&node, UNREACHABLE_TAINT) && ready(&node) => remove_unreachable_taints(store, &node),
+            None => {}
+        }
+        None
     }
 }
 

@@ -25,6 +25,8 @@ pub struct ReplicaSetController {
     cursor: u64,
     dirty: BTreeSet<Key>,
     wakeups: Wakeups<Key>,
+    /// Pods seen without a controller: the only candidates for adoption.
+    orphans: BTreeSet<Key>,
 }
 
 impl ReplicaSetController {
@@ -58,7 +60,13 @@ impl ReplicaSetController {
                         self.dirty.insert((event.namespace.clone(), owner.clone()));
                     }
                     Some(_) => {}
-                    None => self.dirty.extend(replica_sets_wanting(store, &event.namespace, &event.name)),
+                    None => {
+                        let wanting = replica_sets_wanting(store, &event.namespace, &event.name);
+                        if !wanting.is_empty() {
+                            self.orphans.insert((event.namespace.clone(), event.name.clone()));
+                        }
+                        self.dirty.extend(wanting);
+                    }
                 },
                 _ => {}
             }
@@ -71,7 +79,7 @@ impl ReplicaSetController {
         if rs.metadata.deletion_timestamp.is_some() {
             return;
         }
-        adopt_orphans(store, &rs);
+        self.adopt_orphans(store, &rs);
         let now = store.now();
         let pods: Vec<Pod> =
             store.owned::<Pod>(rs.metadata.uid).filter(|p| active_pods::is_active(p)).cloned().collect();
@@ -113,18 +121,28 @@ fn replica_sets_wanting(store: &Store, namespace: &str, pod_name: &str) -> Vec<K
         .collect()
 }
 
-/// Upstream's `ClaimPods` (adoption half): orphans matching the selector get this RS as controller.
-fn adopt_orphans(store: &mut Store, rs: &ReplicaSet) {
-    let Some(selector) = &rs.spec.selector else { return };
-    let orphans: Vec<Pod> = store
-        .list::<Pod>(Some(&rs.metadata.namespace))
-        .filter(|p| p.metadata.owner_references.iter().all(|r| r.controller != Some(true)))
-        .filter(|p| active_pods::is_active(p) && selector.matches(&p.metadata.labels))
-        .cloned()
-        .collect();
-    for mut pod in orphans {
-        pod.metadata.owner_references.push(controller_ref(rs));
-        let _ = store.update(pod);
+impl ReplicaSetController {
+    /// Upstream's `ClaimPods` (adoption half): orphans matching the selector get this RS as controller.
+    fn adopt_orphans(&mut self, store: &mut Store, rs: &ReplicaSet) {
+        let Some(selector) = &rs.spec.selector else { return };
+        let namespace = &rs.metadata.namespace;
+        let candidates: Vec<Key> = self.orphans.iter().filter(|(ns, _)| ns == namespace).cloned().collect();
+        for key in candidates {
+            let Some(pod) = store.try_get::<Pod>(&key.0, &key.1) else {
+                self.orphans.remove(&key);
+                continue;
+            };
+            if pod.metadata.controller_ref().is_some() || !active_pods::is_active(pod) {
+                self.orphans.remove(&key);
+                continue;
+            }
+            if selector.matches(&pod.metadata.labels) {
+                let mut pod = pod.clone();
+                pod.metadata.owner_references.push(controller_ref(rs));
+                let _ = store.update(pod);
+                self.orphans.remove(&key);
+            }
+        }
     }
 }
 

@@ -31,6 +31,8 @@ pub struct Kubelet {
     wakeups: Wakeups<Key>,
     pods: BTreeMap<Key, PodRuntime>,
     nodes: BTreeMap<String, NodeRuntime>,
+    /// Machines without power, and since when (a short list: the node controller reads it often).
+    powered_off: BTreeMap<String, SimTime>,
 }
 
 impl Kubelet {
@@ -53,7 +55,12 @@ impl Kubelet {
 
     /// When the node's kubelet last posted status, if it has stopped (the machine is off).
     pub fn heartbeat_lost_at(&self, node: &str) -> Option<SimTime> {
-        self.nodes.get(node).and_then(|n| n.powered_off_at)
+        self.powered_off.get(node).copied()
+    }
+
+    /// Every machine without power, and since when.
+    pub fn powered_off(&self) -> impl Iterator<Item = (&String, &SimTime)> {
+        self.powered_off.iter()
     }
 
     fn collect_changes(&mut self, store: &Store) {
@@ -166,12 +173,14 @@ impl Kubelet {
     /// The machine loses power: its kubelet stops; its containers' fate is unknown.
     pub fn power_off(&mut self, node: &str, now: SimTime) {
         self.node_runtime(node).powered_off_at = Some(now);
+        self.powered_off.insert(node.to_string(), now);
     }
 
     /// The machine is back: containers did not survive the reboot; the kubelet posts Ready
     /// and restarts (or finishes deleting) every pod bound here.
     pub fn power_on(&mut self, store: &mut Store, node: &str) {
         let Some(off_at) = self.node_runtime(node).powered_off_at.take() else { return };
+        self.powered_off.remove(node);
         let keys: Vec<Key> = self.pods.iter().filter(|(_, rt)| rt.node == node).map(|(k, _)| k.clone()).collect();
         for key in keys {
             if let Some(rt) = self.pods.get_mut(&key) {

@@ -3,6 +3,7 @@
 //! Time only moves in `advance`; it jumps from one due timer to the next, and after every
 //! step the controllers run until the cluster is quiet again. Nothing ticks when nothing is due.
 
+pub mod load;
 pub mod queue;
 pub mod rng;
 pub mod time;
@@ -41,6 +42,8 @@ pub struct Sim {
     nodes_added: usize,
     /// The one pending `WakeControllers` timer, if any (controllers only ever need the earliest).
     scheduled_wake: Option<SimTime>,
+    /// Timers fired so far (the benchmark's proof that a quiet cluster does not tick).
+    timers_fired: u64,
 }
 
 impl Sim {
@@ -57,6 +60,7 @@ impl Sim {
             trace_cursor: 0,
             nodes_added: 0,
             scheduled_wake: None,
+            timers_fired: 0,
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -155,12 +159,17 @@ impl Sim {
         while let Some(due) = self.queue.next_due().filter(|due| *due <= target) {
             self.set_now(due);
             while let Some((_, timer)) = self.queue.pop_due(due) {
+                self.timers_fired += 1;
                 self.fire(timer);
             }
             self.settle();
         }
         self.set_now(target);
         self.settle();
+    }
+
+    pub fn timers_fired(&self) -> u64 {
+        self.timers_fired
     }
 
     /// When the next timer falls due (for steppers and the UI's "step one event").

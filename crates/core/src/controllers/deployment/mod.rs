@@ -27,6 +27,8 @@ pub struct DeploymentController {
     dirty: BTreeSet<Key>,
     /// Progress deadlines to check again (`requeueStuckDeployment`).
     wakeups: Wakeups<Key>,
+    /// ReplicaSets seen without a controller: the only candidates for adoption.
+    orphans: BTreeSet<Key>,
 }
 
 impl DeploymentController {
@@ -34,7 +36,7 @@ impl DeploymentController {
         self.collect_changes(store);
         self.dirty.extend(self.wakeups.take_due(store.now()));
         for (namespace, name) in std::mem::take(&mut self.dirty) {
-            if let Some(at) = sync_deployment(store, &namespace, &name) {
+            if let Some(at) = sync_deployment(store, &namespace, &name, &mut self.orphans) {
                 self.wakeups.add_at(at, (namespace, name));
             }
         }
@@ -60,7 +62,13 @@ impl DeploymentController {
                 (Kind::ReplicaSet, Some((Kind::Deployment, owner))) => {
                     self.dirty.insert((event.namespace.clone(), owner.clone()));
                 }
-                (Kind::ReplicaSet, None) => self.dirty.extend(deployments_in(store, &event.namespace)),
+                (Kind::ReplicaSet, None) => {
+                    // An orphan (or a deleted one): any Deployment here might adopt or need it.
+                    if store.try_get::<ReplicaSet>(&event.namespace, &event.name).is_some() {
+                        self.orphans.insert((event.namespace.clone(), event.name.clone()));
+                    }
+                    self.dirty.extend(deployments_in(store, &event.namespace));
+                }
                 (Kind::Pod, Some((Kind::ReplicaSet, rs)))
                     if event.type_ == crate::store::watch::WatchEventType::Deleted =>
                 {
@@ -90,7 +98,7 @@ fn owner_of_replica_set(store: &Store, namespace: &str, rs: &str) -> Option<Stri
 }
 
 /// One `syncDeployment`; returns when to look again if a progress deadline is pending.
-fn sync_deployment(store: &mut Store, namespace: &str, name: &str) -> Option<SimTime> {
+fn sync_deployment(store: &mut Store, namespace: &str, name: &str, orphans: &mut BTreeSet<Key>) -> Option<SimTime> {
     let mut d = store.try_get::<Deployment>(namespace, name)?.clone();
     let selector_is_empty =
         d.spec.selector.as_ref().is_none_or(|s| s.match_labels.is_empty() && s.match_expressions.is_empty());
@@ -98,6 +106,7 @@ fn sync_deployment(store: &mut Store, namespace: &str, name: &str) -> Option<Sim
         // Upstream refuses to act on an empty selector (it would select every pod).
         return None;
     }
+    sync::adopt_orphans(store, &d, orphans);
     let replica_sets = sync::replica_sets_for(store, &d);
     if d.metadata.deletion_timestamp.is_some() {
         sync::sync_status_only(store, &mut d, replica_sets);

@@ -11,6 +11,7 @@ use crate::api::{Deployment, ObjectMeta, ReplicaSet};
 use crate::controllers::replica_set::non_zero;
 use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};
+use std::collections::BTreeSet;
 
 /// A Deployment's ReplicaSets split as a rollout sees them.
 #[derive(Clone, Debug, Default)]
@@ -26,19 +27,31 @@ impl Family {
     }
 }
 
-/// The ReplicaSets this Deployment controls, adopting matching orphans (`getReplicaSetsForDeployment`).
-pub fn replica_sets_for(store: &mut Store, d: &Deployment) -> Vec<ReplicaSet> {
+/// `ClaimReplicaSets` (adoption half): orphan ReplicaSets matching the selector join this Deployment.
+pub fn adopt_orphans(store: &mut Store, d: &Deployment, orphans: &mut BTreeSet<(String, String)>) {
     let selector = d.spec.selector.clone().unwrap_or_default();
-    let orphans: Vec<ReplicaSet> = store
-        .list::<ReplicaSet>(Some(&d.metadata.namespace))
-        .filter(|rs| rs.metadata.controller_ref().is_none() && rs.metadata.deletion_timestamp.is_none())
-        .filter(|rs| selector.matches(&rs.metadata.labels))
-        .cloned()
-        .collect();
-    for mut rs in orphans {
-        rs.metadata.owner_references.push(controller_ref(d));
-        let _ = store.update(rs);
+    let candidates: Vec<(String, String)> =
+        orphans.iter().filter(|(ns, _)| *ns == d.metadata.namespace).cloned().collect();
+    for key in candidates {
+        let Some(rs) = store.try_get::<ReplicaSet>(&key.0, &key.1) else {
+            orphans.remove(&key);
+            continue;
+        };
+        if rs.metadata.controller_ref().is_some() || rs.metadata.deletion_timestamp.is_some() {
+            orphans.remove(&key);
+            continue;
+        }
+        if selector.matches(&rs.metadata.labels) {
+            let mut rs = rs.clone();
+            rs.metadata.owner_references.push(controller_ref(d));
+            let _ = store.update(rs);
+            orphans.remove(&key);
+        }
     }
+}
+
+/// The ReplicaSets this Deployment controls, oldest first (`getReplicaSetsForDeployment`).
+pub fn replica_sets_for(store: &Store, d: &Deployment) -> Vec<ReplicaSet> {
     let mut owned: Vec<ReplicaSet> = store.owned::<ReplicaSet>(d.metadata.uid).cloned().collect();
     owned.sort_by(|a, b| {
         (a.metadata.creation_timestamp, &a.metadata.name).cmp(&(b.metadata.creation_timestamp, &b.metadata.name))
