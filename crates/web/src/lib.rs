@@ -6,7 +6,7 @@
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::MemoryFiles;
 use kubelab_core::script;
-use kubelab_core::sim::Sim;
+use kubelab_core::sim::{Sim, load};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Runs a `kubelab sim` script on the default cluster with `seed`; returns JSON
@@ -26,6 +26,26 @@ pub fn run_script(seed: u64, script_text: &str) -> (String, String, i32) {
     let mut sim = Sim::new(seed, &ClusterSpec::default());
     let transcript = script::run(&mut sim, &steps, &MemoryFiles::new(), false);
     (transcript.text, sim.trace().as_jsonl().to_string(), transcript.exit_code)
+}
+
+/// The engine benchmark's scenario (`kubelab_core::sim::load`): `nodes` nodes, `deployments`
+/// Deployments of `replicas` pods, run until every pod is Running, then a quiet hour. The
+/// caller times it (the core has no clock); returns JSON
+/// `{"pods", "running", "virtualSeconds", "idleTimers", "traceHash"}`.
+#[wasm_bindgen]
+pub fn bench_engine(nodes: usize, deployments: usize, replicas: usize) -> String {
+    let mut sim = load::cluster(nodes);
+    load::apply_deployments(&mut sim, deployments, replicas);
+    let report = load::run_until_running(&mut sim, deployments * replicas);
+    let idle_timers = load::idle_hour(&mut sim);
+    serde_json::json!({
+        "pods": report.pods,
+        "running": report.running,
+        "virtualSeconds": report.virtual_seconds,
+        "idleTimers": idle_timers,
+        "traceHash": report.trace_hash.to_string(),
+    })
+    .to_string()
 }
 
 #[cfg(test)]

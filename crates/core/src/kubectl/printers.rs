@@ -80,8 +80,15 @@ fn images(spec: &crate::api::pod::PodSpec) -> String {
 }
 
 fn pod_row(pod: &Pod, age: String, now: SimTime) -> (Vec<String>, Vec<String>) {
-    let total = pod.spec.containers.len();
-    let statuses = &pod.status.container_statuses;
+    // Sidecars (restartable init containers) count among the containers, as printPod counts them.
+    let is_sidecar = |name: &str| {
+        pod.spec.init_containers.iter().any(|c| c.name == name && c.restart_policy.as_deref() == Some("Always"))
+    };
+    let sidecars: Vec<&crate::api::pod::ContainerStatus> =
+        pod.status.init_container_statuses.iter().filter(|s| is_sidecar(&s.name)).collect();
+    let total = pod.spec.containers.len() + pod.spec.init_containers.iter().filter(|c| is_sidecar(&c.name)).count();
+    let statuses: Vec<&crate::api::pod::ContainerStatus> =
+        pod.status.container_statuses.iter().chain(sidecars.iter().copied()).collect();
     let ready = statuses.iter().filter(|c| c.ready).count();
     let restarts: i32 = statuses.iter().map(|c| c.restart_count).sum();
     let last_restart =
@@ -103,21 +110,44 @@ fn pod_row(pod: &Pod, age: String, now: SimTime) -> (Vec<String>, Vec<String>) {
 /// The STATUS column, as upstream printPod derives it from phase, reason and container states.
 pub fn pod_status(pod: &Pod) -> String {
     let mut reason = pod.status.reason.clone().unwrap_or_else(|| pod.phase().to_string());
+    let mut initializing = false;
     for (i, status) in pod.status.init_container_statuses.iter().enumerate() {
-        if let Some(t) = status.state.terminated.as_ref().filter(|t| t.exit_code != 0) {
-            reason = format!("Init:{}", t.reason.clone().unwrap_or_else(|| format!("ExitCode:{}", t.exit_code)));
-            break;
+        let sidecar = pod
+            .spec
+            .init_containers
+            .iter()
+            .any(|c| c.name == status.name && c.restart_policy.as_deref() == Some("Always"));
+        let terminated = status.state.terminated.as_ref();
+        let waiting = status.state.waiting.as_ref().and_then(|w| w.reason.clone()).filter(|r| r != "PodInitializing");
+        if terminated.is_some_and(|t| t.exit_code == 0) || (sidecar && status.started == Some(true)) {
+            continue;
         }
-        if let Some(w) = status.state.waiting.as_ref().and_then(|w| w.reason.clone()).filter(|r| r != "PodInitializing")
-        {
-            reason = format!("Init:{w}");
-            break;
-        }
-        if status.state.terminated.is_none() {
-            reason = format!("Init:{i}/{}", pod.spec.init_containers.len());
-            break;
-        }
+        reason = match (terminated, waiting) {
+            (Some(t), _) => match &t.reason {
+                Some(r) if !r.is_empty() => format!("Init:{r}"),
+                _ => match t.signal {
+                    Some(s) if s != 0 => format!("Init:Signal:{s}"),
+                    _ => format!("Init:ExitCode:{}", t.exit_code),
+                },
+            },
+            (None, Some(w)) => format!("Init:{w}"),
+            (None, None) => format!("Init:{i}/{}", pod.spec.init_containers.len()),
+        };
+        initializing = true;
+        break;
     }
+    let initialized = pod.status.conditions.iter().any(|c| c.type_ == "Initialized" && c.status == "True");
+    if !initializing || initialized {
+        reason = container_reason(pod, reason);
+    }
+    if pod.metadata.deletion_timestamp.is_some() {
+        reason = if pod.status.reason.as_deref() == Some("NodeLost") { "Unknown".into() } else { "Terminating".into() };
+    }
+    reason
+}
+
+/// The regular containers' part of `printPod`: the last waiting or terminated reason wins.
+fn container_reason(pod: &Pod, mut reason: String) -> String {
     let mut has_running = false;
     for status in pod.status.container_statuses.iter().rev() {
         if let Some(w) = status.state.waiting.as_ref().and_then(|w| w.reason.clone()) {
@@ -133,9 +163,6 @@ pub fn pod_status(pod: &Pod) -> String {
     }
     if reason == "Completed" && has_running {
         reason = if pod.is_ready() { "Running".into() } else { "NotReady".into() };
-    }
-    if pod.metadata.deletion_timestamp.is_some() {
-        reason = if pod.status.reason.as_deref() == Some("NodeLost") { "Unknown".into() } else { "Terminating".into() };
     }
     reason
 }

@@ -129,6 +129,16 @@ impl PodStep<'_> {
                 self.begin_pull(&mut c);
                 true
             }
+            ContainerPhase::PullFailed { since, retry_at, message, backing_off: false }
+                if since.plus(PULL_ERROR_SHOWN) <= now =>
+            {
+                // The next sync finds the image in back-off: `ImagePullBackOff` from here on.
+                let image = self.spec_of(&c).and_then(|s| s.image.clone()).unwrap_or_default();
+                self.event(&c, EventType::Normal, "BackOff", format!("Back-off pulling image {image:?}"));
+                self.event(&c, EventType::Warning, "Failed", "Error: ImagePullBackOff".to_string());
+                c.phase = ContainerPhase::PullFailed { since, retry_at, message, backing_off: true };
+                true
+            }
             ContainerPhase::Running(_) => self.step_running(&mut c),
             ContainerPhase::Exited { restart_at: Some(at) } if at <= now && !self.runtime.terminating => {
                 self.start(&mut c);
@@ -169,7 +179,8 @@ impl PodStep<'_> {
                 self.event(c, EventType::Warning, err.event_reason(), format!("Error: {}", err.reason()));
                 c.image_backoff.next(now, now);
                 let retry_at = c.image_backoff.ends_at(now);
-                c.phase = ContainerPhase::PullFailed { since: now, retry_at, message: err.message() };
+                c.phase =
+                    ContainerPhase::PullFailed { since: now, retry_at, message: err.message(), backing_off: false };
             }
             Ok(info) => {
                 c.image_id = info.image_id.clone();
@@ -442,8 +453,10 @@ impl PodStep<'_> {
             match &c.phase {
                 ContainerPhase::Creating { ready_at } => wakes.push(*ready_at),
                 ContainerPhase::Pulling { done_at, .. } => wakes.push(*done_at),
-                ContainerPhase::PullFailed { since, retry_at, .. } => {
-                    wakes.push(since.plus(PULL_ERROR_SHOWN));
+                ContainerPhase::PullFailed { since, retry_at, backing_off, .. } => {
+                    if !backing_off {
+                        wakes.push(since.plus(PULL_ERROR_SHOWN));
+                    }
                     wakes.push(*retry_at);
                 }
                 ContainerPhase::Exited { restart_at: Some(at) } => wakes.push(*at),

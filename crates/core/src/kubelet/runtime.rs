@@ -26,6 +26,8 @@ pub enum ContainerPhase {
         since: SimTime,
         retry_at: SimTime,
         message: String,
+        /// Reported as `ImagePullBackOff` (one sync after the failure).
+        backing_off: bool,
     },
     Running(Running),
     /// Exited; restarts at `restart_at` (`CrashLoopBackOff` while waiting), or never.

@@ -12,9 +12,8 @@ use crate::api::pod::{
 use crate::sim::time::SimTime;
 
 pub fn pod_status(pod: &Pod, rt: &PodRuntime, now: SimTime) -> PodStatus {
-    let init_statuses: Vec<ContainerStatus> =
-        rt.init_containers.iter().map(|c| container_status(pod, c, now)).collect();
-    let statuses: Vec<ContainerStatus> = rt.containers.iter().map(|c| container_status(pod, c, now)).collect();
+    let init_statuses: Vec<ContainerStatus> = rt.init_containers.iter().map(|c| container_status(pod, c)).collect();
+    let statuses: Vec<ContainerStatus> = rt.containers.iter().map(|c| container_status(pod, c)).collect();
     let mut status = PodStatus {
         phase: Some(phase(pod, rt).to_string()),
         host_ip: pod.status.host_ip.clone(),
@@ -121,7 +120,7 @@ fn phase(pod: &Pod, rt: &PodRuntime) -> &'static str {
     }
 }
 
-fn container_status(pod: &Pod, c: &ContainerRuntime, now: SimTime) -> ContainerStatus {
+fn container_status(pod: &Pod, c: &ContainerRuntime) -> ContainerStatus {
     let spec = if c.init { &pod.spec.init_containers } else { &pod.spec.containers };
     let image = spec.iter().find(|s| s.name == c.name).and_then(|s| s.image.clone()).unwrap_or_default();
     let has_readiness = spec.iter().find(|s| s.name == c.name).is_some_and(|s| s.readiness_probe.is_some());
@@ -129,8 +128,9 @@ fn container_status(pod: &Pod, c: &ContainerRuntime, now: SimTime) -> ContainerS
     let running = c.running();
     let started = running.is_some() && (!has_startup || c.probes.startup.result == Some(true));
     // A container being stopped stays ready until it exits (kubectl shows `1/1 Terminating`).
-    let ready = started && (!has_readiness || c.probes.readiness.result == Some(true));
-    let (state, last_state) = states(pod, c, now);
+    // Regular init containers are never "ready"; sidecars are, like app containers.
+    let ready = (!c.init || c.sidecar) && started && (!has_readiness || c.probes.readiness.result == Some(true));
+    let (state, last_state) = states(pod, c);
     ContainerStatus {
         name: c.name.clone(),
         state,
@@ -147,7 +147,7 @@ fn container_status(pod: &Pod, c: &ContainerRuntime, now: SimTime) -> ContainerS
 }
 
 /// `state` and `lastState` as the API shows them.
-fn states(pod: &Pod, c: &ContainerRuntime, now: SimTime) -> (ContainerState, ContainerState) {
+fn states(pod: &Pod, c: &ContainerRuntime) -> (ContainerState, ContainerState) {
     let waiting = |reason: &str, message: Option<String>| ContainerState {
         waiting: Some(ContainerStateWaiting { reason: Some(reason.to_string()), message }),
         ..Default::default()
@@ -158,13 +158,13 @@ fn states(pod: &Pod, c: &ContainerRuntime, now: SimTime) -> (ContainerState, Con
         ContainerPhase::Blocked | ContainerPhase::Creating { .. } | ContainerPhase::Pulling { .. } => {
             (waiting(if c.init { "PodInitializing" } else { "ContainerCreating" }, None), last)
         }
-        ContainerPhase::PullFailed { message, since, .. } => {
+        ContainerPhase::PullFailed { message, backing_off, .. } => {
             let image = (if c.init { &pod.spec.init_containers } else { &pod.spec.containers })
                 .iter()
                 .find(|s| s.name == c.name)
                 .and_then(|s| s.image.clone())
                 .unwrap_or_default();
-            if now >= since.plus(crate::sim::time::Duration::from_secs(1)) {
+            if *backing_off {
                 let text = format!("Back-off pulling image {image:?}: ErrImagePull: {message}");
                 (waiting("ImagePullBackOff", Some(text)), last)
             } else {

@@ -1,0 +1,34 @@
+// The engine benchmark under wasm32 (Node): the same scenario as
+// `cargo bench -p kubelab-core --bench engine`, timed here since the core has no clock.
+// Usage: node tests/wasm/bench.mjs [scale]   (scale 1 = 5,000 nodes, 1,500 x 100 pods; 10 = a tenth)
+// Needs the web bundle (scripts/build-web.sh). Prints the same lines as the native bench.
+
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const glue = path.join(root, "target/web-bundle/pkg/kubelab_web.js");
+const wasm = path.join(root, "target/web-bundle/pkg/kubelab_web_bg.wasm");
+if (!fs.existsSync(glue)) {
+  console.error("bench: target/web-bundle is missing; run scripts/build-web.sh first");
+  process.exit(1);
+}
+const scale = Math.max(1, Number(process.argv[2] ?? 1));
+const nodes = Math.floor(5000 / scale);
+const deployments = Math.floor(1500 / scale);
+const replicas = 100;
+
+const module = await import(pathToFileURL(glue).href);
+module.initSync({ module: fs.readFileSync(wasm) });
+const started = performance.now();
+const report = JSON.parse(module.bench_engine(nodes, deployments, replicas));
+const seconds = (performance.now() - started) / 1000;
+console.log(`engine (wasm32): ${nodes} nodes, ${deployments} deployments x ${replicas} replicas`);
+console.log(`  apply -> all Running + quiet hour: ${seconds.toFixed(2)} s wall (${report.virtualSeconds} s virtual)`);
+console.log(`  pods to Running per second:        ${Math.round(report.running / seconds)}`);
+console.log(`  quiet hour: ${report.idleTimers} timers fired`);
+if (report.running !== deployments * replicas) {
+  console.error(`bench: only ${report.running} of ${deployments * replicas} pods Running`);
+  process.exit(1);
+}
