@@ -16,6 +16,7 @@ pub mod resource_args;
 pub mod rollout;
 pub mod scale;
 pub mod set;
+pub mod sort_by;
 pub mod yaml;
 
 use crate::sim::Sim;

@@ -6,9 +6,11 @@
 use super::events::{self, EventQuery};
 use super::{Describer, LEVEL_0, LEVEL_1, PrefixWriter, annotations_multiline, labels_multiline, rfc1123z, since};
 use crate::api::container::ResourceList;
+use crate::api::meta::Time;
 use crate::api::node::Taint;
 use crate::api::quantity::Quantity;
 use crate::api::{Node, Pod};
+use crate::sim::time::SimTime;
 
 pub fn describe(describer: &Describer<'_>, node: &Node) -> String {
     let mut w = PrefixWriter::default();
@@ -22,7 +24,7 @@ pub fn describe(describer: &Describer<'_>, node: &Node) -> String {
     w.write(LEVEL_0, &format!("CreationTimestamp:\t{}\n", rfc1123z(meta.creation_timestamp)));
     taints_multiline(&mut w, &node.spec.taints);
     w.write(LEVEL_0, &format!("Unschedulable:\t{}\n", node.spec.unschedulable.unwrap_or(false)));
-    lease(&mut w, node);
+    lease(&mut w, node, describer.now);
     conditions(&mut w, node);
     w.write(LEVEL_0, "Addresses:\n");
     for address in &node.status.addresses {
@@ -90,15 +92,26 @@ fn taints_multiline(w: &mut PrefixWriter, taints: &[Taint]) {
     }
 }
 
-/// The node's Lease in kube-node-lease, held by its kubelet and renewed with each heartbeat.
-fn lease(w: &mut PrefixWriter, node: &Node) {
-    let renewed = node.condition("Ready").and_then(|c| c.last_heartbeat_time);
+/// The node's Lease in kube-node-lease, held by its kubelet and renewed every 10 s while the
+/// kubelet runs; a node that stopped reporting keeps its last heartbeat.
+fn lease(w: &mut PrefixWriter, node: &Node, now: SimTime) {
+    let ready = node.condition("Ready");
+    let renewed = match (ready.map(|c| c.status.as_str()), node.metadata.creation_timestamp) {
+        (Some("True"), Some(Time(created))) => {
+            let elapsed = now.since(created).as_millis();
+            Some(Time(SimTime(created.as_millis() + elapsed - elapsed % LEASE_RENEW_MS)))
+        }
+        _ => ready.and_then(|c| c.last_heartbeat_time),
+    };
     w.write(LEVEL_0, "Lease:\n");
     w.write(LEVEL_1, &format!("HolderIdentity:\t{}\n", node.metadata.name));
     w.write(LEVEL_1, "AcquireTime:\t<unset>\n");
     let renewed = renewed.map_or("<unset>".to_string(), |t| rfc1123z(Some(t)));
     w.write(LEVEL_1, &format!("RenewTime:\t{renewed}\n"));
 }
+
+/// The kubelet's node lease renew interval (`nodeLeaseDurationSeconds` 40 × 0.25).
+const LEASE_RENEW_MS: u64 = 10_000;
 
 fn conditions(w: &mut PrefixWriter, node: &Node) {
     if node.status.conditions.is_empty() {
