@@ -2,6 +2,7 @@
 //! staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go (the verb) and
 //! staging/src/k8s.io/kubectl/pkg/describe/describe.go (the describers and their layout).
 
+mod config;
 mod containers;
 mod deployment;
 mod events;
@@ -169,6 +170,8 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::ReplicaSet(rs) => replica_set::describe(describer, rs),
         Object::Node(node) => node::describe(describer, node),
         Object::Service(svc) => service::describe(describer, svc),
+        Object::ConfigMap(cm) => config::describe_config_map(describer, cm),
+        Object::Secret(secret) => config::describe_secret(secret),
         other => generic::describe(describer, other),
     }
 }
