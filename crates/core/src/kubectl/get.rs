@@ -4,7 +4,7 @@
 use super::args::{Args, Flag};
 use super::output::{DocumentFormat, Output, Table};
 use super::resource_args::{self, ResourceRequest};
-use super::{Context, Verb, namespace_of, printers};
+use super::{Context, Verb, namespace_of, printers, sort_by};
 use crate::api::labels::Selector;
 use crate::api::{Kind, Object};
 use crate::store::FieldSelector;
@@ -23,6 +23,11 @@ pub const VERB: Verb = Verb {
         ),
         Flag::value("field-selector", None, "Selector (field query) to filter on, supports '=', '==', and '!='."),
         Flag::switch("all-namespaces", Some('A'), "If present, list the requested object(s) across all namespaces."),
+        Flag::value(
+            "sort-by",
+            None,
+            "If non-empty, sort list types using this field specification. The field specification is expressed as a JSONPath expression (e.g. '{.metadata.name}').",
+        ),
     ],
     run,
 };
@@ -51,11 +56,23 @@ fn output_format(args: &Args) -> Result<Format, String> {
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     match collect(ctx, &args) {
-        Ok((objects, mut out, request, format)) => {
+        Ok((mut objects, mut out, request, format)) => {
+            if let Err(message) = sort(&mut objects, &args) {
+                out.error(message);
+                return out;
+            }
             print(&mut out, ctx, &args, &objects, &request, format);
             out
         }
         Err(message) => Output::failed(message),
+    }
+}
+
+/// `--sort-by`: objects ordered by one field before printing.
+fn sort(objects: &mut Vec<Object>, args: &Args) -> Result<(), String> {
+    match args.get("sort-by").filter(|f| !f.is_empty()) {
+        Some(field) => sort_by::sort_objects(objects, &sort_by::SortField::parse(field)?),
+        None => Ok(()),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod age;
 pub mod apply;
 pub mod args;
 pub mod delete;
+pub mod describe;
 pub mod files;
 pub mod get;
 pub mod output;
@@ -15,6 +16,7 @@ pub mod resource_args;
 pub mod rollout;
 pub mod scale;
 pub mod set;
+pub mod sort_by;
 pub mod yaml;
 
 use crate::sim::Sim;
@@ -39,7 +41,8 @@ pub struct Verb {
 }
 
 /// Every verb, in the order `kubectl --help` lists them.
-pub const VERBS: &[Verb] = &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB];
+pub const VERBS: &[Verb] =
+    &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB, describe::VERB];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
 /// A subcommand's `name` is its full path (`rollout status`), as its help and errors print it.

@@ -21,6 +21,10 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         Namespace => (&["NAME", "STATUS", "AGE"], &[]),
         ConfigMap => (&["NAME", "DATA", "AGE"], &[]),
         Secret => (&["NAME", "TYPE", "DATA", "AGE"], &[]),
+        Event if wide => (
+            &["LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME"],
+            &[],
+        ),
         Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
@@ -58,7 +62,7 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         Object::Namespace(ns) => (vec![ns.status.phase.clone().unwrap_or_default(), age], vec![]),
         Object::ConfigMap(cm) => ((vec![(cm.data.len() + cm.binary_data.len()).to_string(), age]), vec![]),
         Object::Secret(s) => (vec![s.type_.clone().unwrap_or_default(), s.data.len().to_string(), age], vec![]),
-        Object::Event(e) => return event_row(e, now),
+        Object::Event(e) => return event_row(e, now, wide),
     };
     cells.insert(0, name);
     if wide {
@@ -237,15 +241,44 @@ fn endpoint_slice_row(slice: &crate::api::EndpointSlice, age: String) -> (Vec<St
     (vec![slice.address_type.clone(), ports, endpoints, age], vec![])
 }
 
-fn event_row(event: &crate::api::Event, now: SimTime) -> Vec<String> {
-    let last = event.last_timestamp.or(event.event_time).or(event.metadata.creation_timestamp);
+/// upstream printEvent: LAST SEEN is lastTimestamp (else the first sighting), no repeat count;
+/// `-o wide` adds the sub-object, source, first sighting, count and name.
+fn event_row(event: &crate::api::Event, now: SimTime, wide: bool) -> Vec<String> {
+    let first = event.first_timestamp.or(event.event_time);
+    let first = age(first.map(|t| t.0), now);
+    let last = event.last_timestamp.map_or_else(|| first.clone(), |t| age(Some(t.0), now));
     let io = &event.involved_object;
     let kind = io.kind.clone().unwrap_or_default().to_ascii_lowercase();
+    let target = match io.name.as_deref().filter(|n| !n.is_empty()) {
+        Some(name) => format!("{kind}/{name}"),
+        None => kind,
+    };
+    let message = event.message.clone().unwrap_or_default().trim().to_string();
+    let (type_, reason) = (event.type_.clone().unwrap_or_default(), event.reason.clone().unwrap_or_default());
+    if !wide {
+        return vec![last, type_, reason, target, message];
+    }
+    let count = event.count.filter(|c| *c != 0).unwrap_or(1);
     vec![
-        age(last.map(|t| t.0), now),
-        event.type_.clone().unwrap_or_default(),
-        event.reason.clone().unwrap_or_default(),
-        format!("{kind}/{}", io.name.clone().unwrap_or_default()),
-        event.message.clone().unwrap_or_default(),
+        last,
+        type_,
+        reason,
+        target,
+        io.field_path.clone().unwrap_or_default(),
+        event_source(event),
+        message,
+        first,
+        count.to_string(),
+        event.metadata.name.clone(),
     ]
+}
+
+/// `formatEventSource`: `component, host`, or just the component.
+fn event_source(event: &crate::api::Event) -> String {
+    let non_empty = |a: &Option<String>, b: &Option<String>| {
+        a.clone().filter(|s| !s.is_empty()).or_else(|| b.clone()).unwrap_or_default()
+    };
+    let component = non_empty(&event.source.component, &event.reporting_component);
+    let instance = non_empty(&event.source.host, &event.reporting_instance);
+    if instance.is_empty() { component } else { format!("{component}, {instance}") }
 }
