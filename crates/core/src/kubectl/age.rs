@@ -5,9 +5,15 @@ use crate::sim::time::{Duration, SimTime};
 /// kubectl's AGE for an object created at `created`, seen at `now`.
 pub fn age(created: Option<SimTime>, now: SimTime) -> String {
     match created {
-        Some(t) => human_duration(now.since(t)),
+        Some(t) => human_duration(since_timestamp(t, now)),
         None => "<unknown>".to_string(),
     }
+}
+
+/// Time since an API timestamp. The API keeps whole seconds (`metav1.Time`), so a pod created
+/// at 10.7 s is 1 s old at 11.0 s, as kubectl computes it from the stored `…:10Z`.
+pub fn since_timestamp(t: SimTime, now: SimTime) -> Duration {
+    now.since(SimTime(t.as_millis() / 1000 * 1000))
 }
 
 pub fn human_duration(d: Duration) -> String {

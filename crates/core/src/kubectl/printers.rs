@@ -98,7 +98,9 @@ fn pod_row(pod: &Pod, age: String, now: SimTime) -> (Vec<String>, Vec<String>) {
     let last_restart =
         statuses.iter().filter_map(|c| c.last_state.terminated.as_ref().and_then(|t| t.finished_at)).max();
     let restarts = match last_restart {
-        Some(t) if restarts > 0 => format!("{restarts} ({} ago)", super::age::human_duration(now.since(t.0))),
+        Some(t) if restarts > 0 => {
+            format!("{restarts} ({} ago)", super::age::human_duration(super::age::since_timestamp(t.0, now)))
+        }
         _ => restarts.to_string(),
     };
     let none = || "<none>".to_string();
