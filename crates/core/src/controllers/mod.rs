@@ -10,6 +10,7 @@
 
 pub mod active_pods;
 pub mod deployment;
+pub mod endpoint_slice;
 pub mod garbage_collector;
 pub mod namespace;
 pub mod node_lifecycle;
@@ -31,6 +32,7 @@ pub struct Controllers {
     /// The simulated kubelets of every node (not a controller upstream, but the same loop shape).
     pub kubelet: crate::kubelet::Kubelet,
     pub node_lifecycle: node_lifecycle::NodeLifecycleController,
+    pub endpoint_slice: endpoint_slice::EndpointSliceController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
 }
 
@@ -46,6 +48,7 @@ impl Controllers {
         self.kubelet.sync(store);
         self.node_lifecycle.sync(store, &self.kubelet);
         self.taint_eviction.sync(store);
+        self.endpoint_slice.sync(store);
         store.resource_version() != before
     }
 

@@ -17,8 +17,7 @@ pub fn pod_status(pod: &Pod, rt: &PodRuntime, now: SimTime) -> PodStatus {
     let mut status = PodStatus {
         phase: Some(phase(pod, rt).to_string()),
         host_ip: pod.status.host_ip.clone(),
-        pod_ip: Some(rt.pod_ip.clone()),
-        pod_ips: vec![PodIp { ip: rt.pod_ip.clone() }],
+
         start_time: Some(Time(rt.admitted_at)),
         qos_class: pod.status.qos_class.clone(),
         nominated_node_name: pod.status.nominated_node_name.clone(),
@@ -58,6 +57,11 @@ pub fn pod_status(pod: &Pod, rt: &PodRuntime, now: SimTime) -> PodStatus {
         };
     }
     status.conditions = conditions;
+    if sandbox_ready {
+        // The IP exists once the sandbox does (CNI ADD), not at admission.
+        status.pod_ip = Some(rt.pod_ip.clone());
+        status.pod_ips = vec![PodIp { ip: rt.pod_ip.clone() }];
+    }
     status.init_container_statuses = init_statuses;
     status.container_statuses = statuses;
     status
