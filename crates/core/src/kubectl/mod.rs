@@ -5,11 +5,13 @@
 pub mod age;
 pub mod apply;
 pub mod args;
+pub mod create;
 pub mod delete;
 pub mod describe;
 pub mod files;
 pub mod get;
 pub mod output;
+pub mod print_flags;
 pub mod printers;
 pub mod render;
 pub mod resource_args;
@@ -41,8 +43,17 @@ pub struct Verb {
 }
 
 /// Every verb, in the order `kubectl --help` lists them.
-pub const VERBS: &[Verb] =
-    &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB, describe::VERB];
+pub const VERBS: &[Verb] = &[
+    get::VERB,
+    apply::VERB,
+    delete::VERB,
+    set::VERB,
+    scale::VERB,
+    rollout::VERB,
+    describe::VERB,
+    // Writing verbs.
+    create::VERB,
+];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
 /// A subcommand's `name` is its full path (`rollout status`), as its help and errors print it.
@@ -50,17 +61,33 @@ pub fn subcommands_of(verb: &str) -> &'static [Verb] {
     match verb {
         "rollout" => rollout::SUBCOMMANDS,
         "set" => set::SUBCOMMANDS,
+        "create" => create::SUBCOMMANDS,
+        "create secret" => create::secret::SUBCOMMANDS,
+        "create service" => create::service::SUBCOMMANDS,
         _ => &[],
     }
 }
 
-/// The verb an argument list names: a subcommand when the word after the verb names one.
+/// The full name of a subcommand spelled by one of its aliases (`create ns` → `namespace`).
+fn subcommand_alias(word: &str) -> &str {
+    match word {
+        "ns" => "namespace",
+        "cm" => "configmap",
+        "deploy" => "deployment",
+        "svc" => "service",
+        other => other,
+    }
+}
+
+/// The verb an argument list names: a subcommand (at any depth, `create secret generic`) when
+/// the words after the verb name one.
 fn select<'a>(verb: &'static Verb, rest: &'a [String]) -> (&'static Verb, &'a [String]) {
-    let sub = rest
-        .first()
-        .and_then(|word| subcommands_of(verb.name).iter().find(|s| s.name.rsplit(' ').next() == Some(word.as_str())));
+    let sub = rest.first().and_then(|word| {
+        let word = subcommand_alias(word);
+        subcommands_of(verb.name).iter().find(|s| s.name.rsplit(' ').next() == Some(word))
+    });
     match sub {
-        Some(sub) => (sub, &rest[1..]),
+        Some(sub) => select(sub, &rest[1..]),
         None => (verb, rest),
     }
 }
