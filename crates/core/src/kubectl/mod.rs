@@ -8,6 +8,7 @@ pub mod args;
 pub mod create;
 pub mod delete;
 pub mod describe;
+pub mod expose;
 pub mod files;
 pub mod get;
 pub mod output;
@@ -16,6 +17,7 @@ pub mod printers;
 pub mod render;
 pub mod resource_args;
 pub mod rollout;
+pub mod run;
 pub mod scale;
 pub mod set;
 pub mod sort_by;
@@ -53,6 +55,8 @@ pub const VERBS: &[Verb] = &[
     describe::VERB,
     // Writing verbs.
     create::VERB,
+    run::VERB,
+    expose::VERB,
 ];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.

@@ -87,13 +87,18 @@ pub fn print(out: &mut Output, printer: Printer, dry_run: DryRun, object: &Value
 /// Sends a new object (or pretends to) and prints it with `created`. A client dry run prints
 /// the object as generated; a server dry run runs admission on a copy of the store.
 pub fn create(ctx: &mut Context<'_>, args: &Args, generated: Value) -> Output {
+    create_as(ctx, args, generated, "created")
+}
+
+/// `create`, printing another operation (`exposed`).
+pub fn create_as(ctx: &mut Context<'_>, args: &Args, generated: Value, operation: &str) -> Output {
     let (dry_run, printer) = match parse(args) {
         Ok(parsed) => parsed,
         Err(message) => return Output::failed(message),
     };
     let mut out = Output::default();
     if dry_run == DryRun::Client {
-        print(&mut out, printer, dry_run, &generated, "created");
+        print(&mut out, printer, dry_run, &generated, operation);
         return out;
     }
     let object = match codec::decode(generated) {
@@ -101,7 +106,7 @@ pub fn create(ctx: &mut Context<'_>, args: &Args, generated: Value) -> Output {
         Err(err) => return Output::failed(decode_error(&err)),
     };
     match create_object(ctx, object, dry_run) {
-        Ok(created) => print(&mut out, printer, dry_run, &created.to_json_value(), "created"),
+        Ok(created) => print(&mut out, printer, dry_run, &created.to_json_value(), operation),
         Err(err) => out.error(server_error(&err)),
     }
     out
