@@ -3,6 +3,7 @@
 //! one renderer (`render.rs`). Wording follows kubectl 1.32.
 
 pub mod age;
+pub mod annotate;
 pub mod apply;
 pub mod args;
 pub mod create;
@@ -11,6 +12,7 @@ pub mod describe;
 pub mod expose;
 pub mod files;
 pub mod get;
+pub mod label;
 pub mod output;
 pub mod print_flags;
 pub mod printers;
@@ -57,6 +59,8 @@ pub const VERBS: &[Verb] = &[
     create::VERB,
     run::VERB,
     expose::VERB,
+    label::VERB,
+    annotate::VERB,
 ];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
