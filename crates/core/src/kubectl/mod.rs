@@ -6,9 +6,11 @@ pub mod age;
 pub mod annotate;
 pub mod apply;
 pub mod args;
+pub mod cordon;
 pub mod create;
 pub mod delete;
 pub mod describe;
+pub mod drain;
 pub mod expose;
 pub mod files;
 pub mod get;
@@ -23,6 +25,7 @@ pub mod run;
 pub mod scale;
 pub mod set;
 pub mod sort_by;
+pub mod taint;
 pub mod yaml;
 
 use crate::sim::Sim;
@@ -61,6 +64,10 @@ pub const VERBS: &[Verb] = &[
     expose::VERB,
     label::VERB,
     annotate::VERB,
+    cordon::CORDON,
+    cordon::UNCORDON,
+    drain::VERB,
+    taint::VERB,
 ];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
