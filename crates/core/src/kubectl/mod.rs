@@ -11,20 +11,24 @@ pub mod create;
 pub mod delete;
 pub mod describe;
 pub mod drain;
+pub mod edit;
 pub mod expose;
 pub mod files;
 pub mod get;
 pub mod label;
 pub mod output;
+pub mod patch;
 pub mod print_flags;
 pub mod printers;
 pub mod render;
+pub mod replace;
 pub mod resource_args;
 pub mod rollout;
 pub mod run;
 pub mod scale;
 pub mod set;
 pub mod sort_by;
+pub mod strategic_merge;
 pub mod taint;
 pub mod yaml;
 
@@ -62,6 +66,9 @@ pub const VERBS: &[Verb] = &[
     create::VERB,
     run::VERB,
     expose::VERB,
+    replace::VERB,
+    patch::VERB,
+    edit::VERB,
     label::VERB,
     annotate::VERB,
     cordon::CORDON,

@@ -83,7 +83,10 @@ fn prepare(ctx: &Context<'_>, args: &Args) -> Result<Prepared, String> {
     match crate::api::Kind::from_cli_name(type_) {
         Some(crate::api::Kind::Node) => {}
         Some(_) => {
-            return Err(format!("error: invalid resource type {}, only node types are supported", type_.to_lowercase()));
+            return Err(format!(
+                "error: invalid resource type {}, only node types are supported",
+                type_.to_lowercase()
+            ));
         }
         None => return Err(super::resource_args::unknown_type(type_)),
     }
