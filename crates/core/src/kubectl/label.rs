@@ -34,13 +34,16 @@ pub const FLAGS: &[Flag] = &[
     OUTPUT,
 ];
 
+/// Refuses `key=value` pairs that would overwrite a value without `--overwrite`.
+pub type OverwriteCheck = fn(&StringMap, &[(String, String)]) -> Result<(), String>;
+
 /// What differs between `label` and `annotate`.
 pub struct MapUpdate {
     /// `label` / `annotation`, as the messages name one entry.
     pub noun: &'static str,
     pub map: fn(&mut ObjectMeta) -> &mut StringMap,
     /// Refuses pairs that would overwrite a value without `--overwrite`.
-    pub check_overwrite: fn(&StringMap, &[(String, String)]) -> Result<(), String>,
+    pub check_overwrite: OverwriteCheck,
     /// The operation printed, from the object's JSON before and after.
     pub message: fn(&str, &str, bool) -> &'static str,
     /// Whether keys removed but absent are reported (`label "x" not found.`).

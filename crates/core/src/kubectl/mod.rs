@@ -114,8 +114,31 @@ fn select<'a>(verb: &'static Verb, rest: &'a [String]) -> (&'static Verb, &'a [S
     }
 }
 
+/// Moves global flags written before the verb (`kubectl -n staging create …`) after its
+/// arguments (before any `--`), where every verb's parser reads them.
+fn hoist_global_flags(argv: &[String]) -> Vec<String> {
+    let mut leading = Vec::new();
+    let mut i = 0;
+    while let Some(word) = argv.get(i) {
+        let takes_value = matches!(word.as_str(), "-n" | "--namespace");
+        let inline = word.starts_with("--namespace=") || (word.starts_with("-n") && word.len() > 2);
+        if !takes_value && !inline {
+            break;
+        }
+        let width = if takes_value { 2 } else { 1 };
+        let end = (i + width).min(argv.len());
+        leading.extend(argv[i..end].iter().cloned());
+        i = end;
+    }
+    let mut rest = argv[i..].to_vec();
+    let at = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
+    rest.splice(at..at, leading);
+    rest
+}
+
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
+    let argv = &hoist_global_flags(argv);
     let Some(verb_name) = argv.first() else {
         return Output { items: vec![output::Item::Stdout(output::Block::Text(top_level_help()))], exit_code: 0 };
     };
@@ -219,4 +242,21 @@ pub fn group_run(verb: &Verb, args: &args::Args) -> Output {
         ));
     }
     Output::failed(verb_help(verb))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hoist_global_flags;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn global_flags_before_the_verb_move_after_it() {
+        assert_eq!(hoist_global_flags(&words("-n staging create ns x")), words("create ns x -n staging"));
+        assert_eq!(hoist_global_flags(&words("--namespace=a run x -- sh")), words("run x --namespace=a -- sh"));
+        assert_eq!(hoist_global_flags(&words("get pods")), words("get pods"));
+        assert_eq!(hoist_global_flags(&words("-n")), words("-n"));
+    }
 }

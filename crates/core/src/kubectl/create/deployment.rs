@@ -72,16 +72,13 @@ fn container(image: &str, port: Option<i64>) -> Value {
     container
 }
 
-/// Upstream: the last path segment without tag or digest, made a DNS-1123 label.
+/// Upstream `buildPodSpec`: the last path segment without tag or digest, `_` made `-` (upstream
+/// then adds a random suffix to such names; the lab keeps them as they are).
 pub fn container_name(image: &str) -> String {
     let base = image.rsplit('/').next().unwrap_or(image);
-    let base = base.split('@').next().unwrap_or(base);
     let base = base.split(':').next().unwrap_or(base);
-    let cleaned: String = base
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c.to_ascii_lowercase() } else { '-' })
-        .collect();
-    cleaned
+    let base = base.split('@').next().unwrap_or(base);
+    base.replace('_', "-")
 }
 
 #[cfg(test)]
