@@ -141,7 +141,7 @@ fn merge_deletions(patch: &mut Value, original: &Value, modified: &Value) {
     }
 }
 
-fn set_namespace(document: &mut Value, namespaced: bool, namespace: Option<&str>) -> Result<(), String> {
+pub(crate) fn set_namespace(document: &mut Value, namespaced: bool, namespace: Option<&str>) -> Result<(), String> {
     let Some(meta) = document.get_mut("metadata").and_then(Value::as_object_mut) else {
         if let Some(map) = document.as_object_mut() {
             map.insert("metadata".into(), Value::Object(Map::new()));
@@ -183,7 +183,7 @@ fn set_last_applied(document: &mut Value) {
     }
 }
 
-fn type_error(err: &DecodeError, source: &str, document: &Value) -> String {
+pub(crate) fn type_error(err: &DecodeError, source: &str, document: &Value) -> String {
     match err {
         DecodeError::NoKindMatch { .. } => {
             let name = document.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
@@ -198,7 +198,7 @@ fn type_error(err: &DecodeError, source: &str, document: &Value) -> String {
     }
 }
 
-fn decode_error(err: &DecodeError, action: &str, source: &str) -> String {
+pub(crate) fn decode_error(err: &DecodeError, action: &str, source: &str) -> String {
     format!("Error from server (BadRequest): error when {action} \"{source}\": {err}")
 }
 

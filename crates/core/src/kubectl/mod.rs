@@ -3,20 +3,33 @@
 //! one renderer (`render.rs`). Wording follows kubectl 1.32.
 
 pub mod age;
+pub mod annotate;
 pub mod apply;
 pub mod args;
+pub mod cordon;
+pub mod create;
 pub mod delete;
 pub mod describe;
+pub mod drain;
+pub mod edit;
+pub mod expose;
 pub mod files;
 pub mod get;
+pub mod label;
 pub mod output;
+pub mod patch;
+pub mod print_flags;
 pub mod printers;
 pub mod render;
+pub mod replace;
 pub mod resource_args;
 pub mod rollout;
+pub mod run;
 pub mod scale;
 pub mod set;
 pub mod sort_by;
+pub mod strategic_merge;
+pub mod taint;
 pub mod yaml;
 
 use crate::sim::Sim;
@@ -41,8 +54,28 @@ pub struct Verb {
 }
 
 /// Every verb, in the order `kubectl --help` lists them.
-pub const VERBS: &[Verb] =
-    &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB, describe::VERB];
+pub const VERBS: &[Verb] = &[
+    get::VERB,
+    apply::VERB,
+    delete::VERB,
+    set::VERB,
+    scale::VERB,
+    rollout::VERB,
+    describe::VERB,
+    // Writing verbs.
+    create::VERB,
+    run::VERB,
+    expose::VERB,
+    replace::VERB,
+    patch::VERB,
+    edit::VERB,
+    label::VERB,
+    annotate::VERB,
+    cordon::CORDON,
+    cordon::UNCORDON,
+    drain::VERB,
+    taint::VERB,
+];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
 /// A subcommand's `name` is its full path (`rollout status`), as its help and errors print it.
@@ -50,23 +83,62 @@ pub fn subcommands_of(verb: &str) -> &'static [Verb] {
     match verb {
         "rollout" => rollout::SUBCOMMANDS,
         "set" => set::SUBCOMMANDS,
+        "create" => create::SUBCOMMANDS,
+        "create secret" => create::secret::SUBCOMMANDS,
+        "create service" => create::service::SUBCOMMANDS,
         _ => &[],
     }
 }
 
-/// The verb an argument list names: a subcommand when the word after the verb names one.
+/// The full name of a subcommand spelled by one of its aliases (`create ns` → `namespace`).
+fn subcommand_alias(word: &str) -> &str {
+    match word {
+        "ns" => "namespace",
+        "cm" => "configmap",
+        "deploy" => "deployment",
+        "svc" => "service",
+        other => other,
+    }
+}
+
+/// The verb an argument list names: a subcommand (at any depth, `create secret generic`) when
+/// the words after the verb name one.
 fn select<'a>(verb: &'static Verb, rest: &'a [String]) -> (&'static Verb, &'a [String]) {
-    let sub = rest
-        .first()
-        .and_then(|word| subcommands_of(verb.name).iter().find(|s| s.name.rsplit(' ').next() == Some(word.as_str())));
+    let sub = rest.first().and_then(|word| {
+        let word = subcommand_alias(word);
+        subcommands_of(verb.name).iter().find(|s| s.name.rsplit(' ').next() == Some(word))
+    });
     match sub {
-        Some(sub) => (sub, &rest[1..]),
+        Some(sub) => select(sub, &rest[1..]),
         None => (verb, rest),
     }
 }
 
+/// Moves global flags written before the verb (`kubectl -n staging create …`) after its
+/// arguments (before any `--`), where every verb's parser reads them.
+fn hoist_global_flags(argv: &[String]) -> Vec<String> {
+    let mut leading = Vec::new();
+    let mut i = 0;
+    while let Some(word) = argv.get(i) {
+        let takes_value = matches!(word.as_str(), "-n" | "--namespace");
+        let inline = word.starts_with("--namespace=") || (word.starts_with("-n") && word.len() > 2);
+        if !takes_value && !inline {
+            break;
+        }
+        let width = if takes_value { 2 } else { 1 };
+        let end = (i + width).min(argv.len());
+        leading.extend(argv[i..end].iter().cloned());
+        i = end;
+    }
+    let mut rest = argv[i..].to_vec();
+    let at = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
+    rest.splice(at..at, leading);
+    rest
+}
+
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
+    let argv = &hoist_global_flags(argv);
     let Some(verb_name) = argv.first() else {
         return Output { items: vec![output::Item::Stdout(output::Block::Text(top_level_help()))], exit_code: 0 };
     };
@@ -170,4 +242,21 @@ pub fn group_run(verb: &Verb, args: &args::Args) -> Output {
         ));
     }
     Output::failed(verb_help(verb))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hoist_global_flags;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn global_flags_before_the_verb_move_after_it() {
+        assert_eq!(hoist_global_flags(&words("-n staging create ns x")), words("create ns x -n staging"));
+        assert_eq!(hoist_global_flags(&words("--namespace=a run x -- sh")), words("run x --namespace=a -- sh"));
+        assert_eq!(hoist_global_flags(&words("get pods")), words("get pods"));
+        assert_eq!(hoist_global_flags(&words("-n")), words("-n"));
+    }
 }

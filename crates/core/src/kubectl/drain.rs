@@ -1,0 +1,285 @@
+//! `kubectl drain NODE`: cordon the node, then evict every pod on it and wait until they are
+//! gone, refusing pods that would not come back (no controller), DaemonSet pods and pods with
+//! local data unless told otherwise. Mirrors staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go
+//! and pkg/drain (filters.go, drain.go). PodDisruptionBudgets do not exist in the lab yet, so
+//! an eviction is a graceful delete that nothing can refuse.
+
+use super::args::{Args, Flag, int_flag};
+use super::cordon::{node_names, set_unschedulable};
+use super::output::Output;
+use super::{Context, Verb, usage_error};
+use crate::api::Pod;
+use crate::sim::time::Duration;
+use crate::store::DeleteOptions;
+
+pub const VERB: Verb = Verb {
+    name: "drain",
+    short: "Drain node in preparation for maintenance",
+    usage: "kubectl drain NODE [options]",
+    flags: &[
+        Flag::switch("force", None, "Continue even if there are pods that do not declare a controller."),
+        Flag::switch("ignore-daemonsets", None, "Ignore DaemonSet-managed pods."),
+        Flag::switch(
+            "delete-emptydir-data",
+            None,
+            "Continue even if there are pods using emptyDir (local data that will be deleted when the node is drained).",
+        ),
+        Flag::value(
+            "grace-period",
+            None,
+            "Period of time in seconds given to each pod to terminate gracefully. If negative, the default value specified in the pod will be used.",
+        ),
+        Flag::value("timeout", None, "The length of time to wait before giving up, zero means infinite"),
+        Flag::value("selector", Some('l'), "Selector (label query) to filter on"),
+    ],
+    run,
+};
+
+/// kubectl waits forever without `--timeout`; a lab gives up after this much virtual time.
+const DEFAULT_WAIT: Duration = Duration::from_secs(600);
+/// Bound on wake-ups while waiting for pods to go.
+const MAX_STEPS: usize = 10_000;
+
+struct Options {
+    force: bool,
+    ignore_daemonsets: bool,
+    delete_emptydir_data: bool,
+    grace_period_seconds: Option<i64>,
+    timeout: Duration,
+    timeout_text: String,
+}
+
+fn options(args: &Args) -> Result<Options, String> {
+    let grace = int_flag(args, "grace-period")?.filter(|g| *g >= 0);
+    let timeout_text = args.get("timeout").unwrap_or("0s").to_string();
+    let timeout = Duration::parse(&timeout_text)
+        .map_err(|e| format!("invalid argument \"{timeout_text}\" for \"--timeout\" flag: {e}"))?;
+    Ok(Options {
+        force: args.switch("force"),
+        ignore_daemonsets: args.switch("ignore-daemonsets"),
+        delete_emptydir_data: args.switch("delete-emptydir-data"),
+        grace_period_seconds: grace,
+        timeout,
+        timeout_text,
+    })
+}
+
+fn run(ctx: &mut Context<'_>, args: Args) -> Output {
+    let options = match options(&args) {
+        Ok(options) => options,
+        Err(message) => return usage_error(&VERB, &message),
+    };
+    let nodes = match node_names(ctx, &args, "drain") {
+        Ok(nodes) => nodes,
+        Err(message) => return Output::failed(message),
+    };
+    let mut out = Output::default();
+    let mut pending = Vec::new();
+    let mut fatal = None;
+    for node in nodes {
+        match set_unschedulable(ctx, &node, true) {
+            Ok(line) => out.line(line),
+            Err(message) => {
+                out.error(message);
+                continue;
+            }
+        }
+        match drain_node(ctx, &node, &options, &mut out) {
+            Ok(()) => out.line(format!("node/{node} drained")),
+            Err(err) => {
+                out.error(format!("error: unable to drain node {node:?} due to error: {err}, continuing command..."));
+                pending.push(node);
+                fatal = Some(err);
+            }
+        }
+    }
+    if let Some(err) = fatal {
+        out.error("There are pending nodes to be drained:");
+        for node in pending {
+            out.error(format!(" {node}"));
+        }
+        out.error(err);
+    }
+    out
+}
+
+/// Why a pod may not be deleted, or what to warn about when it is (upstream's filters).
+enum Verdict {
+    Delete,
+    Skip,
+    Warn(&'static str),
+    Refuse(&'static str),
+}
+
+/// Upstream `makeFilters`: DaemonSet pods, mirror pods, local storage, unmanaged pods.
+fn verdict(pod: &Pod, options: &Options) -> Verdict {
+    let finished = matches!(pod.phase(), "Succeeded" | "Failed");
+    let controller = pod.metadata.controller_ref();
+    if controller.is_some_and(|r| r.kind == "DaemonSet") {
+        return if options.ignore_daemonsets {
+            Verdict::Skip
+        } else {
+            Verdict::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
+        };
+    }
+    if pod.metadata.annotations.contains_key("kubernetes.io/config.mirror") {
+        return Verdict::Skip;
+    }
+    if !finished && pod.spec.volumes.iter().any(|v| v.empty_dir.is_some()) {
+        if !options.delete_emptydir_data {
+            return Verdict::Refuse("Pods with local storage (use --delete-emptydir-data to override)");
+        }
+        if controller.is_some() {
+            return Verdict::Warn("deleting Pods with local storage");
+        }
+    }
+    if controller.is_none() && !finished {
+        return if options.force {
+            Verdict::Warn("deleting Pods that declare no controller")
+        } else {
+            Verdict::Refuse("cannot delete Pods that declare no controller (use --force to override)")
+        };
+    }
+    Verdict::Delete
+}
+
+/// Groups `ns/name` under each message, in the order the messages first appear.
+fn grouped(items: &[(&'static str, String)]) -> Vec<String> {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (message, pod) in items {
+        match groups.iter_mut().find(|(m, _)| m == message) {
+            Some((_, pods)) => pods.push(pod),
+            None => groups.push((message, vec![pod])),
+        }
+    }
+    groups.into_iter().map(|(message, pods)| format!("{message}: {}", pods.join(", "))).collect()
+}
+
+fn drain_node(ctx: &mut Context<'_>, node: &str, options: &Options, out: &mut Output) -> Result<(), String> {
+    let pods: Vec<Pod> = ctx.sim.store().list::<Pod>(None).filter(|p| p.node_name() == Some(node)).cloned().collect();
+    let (mut evict, mut warnings, mut refusals) = (Vec::new(), Vec::new(), Vec::new());
+    for pod in pods {
+        let key = format!("{}/{}", pod.metadata.namespace, pod.metadata.name);
+        match verdict(&pod, options) {
+            Verdict::Skip => {}
+            Verdict::Delete => evict.push(pod),
+            Verdict::Warn(message) => {
+                warnings.push((message, key));
+                evict.push(pod);
+            }
+            Verdict::Refuse(message) => refusals.push((message, key)),
+        }
+    }
+    let refused: Vec<String> = grouped(&refusals)
+        .into_iter()
+        .map(|m| if m.starts_with("cannot delete") { m } else { format!("cannot delete {m}") })
+        .collect();
+    match refused.as_slice() {
+        [] => {}
+        [one] => return Err(one.clone()),
+        many => return Err(format!("[{}]", many.join(", "))),
+    }
+    if !warnings.is_empty() {
+        out.warn(format!("Warning: {}", grouped(&warnings).join("; ")));
+    }
+    evict_and_wait(ctx, &evict, options, out)
+}
+
+/// Evicts every pod (a graceful delete), then advances virtual time until each is gone,
+/// printing `pod/NAME evicted` as they go.
+fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &mut Output) -> Result<(), String> {
+    let delete = DeleteOptions { grace_period_seconds: options.grace_period_seconds, ..Default::default() };
+    for pod in pods {
+        let (namespace, name) = (&pod.metadata.namespace, &pod.metadata.name);
+        out.line(format!("evicting pod {namespace}/{name}"));
+        if let Err(err) = ctx.sim.store_mut().delete::<Pod>(namespace, name, &delete)
+            && err.reason() != "NotFound"
+        {
+            return Err(format!("error when evicting pods/{name:?} -n {namespace:?}: {}", err.message()));
+        }
+    }
+    ctx.sim.settle();
+    let wait = if options.timeout == Duration::ZERO { DEFAULT_WAIT } else { options.timeout };
+    let deadline = ctx.sim.now().plus(wait);
+    let mut remaining: Vec<&Pod> = pods.iter().collect();
+    for _ in 0..MAX_STEPS {
+        remaining.retain(|pod| {
+            let live = ctx.sim.store().try_get::<Pod>(&pod.metadata.namespace, &pod.metadata.name);
+            let gone = live.is_none_or(|p| p.metadata.uid != pod.metadata.uid);
+            if gone {
+                out.line(format!("pod/{} evicted", pod.metadata.name));
+            }
+            !gone
+        });
+        let now = ctx.sim.now();
+        if remaining.is_empty() || now >= deadline {
+            break;
+        }
+        let next = ctx.sim.next_due().map_or(deadline, |due| due.min(deadline)).max(now);
+        ctx.sim.advance(next.since(now));
+    }
+    match remaining.first() {
+        None => Ok(()),
+        Some(pod) => Err(format!(
+            "error when waiting for pod {:?} in namespace {:?} to terminate: global timeout reached: {}",
+            pod.metadata.name, pod.metadata.namespace, options.timeout_text
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::{Node, Pod};
+    use crate::kubectl::create::tests::kubectl;
+    use crate::sim::Sim;
+    use crate::sim::time::Duration;
+
+    fn lab() -> Sim {
+        let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
+        kubectl(&mut sim, "create deployment hello --image=hello:v1 --replicas=3");
+        sim.advance(Duration::from_secs(30));
+        sim
+    }
+
+    fn pods_on(sim: &Sim, node: &str) -> Vec<String> {
+        sim.store().list::<Pod>(None).filter(|p| p.node_name() == Some(node)).map(|p| p.metadata.name.clone()).collect()
+    }
+
+    #[test]
+    fn drain_refuses_bare_pods_without_force() {
+        let mut sim = lab();
+        kubectl(&mut sim, "run web --image=nginx");
+        sim.advance(Duration::from_secs(5));
+        let node = sim.store().get::<Pod>("default", "web").unwrap().node_name().unwrap().to_string();
+        let (text, code) = kubectl(&mut sim, &format!("drain {node}"));
+        assert_eq!(code, 1);
+        assert_eq!(
+            text,
+            format!(
+                "node/{node} cordoned\nerror: unable to drain node \"{node}\" due to error: cannot delete Pods that declare no controller (use --force to override): default/web, continuing command...\nThere are pending nodes to be drained:\n {node}\ncannot delete Pods that declare no controller (use --force to override): default/web\n"
+            )
+        );
+        let (text, code) = kubectl(&mut sim, &format!("drain {node} --force"));
+        assert_eq!(code, 0, "{text}");
+        assert!(text.starts_with(&format!("node/{node} already cordoned\nWarning: deleting Pods that declare no controller: default/web\nevicting pod default/")), "{text}");
+        assert!(text.contains("pod/web evicted\n") && text.ends_with(&format!("node/{node} drained\n")), "{text}");
+        assert!(pods_on(&sim, &node).is_empty());
+        assert_eq!(sim.store().get::<Node>("", &node).unwrap().spec.unschedulable, Some(true));
+    }
+
+    #[test]
+    fn drain_waits_for_managed_pods_to_go() {
+        let mut sim = lab();
+        let node = sim.store().list::<Pod>(None).find_map(|p| p.node_name().map(str::to_string)).unwrap();
+        let before = sim.now();
+        let (text, code) = kubectl(&mut sim, &format!("drain {node} --grace-period=5"));
+        assert_eq!(code, 0, "{text}");
+        assert!(text.contains("evicted\n"), "{text}");
+        assert!(sim.now() > before);
+        assert!(
+            pods_on(&sim, &node).iter().all(|name| !text.contains(name.as_str())) || pods_on(&sim, &node).is_empty()
+        );
+        let (text, _) = kubectl(&mut sim, "drain");
+        assert_eq!(text, "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples\n");
+    }
+}
