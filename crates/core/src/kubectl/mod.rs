@@ -8,8 +8,12 @@ pub mod args;
 pub mod delete;
 pub mod describe;
 pub mod files;
+#[cfg(test)]
+mod fixture;
 pub mod get;
+pub mod logs;
 pub mod output;
+pub mod pods;
 pub mod printers;
 pub mod render;
 pub mod resource_args;
@@ -42,7 +46,7 @@ pub struct Verb {
 
 /// Every verb, in the order `kubectl --help` lists them.
 pub const VERBS: &[Verb] =
-    &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB, describe::VERB];
+    &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB, describe::VERB, logs::VERB];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
 /// A subcommand's `name` is its full path (`rollout status`), as its help and errors print it.
