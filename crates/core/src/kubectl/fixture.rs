@@ -38,5 +38,6 @@ pub fn pod_named(sim: &Sim, prefix: &str) -> String {
 fn files() -> MemoryFiles {
     let mut files = MemoryFiles::new();
     files.insert("hello.yaml", HELLO_DEPLOYMENT);
+    files.insert("hello-service.yaml", include_str!("../../../../tests/manifests/hello-service.yaml"));
     files
 }

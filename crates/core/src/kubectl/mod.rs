@@ -7,6 +7,7 @@ pub mod apply;
 pub mod args;
 pub mod delete;
 pub mod describe;
+pub mod exec;
 pub mod files;
 #[cfg(test)]
 mod fixture;
@@ -21,6 +22,7 @@ pub mod rollout;
 pub mod scale;
 pub mod set;
 pub mod sort_by;
+pub mod wget;
 pub mod yaml;
 
 use crate::sim::Sim;
@@ -45,8 +47,17 @@ pub struct Verb {
 }
 
 /// Every verb, in the order `kubectl --help` lists them.
-pub const VERBS: &[Verb] =
-    &[get::VERB, apply::VERB, delete::VERB, set::VERB, scale::VERB, rollout::VERB, describe::VERB, logs::VERB];
+pub const VERBS: &[Verb] = &[
+    get::VERB,
+    apply::VERB,
+    delete::VERB,
+    set::VERB,
+    scale::VERB,
+    rollout::VERB,
+    describe::VERB,
+    logs::VERB,
+    exec::VERB,
+];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
 /// A subcommand's `name` is its full path (`rollout status`), as its help and errors print it.
