@@ -22,6 +22,7 @@ pub mod rollout;
 pub mod scale;
 pub mod set;
 pub mod sort_by;
+pub mod top;
 pub mod wget;
 pub mod yaml;
 
@@ -57,6 +58,7 @@ pub const VERBS: &[Verb] = &[
     describe::VERB,
     logs::VERB,
     exec::VERB,
+    top::VERB,
 ];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
