@@ -5,6 +5,7 @@
 pub mod age;
 pub mod apply;
 pub mod args;
+pub mod custom_columns;
 pub mod delete;
 pub mod describe;
 pub mod exec;
@@ -12,6 +13,7 @@ pub mod files;
 #[cfg(test)]
 mod fixture;
 pub mod get;
+pub mod jsonpath;
 pub mod logs;
 pub mod output;
 pub mod pods;
