@@ -3,6 +3,7 @@
 //! one renderer (`render.rs`). Wording follows kubectl 1.32.
 
 pub mod age;
+pub mod api_resources;
 pub mod apply;
 pub mod args;
 pub mod custom_columns;
@@ -25,6 +26,7 @@ pub mod scale;
 pub mod set;
 pub mod sort_by;
 pub mod top;
+pub mod version;
 pub mod wget;
 pub mod yaml;
 
@@ -61,6 +63,8 @@ pub const VERBS: &[Verb] = &[
     logs::VERB,
     exec::VERB,
     top::VERB,
+    api_resources::VERB,
+    version::VERB,
 ];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.

@@ -241,6 +241,7 @@ fn print(args: &Args, headers: &[&str], rows: Vec<Vec<String>>, sums: &[String])
     }
     let mut out = Output::default();
     if args.switch("no-headers") {
+        table.headers.iter_mut().for_each(String::clear);
         let text = super::render::render_table(&table);
         out.raw(text.split_once('\n').map_or(String::new(), |(_, rest)| rest.to_string()));
     } else {
