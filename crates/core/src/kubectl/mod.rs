@@ -10,6 +10,7 @@ pub mod custom_columns;
 pub mod delete;
 pub mod describe;
 pub mod exec;
+pub mod explain;
 pub mod files;
 #[cfg(test)]
 mod fixture;
@@ -65,6 +66,7 @@ pub const VERBS: &[Verb] = &[
     top::VERB,
     api_resources::VERB,
     version::VERB,
+    explain::VERB,
 ];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.
