@@ -47,7 +47,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 
 /// What the command printed and its exit code, or kubectl's error.
 fn exec(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(String, i32), String> {
-    let Some(target) = args.positionals.first() else {
+    let Some(target) = args.positionals.first().filter(|_| args.args_len_at_dash != Some(0)) else {
         return Err("error: pod, type/name or --filename must be specified".into());
     };
     let command = match args.args_len_at_dash {
@@ -197,6 +197,7 @@ mod tests {
             run(&mut sim, &format!("kubectl exec {pod} ls"))
                 .starts_with("error: exec [POD] [COMMAND] is not supported anymore.")
         );
+        assert_eq!(run(&mut sim, "kubectl exec -- ls"), "error: pod, type/name or --filename must be specified\n");
         assert_eq!(run(&mut sim, "kubectl exec nope -- ls"), "Error from server (NotFound): pods \"nope\" not found\n");
     }
 }
