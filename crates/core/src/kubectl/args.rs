@@ -38,6 +38,8 @@ pub const GLOBAL_FLAGS: &[Flag] = &[
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Args {
     pub positionals: Vec<String>,
+    /// How many positionals came before a `--` (cobra's `ArgsLenAtDash`); `None` without one.
+    pub args_len_at_dash: Option<usize>,
     values: BTreeMap<&'static str, Vec<String>>,
 }
 
@@ -70,6 +72,7 @@ pub fn parse(argv: &[String], flags: &[Flag]) -> Result<Args, String> {
         let arg = &argv[i];
         i += 1;
         if arg == "--" {
+            args.args_len_at_dash = Some(args.positionals.len());
             args.positionals.extend(argv[i..].iter().cloned());
             break;
         }

@@ -2,6 +2,8 @@
 //! or several kinds, by name or by selector, in a namespace or across all (`-A`).
 
 use super::args::{Args, Flag};
+use super::custom_columns::Columns;
+use super::jsonpath::Template;
 use super::output::{DocumentFormat, Output, Table};
 use super::resource_args::{self, ResourceRequest};
 use super::{Context, Verb, namespace_of, printers, sort_by};
@@ -15,7 +17,11 @@ pub const VERB: Verb = Verb {
     short: "Display one or many resources",
     usage: "kubectl get [(-o|--output=)json|yaml|name|wide] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags] [options]",
     flags: &[
-        Flag::value("output", Some('o'), "Output format. One of: (json, yaml, name, wide)."),
+        Flag::value(
+            "output",
+            Some('o'),
+            "Output format. One of: (json, yaml, name, wide, jsonpath=..., custom-columns=...).",
+        ),
         Flag::value(
             "selector",
             Some('l'),
@@ -28,15 +34,27 @@ pub const VERB: Verb = Verb {
             None,
             "If non-empty, sort list types using this field specification. The field specification is expressed as a JSONPath expression (e.g. '{.metadata.name}').",
         ),
+        Flag::switch(
+            "show-labels",
+            None,
+            "When printing, show all labels as the last column (default hide labels column)",
+        ),
+        Flag::switch(
+            "watch",
+            Some('w'),
+            "After listing/getting the requested object, watch for changes. (In the lab: the listing; the browser terminal streams.)",
+        ),
     ],
     run,
 };
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, PartialEq)]
 enum Format {
     Table { wide: bool },
     Document(DocumentFormat),
     Name,
+    JsonPath(Template),
+    CustomColumns(Columns),
 }
 
 fn output_format(args: &Args) -> Result<Format, String> {
@@ -46,6 +64,17 @@ fn output_format(args: &Args) -> Result<Format, String> {
         "yaml" => Format::Document(DocumentFormat::Yaml),
         "json" => Format::Document(DocumentFormat::Json),
         "name" => Format::Name,
+        "jsonpath" | "custom-columns" => {
+            return Err("error: template format specified but no template given".into());
+        }
+        other if other.starts_with("jsonpath=") => {
+            let text = &other["jsonpath=".len()..];
+            let template = Template::parse(text).map_err(|e| format!("error: error parsing jsonpath {text}, {e}"))?;
+            Format::JsonPath(template)
+        }
+        other if other.starts_with("custom-columns=") => {
+            Format::CustomColumns(Columns::parse(&other["custom-columns=".len()..])?)
+        }
         other => {
             return Err(format!(
                 "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
@@ -136,11 +165,9 @@ fn print(
                 out.line(format!("{}/{}", object.kind().info().singular_qualified(), object.metadata().name));
             }
         }
-        Format::Document(doc_format) => {
-            let single = request.named.len() == 1 && objects.len() == 1;
-            let value = if single { objects[0].to_json_value() } else { list_of(objects) };
-            out.document(value, doc_format);
-        }
+        Format::Document(doc_format) => out.document(document(objects, request), doc_format),
+        Format::JsonPath(template) => out.raw(template.execute(&document(objects, request))),
+        Format::CustomColumns(columns) => out.table(columns.table(objects)),
         Format::Table { wide } => {
             let qualify = request.kinds.len() > 1;
             let now = ctx.sim.now();
@@ -152,9 +179,23 @@ fn print(
                 if i > 0 && qualify && !out.items.is_empty() {
                     out.line("");
                 }
-                out.table(table_for(*kind, &group, now, wide, qualify, all_namespaces));
+                let mut table = table_for(*kind, &group, now, wide, qualify, all_namespaces);
+                if args.switch("show-labels") {
+                    show_labels(&mut table, &group);
+                }
+                out.table(table);
             }
         }
+    }
+}
+
+/// `--show-labels`: a LABELS column, `k=v` pairs in key order, `<none>` when there are none.
+fn show_labels(table: &mut Table, objects: &[&Object]) {
+    table.headers.push("LABELS".into());
+    for (row, object) in table.rows.iter_mut().zip(objects) {
+        let labels = &object.metadata().labels;
+        let text: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        row.push(if text.is_empty() { "<none>".into() } else { text.join(",") });
     }
 }
 
@@ -188,6 +229,12 @@ fn table_for(
         })
         .collect();
     Table { headers, rows }
+}
+
+/// What `-o yaml|json|jsonpath` prints: the object when one was named, else a `List`.
+fn document(objects: &[Object], request: &ResourceRequest) -> Value {
+    let single = request.named.len() == 1 && objects.len() == 1;
+    if single { objects[0].to_json_value() } else { list_of(objects) }
 }
 
 /// Several objects as kubectl prints them: a `v1` `List`.

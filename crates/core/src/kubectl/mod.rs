@@ -4,20 +4,29 @@
 
 pub mod age;
 pub mod annotate;
+pub mod api_resources;
 pub mod apply;
 pub mod args;
 pub mod cordon;
 pub mod create;
+pub mod custom_columns;
 pub mod delete;
 pub mod describe;
 pub mod drain;
 pub mod edit;
+pub mod exec;
+pub mod explain;
 pub mod expose;
 pub mod files;
+#[cfg(test)]
+mod fixture;
 pub mod get;
+pub mod jsonpath;
 pub mod label;
+pub mod logs;
 pub mod output;
 pub mod patch;
+pub mod pods;
 pub mod print_flags;
 pub mod printers;
 pub mod render;
@@ -30,6 +39,9 @@ pub mod set;
 pub mod sort_by;
 pub mod strategic_merge;
 pub mod taint;
+pub mod top;
+pub mod version;
+pub mod wget;
 pub mod yaml;
 
 use crate::sim::Sim;
@@ -75,6 +87,12 @@ pub const VERBS: &[Verb] = &[
     cordon::UNCORDON,
     drain::VERB,
     taint::VERB,
+    logs::VERB,
+    exec::VERB,
+    top::VERB,
+    api_resources::VERB,
+    version::VERB,
+    explain::VERB,
 ];
 
 /// The subcommands of a verb that has them (`rollout status`, `set image`); empty otherwise.

@@ -21,6 +21,8 @@ pub enum DocumentFormat {
 pub enum Block {
     /// Lines of plain text (each printed with a trailing newline).
     Text(String),
+    /// Bytes printed as they are, with no newline added (`-o jsonpath`, `exec` output).
+    Raw(String),
     Table(Table),
     Document(Value, DocumentFormat),
 }
@@ -41,6 +43,11 @@ pub struct Output {
 impl Output {
     pub fn line(&mut self, text: impl Into<String>) {
         self.items.push(Item::Stdout(Block::Text(text.into())));
+    }
+
+    /// Text printed exactly as given (no trailing newline added).
+    pub fn raw(&mut self, text: impl Into<String>) {
+        self.items.push(Item::Stdout(Block::Raw(text.into())));
     }
 
     pub fn table(&mut self, table: Table) {

@@ -22,6 +22,7 @@ pub fn render_items(items: &[Item], keep: impl Fn(&Item) -> bool) -> String {
 pub fn render_block(block: &Block) -> String {
     match block {
         Block::Text(line) => format!("{line}\n"),
+        Block::Raw(text) => text.clone(),
         Block::Table(table) => render_table(table),
         Block::Document(value, DocumentFormat::Yaml) => to_yaml(value),
         Block::Document(value, DocumentFormat::Json) => format!("{}\n", to_json(value)),

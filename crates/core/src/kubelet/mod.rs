@@ -170,6 +170,40 @@ impl Kubelet {
         Ok(())
     }
 
+    /// `/hog?mb=N` served by a running container: its process keeps `mib` more MiB. Past the
+    /// container's memory limit the kernel's OOM killer ends it now (OOMKilled, exit 137).
+    /// Returns whether it was killed.
+    pub fn add_memory(
+        &mut self,
+        store: &mut Store,
+        namespace: &str,
+        name: &str,
+        container: &str,
+        mib: u64,
+    ) -> Result<bool, String> {
+        let key = (namespace.to_string(), name.to_string());
+        let pod = store.get::<Pod>(namespace, name).map_err(|e| e.to_string())?.clone();
+        let spec = pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).find(|c| c.name == container);
+        let spec = spec.ok_or_else(|| format!("container {container:?} not found"))?;
+        let info = crate::workload::Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or(""));
+        let runtime = self.pods.get_mut(&key).ok_or_else(|| format!("pod {name:?} has no running container"))?;
+        let now = store.now();
+        let Some(runtime::ContainerPhase::Running(running)) =
+            runtime.all_mut().find(|c| c.name == container).map(|c| &mut c.phase)
+        else {
+            return Err(format!("container {container:?} is not running"));
+        };
+        running.hog_mib = running.hog_mib.saturating_add(mib);
+        let used = info.map_or(0, |i| i.workload.memory_bytes(now.since(running.started_at), running.hog_mib));
+        let over = pod_worker::memory_limit(spec).is_some_and(|limit| used > limit);
+        if over && running.ends.as_ref().is_none_or(|e| e.at > now) {
+            running.ends = Some(pod_worker::oom_kill(now));
+            self.dirty.insert(key);
+            self.sync(store);
+        }
+        Ok(over)
+    }
+
     /// The machine loses power: its kubelet stops; its containers' fate is unknown.
     pub fn power_off(&mut self, node: &str, now: SimTime) {
         self.node_runtime(node).powered_off_at = Some(now);

@@ -137,6 +137,12 @@ impl Sim {
         self.controllers.kubelet.oom(&mut self.store, namespace, name)
     }
 
+    /// A request to `/hog?mb=N` reached a container: it keeps `mib` more MiB, maybe past its
+    /// memory limit (then it is OOM-killed now). Returns whether it was killed.
+    pub fn add_memory(&mut self, namespace: &str, name: &str, container: &str, mib: u64) -> Result<bool, String> {
+        self.controllers.kubelet.add_memory(&mut self.store, namespace, name, container, mib)
+    }
+
     /// The controllers, for read-only views (the scheduler's decisions, the kubelet's runtime).
     pub fn controllers(&self) -> &Controllers {
         &self.controllers

@@ -281,6 +281,20 @@ impl Workload {
         since_start: Duration,
         state: ProcessState,
     ) -> Vec<String> {
+        let lines = self.timed_logs(container, pod_name, started_at, since_start, state);
+        lines.into_iter().map(|(_, text)| text).collect()
+    }
+
+    /// `logs`, each line with when it was printed (counted from the start): what
+    /// `--timestamps` and `--since` read.
+    pub fn timed_logs(
+        &self,
+        container: &Container,
+        pod_name: &str,
+        started_at: SimTime,
+        since_start: Duration,
+        state: ProcessState,
+    ) -> Vec<(Duration, String)> {
         let expand = |at: Duration, text: &str| {
             text.replace("{pod}", pod_name).replace("{time}", &go_log_timestamp(started_at.plus(at)))
         };
@@ -298,7 +312,7 @@ impl Workload {
         if let Some(sigterm_at) = state.sigterm_after.filter(|at| *at <= since_start) {
             lines.extend(self.behaviour.sigterm.logs.iter().map(|text| (sigterm_at, expand(sigterm_at, text))));
         }
-        lines.into_iter().map(|(_, text)| text).collect()
+        lines
     }
 
     /// Whether something accepts connections on `port` at `since_start`.

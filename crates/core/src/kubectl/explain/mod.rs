@@ -1,0 +1,259 @@
+//! `kubectl explain KIND[.field.path] [--recursive]`: a kind's or field's type, description and
+//! fields, from a hand-written schema (`fields.yaml`) in place of the server's OpenAPI.
+//! Mirrors staging/src/k8s.io/kubectl/pkg/explain/v2 (the plaintext template's layout).
+
+use super::args::{Args, Flag};
+use super::output::Output;
+use super::resource_args::unknown_type;
+use super::{Context, Verb};
+use crate::api::Kind;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+pub const VERB: Verb = Verb {
+    name: "explain",
+    short: "Get documentation for a resource",
+    usage: "kubectl explain TYPE [--recursive=FALSE|TRUE] [--api-version=api-version-group] [options]",
+    flags: &[
+        Flag::switch(
+            "recursive",
+            None,
+            "When true, print the name of all the fields recursively. Otherwise, print the available fields with their description.",
+        ),
+        Flag::value("api-version", None, "Use given api-version (group/version) of the resource."),
+    ],
+    run,
+};
+
+/// How deep `--recursive` descends (the schema has no cycles; this bounds it anyway).
+const MAX_DEPTH: usize = 12;
+/// kubectl wraps descriptions to this width.
+const WRAP_COLUMNS: usize = 80;
+
+#[derive(Debug, Deserialize)]
+struct Schema {
+    kinds: BTreeMap<String, String>,
+    types: BTreeMap<String, TypeDef>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TypeDef {
+    description: String,
+    #[serde(default)]
+    fields: Vec<FieldDef>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FieldDef {
+    name: String,
+    #[serde(rename = "type")]
+    type_: String,
+    #[serde(default)]
+    required: bool,
+    #[serde(default, rename = "enum")]
+    enum_: Vec<String>,
+    description: String,
+}
+
+fn schema() -> Result<&'static Schema, String> {
+    static SCHEMA: OnceLock<Result<Schema, String>> = OnceLock::new();
+    let parsed = SCHEMA.get_or_init(|| serde_yaml::from_str(include_str!("fields.yaml")).map_err(|e| e.to_string()));
+    parsed.as_ref().map_err(|e| format!("error: explain schema: {e}"))
+}
+
+/// The schema type a field's type names (`[]Container` → `Container`), if it has one.
+fn element_type(type_: &str) -> &str {
+    type_.trim_start_matches("[]").trim_start_matches("map[string]")
+}
+
+fn run(_ctx: &mut Context<'_>, args: Args) -> Output {
+    match explain(&args) {
+        Ok(text) => {
+            let mut out = Output::default();
+            out.line(text);
+            out
+        }
+        Err(message) => Output::failed(message),
+    }
+}
+
+fn explain(args: &Args) -> Result<String, String> {
+    let Some(target) = args.positionals.first() else {
+        return Err("error: You must specify the type of resource to explain. Use \"kubectl api-resources\" for a complete list of supported resources.".into());
+    };
+    if args.positionals.len() > 1 {
+        return Err(
+            "error: We accept only this format: explain RESOURCE\nSee 'kubectl explain -h' for help and examples"
+                .into(),
+        );
+    }
+    let mut path = target.split('.');
+    let resource = path.next().unwrap_or_default();
+    let kind = Kind::from_cli_name(resource).ok_or_else(|| unknown_type(resource))?;
+    let schema = schema()?;
+    let info = kind.info();
+    let mut type_name = schema.kinds.get(info.kind_name).ok_or_else(|| unknown_type(resource))?.clone();
+    let mut field: Option<&FieldDef> = None;
+    for segment in path {
+        let fields = schema.types.get(element_type(&type_name)).map_or(&[][..], |t| t.fields.as_slice());
+        let found = fields
+            .iter()
+            .find(|f| f.name == segment)
+            .ok_or_else(|| format!("error: field {segment:?} does not exist"))?;
+        type_name = found.type_.clone();
+        field = Some(found);
+    }
+    let mut text = String::new();
+    if !info.group.is_empty() {
+        text.push_str(&format!("GROUP:      {}\n", info.group));
+    }
+    text.push_str(&format!("KIND:       {}\nVERSION:    {}\n\n", info.kind_name, info.version));
+    let description = match field {
+        Some(field) => {
+            text.push_str(&format!("FIELD: {} <{}>\n{}", field.name, field.type_, enum_section(field)));
+            text.push('\n');
+            &field.description
+        }
+        None => &schema.types.get(&type_name).map(|t| t.description.clone()).unwrap_or_default(),
+    };
+    text.push_str("DESCRIPTION:\n");
+    text.push_str(&wrap(description, 4));
+    if let Some(type_def) = schema.types.get(element_type(&type_name)).filter(|t| !t.fields.is_empty()) {
+        text.push_str("\nFIELDS:\n");
+        if args.switch("recursive") {
+            recursive(schema, type_def, 1, &mut text);
+        } else {
+            for field in &type_def.fields {
+                text.push_str(&field_header(field, 1));
+                text.push_str(&wrap(&field.description, 4));
+                text.push('\n');
+            }
+        }
+    }
+    Ok(text.trim_end().to_string())
+}
+
+/// `  name\t<type> -required-` at `level` (two spaces each).
+fn field_header(field: &FieldDef, level: usize) -> String {
+    let indent = "  ".repeat(level);
+    let required = if field.required { " -required-" } else { "" };
+    format!("{indent}{}\t<{}>{required}\n{}", field.name, field.type_, enum_line(field, &indent))
+}
+
+/// `enum: A, B` under a field with fixed values, in a field list.
+fn enum_line(field: &FieldDef, indent: &str) -> String {
+    if field.enum_.is_empty() {
+        return String::new();
+    }
+    format!("{indent}enum: {}\n", field.enum_.join(", "))
+}
+
+/// `ENUM:` and one value a line, under `FIELD:` when explaining one field.
+fn enum_section(field: &FieldDef) -> String {
+    if field.enum_.is_empty() {
+        return String::new();
+    }
+    let values: String = field.enum_.iter().map(|v| format!("    {v}\n")).collect();
+    format!("ENUM:\n{values}")
+}
+
+fn recursive(schema: &Schema, type_def: &TypeDef, level: usize, text: &mut String) {
+    if level > MAX_DEPTH {
+        return;
+    }
+    for field in &type_def.fields {
+        let indent = "  ".repeat(level);
+        text.push_str(&format!(
+            "{indent}{}\t<{}>{}\n",
+            field.name,
+            field.type_,
+            if field.required { " -required-" } else { "" }
+        ));
+        if let Some(nested) = schema.types.get(element_type(&field.type_)) {
+            recursive(schema, nested, level + 1, text);
+        }
+    }
+}
+
+/// Words wrapped to kubectl's width, every line indented by `indent` spaces.
+fn wrap(text: &str, indent: usize) -> String {
+    let width = WRAP_COLUMNS - indent;
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::{lab, run};
+    use super::*;
+
+    #[test]
+    fn the_schema_parses_and_every_type_it_names_exists() {
+        let schema = schema().unwrap();
+        let builtin = ["string", "integer", "boolean", "Object", "Quantity", "IntOrString"];
+        for (name, type_def) in &schema.types {
+            for field in &type_def.fields {
+                let element = element_type(&field.type_);
+                assert!(
+                    builtin.contains(&element) || schema.types.contains_key(element),
+                    "{name}.{}: {element}",
+                    field.name
+                );
+            }
+        }
+        for info in crate::api::RESOURCES {
+            assert!(schema.kinds.contains_key(info.kind_name), "{}", info.kind_name);
+        }
+    }
+
+    #[test]
+    fn kinds_fields_and_mistakes() {
+        let mut sim = lab("");
+        let text = run(&mut sim, "kubectl explain deploy");
+        assert!(
+            text.starts_with(
+                "GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nDESCRIPTION:\n    A Deployment keeps"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("\nFIELDS:\n  apiVersion\t<string>\n    The versioned schema"), "{text}");
+        let text = run(&mut sim, "kubectl explain deployment.spec.replicas");
+        assert_eq!(
+            text,
+            "GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nFIELD: replicas <integer>\n\nDESCRIPTION:\n    How many pods to run. Defaults to 1.\n"
+        );
+        let text = run(&mut sim, "kubectl explain pods.spec.containers");
+        assert!(text.starts_with("KIND:       Pod\nVERSION:    v1\n\nFIELD: containers <[]Container>\n"), "{text}");
+        assert!(text.contains("  name\t<string> -required-\n"), "{text}");
+        let text = run(&mut sim, "kubectl explain svc.spec");
+        assert!(
+            text.contains(
+                "  type\t<string>\n  enum: ClusterIP, ExternalName, LoadBalancer, NodePort\n    How the Service"
+            ),
+            "{text}"
+        );
+        let text = run(&mut sim, "kubectl explain deploy.spec --recursive");
+        assert!(text.contains("\n  strategy\t<DeploymentStrategy>\n    rollingUpdate\t<RollingUpdateDeployment>\n      maxSurge\t<IntOrString>\n"), "{text}");
+        let text = run(&mut sim, "kubectl explain svc.spec.type");
+        assert!(text.contains("FIELD: type <string>\nENUM:\n    ClusterIP\n    ExternalName\n"), "{text}");
+        assert_eq!(run(&mut sim, "kubectl explain deploy.spec.replica"), "error: field \"replica\" does not exist\n");
+        assert_eq!(run(&mut sim, "kubectl explain foo"), "error: the server doesn't have a resource type \"foo\"\n");
+    }
+}
