@@ -82,7 +82,7 @@ fn step<'a>(segment: &Segment, value: &'a Value) -> Vec<&'a Value> {
         Segment::Key(key) => value.get(key).into_iter().collect(),
         Segment::Index(index) => value.get(*index).into_iter().collect(),
         Segment::Filter(path, expected) => {
-            let items = value.as_array().map(|a| a.iter().collect()).unwrap_or_else(Vec::new);
+            let items: Vec<&Value> = value.as_array().map(|a| a.iter().collect()).unwrap_or_default();
             items
                 .into_iter()
                 .filter(|item| {

@@ -4,7 +4,6 @@
 
 use super::format::Lesson;
 use crate::checks::{Check, Context, History, Verdict};
-use crate::cluster::ClusterSpec;
 use crate::kubectl::MemoryFiles;
 use crate::script::{self, ScriptError};
 use crate::sim::Sim;
@@ -28,7 +27,7 @@ pub struct LessonLab {
 impl LessonLab {
     /// A fresh lab for the lesson, before its setup runs.
     pub fn new(lesson: &Lesson) -> LessonLab {
-        let cluster = lesson.cluster.clone().unwrap_or_else(ClusterSpec::default);
+        let cluster = lesson.cluster.clone().unwrap_or_default();
         let mut files = MemoryFiles::new();
         for (name, text) in &lesson.files {
             files.insert(name.clone(), text.clone());
