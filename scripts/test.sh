@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
 # prints a header and its time; the first failing stage stops the run and is named at the end.
-#   format · clippy · native tests · wasm32 build of the core · web bundle · native/wasm determinism
+#   format · clippy · native tests · lessons · wasm32 build of the core · web bundle · native/wasm determinism
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,10 +52,10 @@ determinism() {
 stage "format" cargo fmt --all --check
 stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
+stage "lessons replay their solutions" cargo run --quiet -p kubelab-server --bin kubelab -- lessons check lessons/
 stage "wasm32 build of kubelab-core" scripts/cargo-wasm.sh build --quiet -p kubelab-core
 stage "web bundle" scripts/build-web.sh
 stage "determinism native = wasm" determinism
 
 # Later stages go here, each as one `stage` line, e.g.:
-#   stage "lessons replay their solutions" cargo run --quiet -p kubelab-server --bin kubelab -- lessons check lessons/
 #   stage "browser end-to-end" node tests/e2e/run.mjs

@@ -11,6 +11,8 @@
 //! - [`kubectl`] — one file per verb; output as data, one renderer.
 //! - [`script`] — the `kubelab sim` scenario language (kubectl, sleep, lab verbs).
 //! - [`manifest`] — multi-document YAML/JSON in, JSON documents out, with kubectl's errors.
+//! - [`checks`] — lesson checks, one file per kind: YAML shape, evaluator, learner message.
+//! - [`lesson`] — the lesson format (YAML), the lesson lab, the linter and the JSON Schema.
 //! - [`workload`] — what images do: the catalogue (registry), pulls, processes over time, probes.
 //!
 //! No IO, threads, wall clock or global randomness anywhere in this crate.
@@ -18,11 +20,13 @@
 #![forbid(unsafe_code)]
 
 pub mod api;
+pub mod checks;
 pub mod cluster;
 pub mod controllers;
 pub mod error;
 pub mod kubectl;
 pub mod kubelet;
+pub mod lesson;
 pub mod manifest;
 pub mod scheduler;
 pub mod script;

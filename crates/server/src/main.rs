@@ -1,7 +1,9 @@
 //! `kubelab`: the one binary. `kubelab serve` serves the web app (and, as the server grows,
-//! classes, progress and shared labs); `kubelab sim` runs a scenario script headless.
+//! classes, progress and shared labs); `kubelab sim` runs a scenario script headless;
+//! `kubelab lessons check` lints the curriculum.
 
 mod disk_files;
+mod lessons_command;
 mod serve;
 mod sim_command;
 
@@ -14,12 +16,15 @@ const USAGE: &str = "kubelab — learn Kubernetes by breaking a simulated cluste
 usage:
   kubelab serve [--addr 127.0.0.1:8080] [--static DIR]   serve the web app (KUBELAB_ADDR also sets the address)
   kubelab sim [--seed N] [--cluster FILE] [--strict] [--trace FILE] SCRIPT|-
-                                                       run a scenario script and print its transcript";
+                                                       run a scenario script and print its transcript
+  kubelab lessons check [DIR]                          lint and replay every lesson in DIR (default lessons/)
+  kubelab lessons schema                               print the lesson format's JSON Schema";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("sim") => sim_command::main(&args[1..]),
+        Some("lessons") => lessons_command::main(&args[1..]),
         Some("serve") => serve_main(&args[1..]),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");

@@ -1,0 +1,77 @@
+//! The lab a lesson runs in: the lesson's cluster and seed, its hidden setup already run, its
+//! files readable by `-f`, and the history of what the learner ran (what `ran` checks read).
+//! The web player and the linter drive lessons through this one type.
+
+use super::format::Lesson;
+use crate::checks::{Check, Context, History, Verdict};
+use crate::kubectl::MemoryFiles;
+use crate::script::{self, ScriptError};
+use crate::sim::Sim;
+
+/// What one script line did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ran {
+    /// The line within its script (1-based).
+    pub line: usize,
+    pub written: String,
+    pub output: String,
+    pub succeeded: bool,
+}
+
+pub struct LessonLab {
+    sim: Sim,
+    files: MemoryFiles,
+    history: History,
+}
+
+impl LessonLab {
+    /// A fresh lab for the lesson, before its setup runs.
+    pub fn new(lesson: &Lesson) -> LessonLab {
+        let cluster = lesson.cluster.clone().unwrap_or_default();
+        let mut files = MemoryFiles::new();
+        for (name, text) in &lesson.files {
+            files.insert(name.clone(), text.clone());
+        }
+        LessonLab { sim: Sim::new(lesson.seed.unwrap_or(1), &cluster), files, history: History::new() }
+    }
+
+    /// Runs the hidden setup (not part of the learner's history).
+    pub fn setup(&mut self, lesson: &Lesson) -> Result<Vec<Ran>, ScriptError> {
+        self.run(&lesson.setup, false)
+    }
+
+    /// Runs a script as the learner (their clicks, a prediction's reveal, a solution).
+    pub fn run_as_learner(&mut self, text: &str) -> Result<Vec<Ran>, ScriptError> {
+        self.run(text, true)
+    }
+
+    fn run(&mut self, text: &str, record: bool) -> Result<Vec<Ran>, ScriptError> {
+        let steps = script::parse(text)?;
+        let mut ran = Vec::with_capacity(steps.len());
+        for step in &steps {
+            self.sim.record_command(&step.written);
+            let (output, succeeded) = script::run_step(&mut self.sim, step, &self.files);
+            if record {
+                self.history.record(step, succeeded);
+            }
+            ran.push(Ran { line: step.line, written: step.written.clone(), output, succeeded });
+        }
+        Ok(ran)
+    }
+
+    pub fn check(&self, check: &Check) -> Verdict {
+        check.evaluate(&self.context())
+    }
+
+    pub fn context(&self) -> Context<'_> {
+        Context { store: self.sim.store(), history: &self.history }
+    }
+
+    pub fn sim(&self) -> &Sim {
+        &self.sim
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+}

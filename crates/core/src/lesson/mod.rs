@@ -1,0 +1,85 @@
+//! Lessons as data: the YAML format (`format.rs`), the lab a lesson runs in (`lab.rs`), the
+//! linter that replays every lesson against the simulator (`lint.rs`, with `locate.rs` for
+//! file lines) and the JSON Schema generated from the format (`schema.rs`).
+
+pub mod format;
+pub mod lab;
+pub mod lint;
+pub mod locate;
+pub mod schema;
+
+pub use format::{Lesson, Level, Prediction, PredictionChoice, Question, QuizChoice, Step, Task};
+pub use lab::LessonLab;
+pub use lint::{Diagnostic, lint};
+
+/// A lesson file that does not match the format: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError {
+    /// 1-based; 1 when the YAML library could not say.
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// The check kinds, as lessons spell them (for "unknown check kind" errors).
+pub const CHECK_KINDS: &[&str] =
+    &["pods", "deployment", "exists", "gone", "field", "event", "node", "rollout", "ran", "all", "any", "not"];
+
+impl Lesson {
+    /// Reads a lesson, refusing unknown fields, with the error's line and column.
+    pub fn from_yaml(text: &str) -> Result<Lesson, FormatError> {
+        from_yaml(text).map_err(|e| {
+            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            FormatError { line, column, message: explain(&e.to_string()) }
+        })
+    }
+}
+
+/// Reads YAML where enums are one-key maps (`pods: {…}`), as lessons write checks.
+pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_yaml::Error> {
+    serde_yaml::with::singleton_map_recursive::deserialize(serde_yaml::Deserializer::from_str(text))
+}
+
+/// serde_yaml's message without its trailing location, with unknown check kinds named as such.
+fn explain(message: &str) -> String {
+    let message = match message.rfind(" at line ") {
+        Some(at) => &message[..at],
+        None => message,
+    };
+    if let Some(at) = message.find("unknown variant `")
+        && message.contains("expected one of `pods`")
+    {
+        let rest = &message[at + "unknown variant `".len()..];
+        let kind = rest.split('`').next().unwrap_or("");
+        let path = message[..at].trim_end_matches(": ");
+        let path = if path.is_empty() { String::new() } else { format!("{path}: ") };
+        return format!("{path}unknown check kind \"{kind}\" (known: {})", CHECK_KINDS.join(", "));
+    }
+    message.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str =
+        "id: x\ntitle: X\nsummary: s\nminutes: 5\nlevel: beginner\nsteps:\n- title: one\n  text: hi\n";
+
+    #[test]
+    fn a_minimal_lesson_reads() {
+        let lesson = Lesson::from_yaml(MINIMAL).unwrap();
+        assert_eq!(lesson.level, Level::Beginner);
+        assert_eq!(lesson.steps[0].commands.len(), 0);
+    }
+
+    #[test]
+    fn unknown_fields_and_check_kinds_name_their_line() {
+        let err = Lesson::from_yaml(&format!("{MINIMAL}  colour: red\n")).unwrap_err();
+        assert_eq!(err.line, 9);
+        assert!(err.message.contains("unknown field `colour`"), "{}", err.message);
+        let task = "  task:\n    goal: g\n    solution: ''\n    checks:\n    - podz: {}\n";
+        let err = Lesson::from_yaml(&format!("{MINIMAL}{task}")).unwrap_err();
+        assert_eq!(err.line, 13);
+        assert!(err.message.contains("unknown check kind \"podz\" (known: pods, deployment,"), "{}", err.message);
+    }
+}

@@ -1,0 +1,62 @@
+//! `kubelab lessons check [DIR]`: lints every lesson file in a folder (default `lessons/`) —
+//! format errors with file:line, checks and scripts that cannot run, tasks whose solutions do
+//! not complete them, predictions without exactly one true choice. Exit 1 on any problem.
+//! `kubelab lessons schema` prints the lesson format's JSON Schema.
+
+use kubelab_core::lesson::{lint, schema};
+use std::path::{Path, PathBuf};
+
+const USAGE: &str = "usage: kubelab lessons check [DIR]   (default lessons/)\n       kubelab lessons schema";
+
+/// Runs the command; returns the process exit code.
+pub fn main(args: &[String]) -> i32 {
+    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["check"] => check(Path::new("lessons")),
+        ["check", dir] => check(Path::new(dir)),
+        ["schema"] => {
+            print!("{}", schema::lesson_schema_json());
+            0
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            2
+        }
+    }
+}
+
+/// The lesson files in a folder: `*.yaml` and `*.yml`, sorted by name.
+fn lesson_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn check(dir: &Path) -> i32 {
+    let files = match lesson_files(dir) {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("kubelab lessons: {message}");
+            return 2;
+        }
+    };
+    let mut problems = 0;
+    for path in &files {
+        let shown = path.display().to_string();
+        let diagnostics = match std::fs::read_to_string(path) {
+            Ok(text) => lint(&text),
+            Err(e) => vec![lint::Diagnostic { line: 1, message: format!("cannot read: {e}") }],
+        };
+        for diagnostic in &diagnostics {
+            println!("{}", diagnostic.render(&shown));
+        }
+        problems += diagnostics.len();
+    }
+    let lessons = if files.len() == 1 { "lesson" } else { "lessons" };
+    println!("{} {lessons} checked, {problems} problem{}", files.len(), if problems == 1 { "" } else { "s" });
+    i32::from(problems > 0)
+}
