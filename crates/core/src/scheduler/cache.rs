@@ -2,6 +2,7 @@
 //! images and keys, kept up to date one watch event at a time (never by rescanning all pods).
 //! Mirrors pkg/scheduler/backend/cache (cache.go) and NodeInfo's AddPod/RemovePod.
 
+use super::decision::NodeNames;
 use super::inter_pod_affinity::{has_any_affinity, has_required_anti_affinity};
 use super::types::{NodeInfo, PodKey, PodRequests, normalized_image_name};
 use crate::api::{Node, Pod};
@@ -38,6 +39,8 @@ pub struct Cache {
     by_name: BTreeMap<Arc<str>, usize>,
     /// Slots in node-name order; rebuilt when the node set changes.
     order: Vec<usize>,
+    /// Node names in name order, for decisions to share.
+    names: NodeNames,
     pods: BTreeMap<PodKey, PodRecord>,
     /// Image name → id; by id, how many nodes have it (ImageLocality's spread).
     image_ids: BTreeMap<String, u32>,
@@ -75,6 +78,11 @@ impl Cache {
     /// The `i`-th node in name order.
     pub fn node_at(&self, i: usize) -> &NodeInfo {
         &self.nodes[self.order[i]]
+    }
+
+    /// Every node's name, in name order (`node_at`'s order).
+    pub fn node_names(&self) -> &NodeNames {
+        &self.names
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = &NodeInfo> {
@@ -118,6 +126,7 @@ impl Cache {
 
     fn rebuild_order(&mut self) {
         self.order = self.by_name.values().copied().collect();
+        self.names = self.by_name.keys().cloned().collect();
     }
 
     /// Adds or refreshes a node; true when something the filters or scores read changed.
@@ -163,8 +172,8 @@ impl Cache {
             let moved = self.nodes[slot].name.clone();
             self.by_name.insert(moved, slot);
         }
-        for (image, _) in &removed.images {
-            self.drop_image_node(*image);
+        for image in removed.images.ids() {
+            self.drop_image_node(image);
         }
         // Its pods wait, unaccounted, for a node of that name to come back.
         self.pods_with_affinity = self.pods_with_affinity.saturating_sub(removed.pods_with_affinity);
@@ -285,23 +294,15 @@ impl Cache {
 
     fn count_image(&mut self, slot: usize, image: u32, add: bool) {
         let images = &mut self.nodes[slot].images;
-        let position = images.iter().position(|(id, _)| *id == image);
-        match (position, add) {
-            (Some(i), true) => images[i].1 += 1,
-            (None, true) => {
-                images.push((image, 1));
+        let changed = if add { images.add(image) } else { images.remove(image) };
+        match (changed, add) {
+            (true, true) => {
                 if let Some(nodes) = self.image_nodes.get_mut(image as usize) {
                     *nodes += 1;
                 }
             }
-            (Some(i), false) => {
-                images[i].1 -= 1;
-                if images[i].1 == 0 {
-                    images.swap_remove(i);
-                    self.drop_image_node(image);
-                }
-            }
-            (None, false) => {}
+            (true, false) => self.drop_image_node(image),
+            (false, _) => {}
         }
     }
 

@@ -33,10 +33,14 @@ impl NodeScores {
     }
 }
 
+/// The node names in node order, shared by every decision taken while the node set is the same.
+pub type NodeNames = Arc<[Arc<str>]>;
+
 /// One evaluated node: refused by a filter, or feasible (with scores when scoring ran).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeVerdict {
-    pub node: Arc<str>,
+    /// Its position in the decision's `node_names`.
+    pub node: u32,
     /// Boxed: most evaluated nodes pass, and decisions are kept for many nodes.
     pub rejected: Option<Box<Status>>,
     pub scores: Option<NodeScores>,
@@ -64,8 +68,17 @@ pub struct Decision {
     pub at: SimTime,
     pub attempt: u32,
     pub num_all_nodes: usize,
+    /// The nodes' names at the time; verdicts refer to them by position.
+    pub node_names: NodeNames,
     /// Evaluated nodes: the rejected ones in visiting order, then the feasible ones (sampling
     /// may stop before every node was visited).
     pub nodes: Vec<NodeVerdict>,
     pub outcome: Outcome,
+}
+
+impl Decision {
+    /// The name of the node a verdict is about.
+    pub fn node_name(&self, verdict: &NodeVerdict) -> &str {
+        self.node_names.get(verdict.node as usize).map_or("", |name| name)
+    }
 }

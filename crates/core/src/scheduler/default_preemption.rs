@@ -39,18 +39,18 @@ pub fn preempt(
     cache: &Cache,
     state: &CycleState,
     fit_error: &FitError,
-    rejected: &[Arc<str>],
+    rejected: &[usize],
 ) -> PostFilter {
     if let Err(message) = eligible_to_preempt_others(store, cache, state, fit_error, rejected) {
         return PostFilter::Fail(format!("preemption: {message}"));
     }
     let mut failures = Vec::new();
     let mut candidates = Vec::new();
-    for (node_name, status) in rejected.iter().zip(&fit_error.statuses) {
+    for (&index, status) in rejected.iter().zip(&fit_error.statuses) {
         if status.code != Code::Unschedulable {
             continue;
         }
-        let Some(node) = cache.node(node_name) else { continue };
+        let node = cache.node_at(index);
         match select_victims_on_node(store, cache, state, node) {
             Ok(candidate) => candidates.push(candidate),
             Err(status) => failures.push(status),
@@ -76,7 +76,7 @@ fn eligible_to_preempt_others(
     cache: &Cache,
     state: &CycleState,
     fit_error: &FitError,
-    rejected: &[Arc<str>],
+    rejected: &[usize],
 ) -> Result<(), &'static str> {
     let pod = state.pod;
     if pod.spec.preemption_policy.as_deref() == Some("Never") {
@@ -86,7 +86,7 @@ fn eligible_to_preempt_others(
     let unresolvable = rejected
         .iter()
         .zip(&fit_error.statuses)
-        .any(|(n, s)| &**n == nominated && s.code == Code::UnschedulableAndUnresolvable);
+        .any(|(&i, s)| &*cache.node_at(i).name == nominated && s.code == Code::UnschedulableAndUnresolvable);
     if unresolvable {
         return Ok(());
     }

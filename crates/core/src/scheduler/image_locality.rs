@@ -21,7 +21,7 @@ pub fn score(state: &CycleState, node: &NodeInfo, total_nodes: usize) -> i64 {
     }
     let mut sum = 0i64;
     for (id, nodes_with_image) in &state.images {
-        if id.is_some_and(|id| node.images.iter().any(|(i, _)| *i == id)) {
+        if id.is_some_and(|id| node.images.contains(id)) {
             let spread = f64::from(*nodes_with_image) / total_nodes as f64;
             sum += (ASSUMED_IMAGE_SIZE_BYTES as f64 * spread) as i64;
         }

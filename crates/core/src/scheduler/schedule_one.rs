@@ -46,6 +46,17 @@ pub struct Scratch {
     feasible: Vec<usize>,
     raw: Vec<[i64; 7]>,
     column: Vec<i64>,
+    /// A verdict list from an evicted decision, for the next one.
+    verdicts: Vec<NodeVerdict>,
+}
+
+impl Scratch {
+    /// Keeps a decision's verdict list (the larger one seen) to fill again.
+    pub fn recycle(&mut self, verdicts: Vec<NodeVerdict>) {
+        if verdicts.capacity() > self.verdicts.capacity() {
+            self.verdicts = verdicts;
+        }
+    }
 }
 
 /// A cycle's result before any write: the chosen node and the tied best, or the fit error.
@@ -70,18 +81,21 @@ pub fn schedule_pod(
     }
     let to_find = num_feasible_nodes_to_find(n);
     scratch.feasible.clear();
-    let mut verdicts = Vec::new();
+    let mut verdicts = std::mem::take(&mut scratch.verdicts);
+    verdicts.clear();
     let mut rejected = Vec::new();
-    let mut rejected_verdicts = Vec::new();
     let mut processed = 0;
     for i in 0..n {
         let index = (*next_start + i) % n;
-        let node = cache.node_at(index);
         processed += 1;
-        match run_filters(state, node) {
+        match run_filters(state, cache.node_at(index)) {
             Ok(()) => scratch.feasible.push(index),
             Err(status) => {
-                rejected_verdicts.push(node.name.clone());
+                verdicts.push(NodeVerdict {
+                    node: index as u32,
+                    rejected: Some(Box::new(status.clone())),
+                    scores: None,
+                });
                 rejected.push(status);
             }
         }
@@ -92,17 +106,13 @@ pub fn schedule_pod(
     if n > 0 {
         *next_start = (*next_start + processed) % n;
     }
-    verdicts.reserve_exact(rejected.len() + scratch.feasible.len());
-    for (node, status) in rejected_verdicts.into_iter().zip(&rejected) {
-        verdicts.push(NodeVerdict { node, rejected: Some(Box::new(status.clone())), scores: None });
-    }
     if scratch.feasible.is_empty() {
         let error = FitError { num_all_nodes: n, statuses: rejected, ..Default::default() };
         return Err((error, verdicts));
     }
     if scratch.feasible.len() == 1 {
         let index = scratch.feasible[0];
-        verdicts.push(NodeVerdict { node: cache.node_at(index).name.clone(), rejected: None, scores: None });
+        verdicts.push(NodeVerdict { node: index as u32, rejected: None, scores: None });
         return Ok(ScheduleResult { best: vec![index], verdicts });
     }
     let best = prioritize_nodes(store, cache, state, scratch, &mut verdicts);
@@ -115,7 +125,7 @@ fn evaluate_nominated_node(cache: &Cache, state: &CycleState) -> Option<Schedule
     let node = cache.node(nominated)?;
     run_filters(state, node).ok()?;
     let index = (0..cache.node_count()).find(|&i| &*cache.node_at(i).name == nominated)?;
-    let verdicts = vec![NodeVerdict { node: node.name.clone(), rejected: None, scores: None }];
+    let verdicts = vec![NodeVerdict { node: index as u32, rejected: None, scores: None }];
     Some(ScheduleResult { best: vec![index], verdicts })
 }
 
@@ -170,10 +180,13 @@ fn prioritize_nodes(
         if total == best_total {
             best.push(index);
         }
-        let node = cache.node_at(index).name.clone();
         // Normalised scores are 0–100 by construction.
         let plugin_scores = scores.map(|s| s.clamp(0, 100) as u8);
-        verdicts.push(NodeVerdict { node, rejected: None, scores: Some(NodeScores { plugin_scores, total }) });
+        verdicts.push(NodeVerdict {
+            node: index as u32,
+            rejected: None,
+            scores: Some(NodeScores { plugin_scores, total }),
+        });
     }
     best
 }
