@@ -4,6 +4,7 @@
 
 use super::decision::NodeNames;
 use super::inter_pod_affinity::{has_any_affinity, has_required_anti_affinity};
+use super::node_fit::NodeFit;
 use super::types::{NodeInfo, PodKey, PodRequests, normalized_image_name};
 use crate::api::{Node, Pod};
 use crate::store::Store;
@@ -36,6 +37,8 @@ pub enum PodChange {
 #[derive(Clone, Debug, Default)]
 pub struct Cache {
     nodes: Vec<NodeInfo>,
+    /// Each node's `NodeFit`, by the same slot as `nodes`.
+    fits: Vec<NodeFit>,
     by_name: BTreeMap<Arc<str>, usize>,
     /// Slots in node-name order; rebuilt when the node set changes.
     order: Vec<usize>,
@@ -63,6 +66,7 @@ impl Cache {
         for node in store.list::<Node>(None) {
             let info = NodeInfo::new(node);
             self.by_name.insert(info.name.clone(), self.nodes.len());
+            self.fits.push(NodeFit::of(&info));
             self.nodes.push(info);
         }
         self.rebuild_order();
@@ -83,6 +87,15 @@ impl Cache {
     /// Every node's name, in name order (`node_at`'s order).
     pub fn node_names(&self) -> &NodeNames {
         &self.names
+    }
+
+    /// The `i`-th node's `NodeFit`.
+    pub fn fit_at(&self, i: usize) -> &NodeFit {
+        &self.fits[self.order[i]]
+    }
+
+    pub fn node_and_fit(&self, name: &str) -> Option<(&NodeInfo, &NodeFit)> {
+        self.by_name.get(name).map(|&slot| (&self.nodes[slot], &self.fits[slot]))
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = &NodeInfo> {
@@ -142,10 +155,12 @@ impl Cache {
             info.taints = fresh.taints;
             info.unschedulable = fresh.unschedulable;
             info.allocatable = fresh.allocatable;
+            self.fits[slot] = NodeFit::of(info);
             return changed;
         }
         let name = fresh.name.clone();
         self.by_name.insert(name.clone(), self.nodes.len());
+        self.fits.push(NodeFit::of(&fresh));
         self.nodes.push(fresh);
         self.rebuild_order();
         if self.orphans > 0 {
@@ -168,6 +183,7 @@ impl Cache {
     pub fn remove_node(&mut self, name: &str) -> bool {
         let Some(slot) = self.by_name.remove(name) else { return false };
         let removed = self.nodes.swap_remove(slot);
+        self.fits.swap_remove(slot);
         if slot < self.nodes.len() {
             let moved = self.nodes[slot].name.clone();
             self.by_name.insert(moved, slot);
@@ -290,6 +306,7 @@ impl Cache {
         for &image in &record.images {
             self.count_image(slot, image, add);
         }
+        self.fits[slot] = NodeFit::of(&self.nodes[slot]);
     }
 
     fn count_image(&mut self, slot: usize, image: u32, add: bool) {

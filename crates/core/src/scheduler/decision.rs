@@ -20,7 +20,7 @@ pub const SCORE_PLUGINS: [(&str, i64); 7] = [
 
 /// A node's normalised scores (0–100, before weights), in `SCORE_PLUGINS` order, and the
 /// weighted total the host was chosen by.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeScores {
     pub plugin_scores: [u8; 7],
     pub total: i64,
@@ -37,12 +37,12 @@ impl NodeScores {
 pub type NodeNames = Arc<[Arc<str>]>;
 
 /// One evaluated node: refused by a filter, or feasible (with scores when scoring ran).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeVerdict {
     /// Its position in the decision's `node_names`.
     pub node: u32,
-    /// Boxed: most evaluated nodes pass, and decisions are kept for many nodes.
-    pub rejected: Option<Box<Status>>,
+    /// Its rejection's position in the decision's `rejections`.
+    pub rejected: Option<u32>,
     pub scores: Option<NodeScores>,
 }
 
@@ -73,6 +73,8 @@ pub struct Decision {
     /// Evaluated nodes: the rejected ones in visiting order, then the feasible ones (sampling
     /// may stop before every node was visited).
     pub nodes: Vec<NodeVerdict>,
+    /// The filters' rejections, one per rejected node.
+    pub rejections: Vec<Status>,
     pub outcome: Outcome,
 }
 
@@ -80,5 +82,10 @@ impl Decision {
     /// The name of the node a verdict is about.
     pub fn node_name(&self, verdict: &NodeVerdict) -> &str {
         self.node_names.get(verdict.node as usize).map_or("", |name| name)
+    }
+
+    /// Why a node was refused, when it was.
+    pub fn rejection(&self, verdict: &NodeVerdict) -> Option<&Status> {
+        self.rejections.get(verdict.rejected? as usize)
     }
 }

@@ -6,6 +6,7 @@
 use super::cache::Cache;
 use super::cycle_state::CycleState;
 use super::fit_error::FitError;
+use super::node_fit::NodeFit;
 use super::schedule_one::run_filters;
 use super::status::{Code, Status};
 use super::types::{NodeInfo, PodKey};
@@ -124,13 +125,13 @@ pub fn select_victims_on_node(
     for (_, _, key) in &potential {
         remove_from(&mut simulated, cache, key);
     }
-    run_filters(state, &simulated)?;
+    run_filters(state, &simulated, &NodeFit::of(&simulated))?;
     // Most important first: higher priority, then the earlier started.
     potential.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut victims = Vec::new();
     for (priority, _, key) in potential {
         add_to(&mut simulated, cache, &key);
-        if run_filters(state, &simulated).is_err() {
+        if run_filters(state, &simulated, &NodeFit::of(&simulated)).is_err() {
             remove_from(&mut simulated, cache, &key);
             victims.push((priority, key));
         }

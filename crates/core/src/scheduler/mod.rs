@@ -12,6 +12,7 @@ pub mod fit_error;
 pub mod image_locality;
 pub mod inter_pod_affinity;
 pub mod node_affinity;
+pub mod node_fit;
 pub mod node_images;
 pub mod node_name;
 pub mod node_resources_fit;
@@ -108,11 +109,11 @@ impl Scheduler {
     pub fn check_node(store: &Store, pod: &Pod, node_name: &str) -> Result<(), Vec<String>> {
         let mut cache = Cache::default();
         cache.relist(store);
-        let Some(node) = cache.node(node_name) else {
+        let Some((node, fit)) = cache.node_and_fit(node_name) else {
             return Err(vec![format!("nodes \"{node_name}\" not found")]);
         };
         let state = CycleState::new(store, &cache, &BTreeMap::new(), pod);
-        schedule_one::run_filters(&state, node).map_err(|s| s.reasons.iter().map(|r| r.to_string()).collect())
+        schedule_one::run_filters(&state, node, fit).map_err(|s| s.reasons.iter().map(|r| r.to_string()).collect())
     }
 
     /// Consumes the watch log since the cursor (a relist when it fell behind).
@@ -240,10 +241,12 @@ impl Scheduler {
                     num_all_nodes: self.cache.node_count(),
                     node_names: self.cache.node_names().clone(),
                     nodes: result.verdicts,
+                    rejections: result.rejections,
                     outcome,
                 }
             }
             Err((fit_error, verdicts)) => {
+                let rejections = fit_error.statuses.clone();
                 let outcome = self.handle_failure(store, &key, fit_error, post_filter, nomination);
                 Decision {
                     pod_uid: uid,
@@ -252,6 +255,7 @@ impl Scheduler {
                     num_all_nodes: self.cache.node_count(),
                     node_names: self.cache.node_names().clone(),
                     nodes: verdicts,
+                    rejections,
                     outcome,
                 }
             }
