@@ -19,11 +19,12 @@ pub const SCORE_PLUGINS: [(&str, i64); 7] = [
 ];
 
 /// A node's normalised scores (0–100, before weights), in `SCORE_PLUGINS` order, and the
-/// weighted total the host was chosen by.
+/// weighted total the host was chosen by (at most 100 × the sum of the weights). Kept small:
+/// a decision holds one per feasible node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeScores {
     pub plugin_scores: [u8; 7],
-    pub total: i64,
+    pub total: i32,
 }
 
 impl NodeScores {

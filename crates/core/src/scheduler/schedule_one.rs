@@ -186,7 +186,7 @@ fn prioritize_nodes(
         verdicts.push(NodeVerdict {
             node: index as u32,
             rejected: None,
-            scores: Some(NodeScores { plugin_scores, total }),
+            scores: Some(NodeScores { plugin_scores, total: i32::try_from(total).unwrap_or(i32::MAX) }),
         });
     }
     best
