@@ -2,17 +2,17 @@
 //! shares after placing the pod. Mirrors plugins/noderesources/balanced_allocation.go (v1.32).
 
 use super::cycle_state::CycleState;
-use super::types::NodeInfo;
+use super::node_fit::NodeFit;
 
 pub const NAME: &str = "NodeResourcesBalancedAllocation";
 
 /// `(1 - std(fractions)) * 100`, fractions capped at 1; with two resources std = |f1 - f2| / 2.
 /// Uses the plain requests (upstream's `useRequested`), not the 100m/200Mi stand-ins.
-pub fn score(state: &CycleState, node: &NodeInfo) -> i64 {
+pub fn score(state: &CycleState, node: &NodeFit) -> i64 {
     let request = &state.requests.requests;
     let pairs = [
-        (node.requested.milli_cpu + request.milli_cpu, node.allocatable.milli_cpu),
-        (node.requested.memory + request.memory, node.allocatable.memory),
+        (node.requested_milli_cpu + request.milli_cpu, node.allocatable_milli_cpu),
+        (node.requested_memory + request.memory, node.allocatable_memory),
     ];
     let mut fractions = [0.0f64; 2];
     let mut count = 0;

@@ -2,7 +2,9 @@
 //! images and keys, kept up to date one watch event at a time (never by rescanning all pods).
 //! Mirrors pkg/scheduler/backend/cache (cache.go) and NodeInfo's AddPod/RemovePod.
 
+use super::decision::NodeNames;
 use super::inter_pod_affinity::{has_any_affinity, has_required_anti_affinity};
+use super::node_fit::NodeFit;
 use super::types::{NodeInfo, PodKey, PodRequests, normalized_image_name};
 use crate::api::{Node, Pod};
 use crate::store::Store;
@@ -35,9 +37,13 @@ pub enum PodChange {
 #[derive(Clone, Debug, Default)]
 pub struct Cache {
     nodes: Vec<NodeInfo>,
+    /// Each node's `NodeFit`, by the same slot as `nodes`.
+    fits: Vec<NodeFit>,
     by_name: BTreeMap<Arc<str>, usize>,
     /// Slots in node-name order; rebuilt when the node set changes.
     order: Vec<usize>,
+    /// Node names in name order, for decisions to share.
+    names: NodeNames,
     pods: BTreeMap<PodKey, PodRecord>,
     /// Image name → id; by id, how many nodes have it (ImageLocality's spread).
     image_ids: BTreeMap<String, u32>,
@@ -60,6 +66,7 @@ impl Cache {
         for node in store.list::<Node>(None) {
             let info = NodeInfo::new(node);
             self.by_name.insert(info.name.clone(), self.nodes.len());
+            self.fits.push(NodeFit::of(&info));
             self.nodes.push(info);
         }
         self.rebuild_order();
@@ -75,6 +82,20 @@ impl Cache {
     /// The `i`-th node in name order.
     pub fn node_at(&self, i: usize) -> &NodeInfo {
         &self.nodes[self.order[i]]
+    }
+
+    /// Every node's name, in name order (`node_at`'s order).
+    pub fn node_names(&self) -> &NodeNames {
+        &self.names
+    }
+
+    /// The `i`-th node's `NodeFit`.
+    pub fn fit_at(&self, i: usize) -> &NodeFit {
+        &self.fits[self.order[i]]
+    }
+
+    pub fn node_and_fit(&self, name: &str) -> Option<(&NodeInfo, &NodeFit)> {
+        self.by_name.get(name).map(|&slot| (&self.nodes[slot], &self.fits[slot]))
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = &NodeInfo> {
@@ -118,6 +139,7 @@ impl Cache {
 
     fn rebuild_order(&mut self) {
         self.order = self.by_name.values().copied().collect();
+        self.names = self.by_name.keys().cloned().collect();
     }
 
     /// Adds or refreshes a node; true when something the filters or scores read changed.
@@ -133,10 +155,12 @@ impl Cache {
             info.taints = fresh.taints;
             info.unschedulable = fresh.unschedulable;
             info.allocatable = fresh.allocatable;
+            self.fits[slot] = NodeFit::of(info);
             return changed;
         }
         let name = fresh.name.clone();
         self.by_name.insert(name.clone(), self.nodes.len());
+        self.fits.push(NodeFit::of(&fresh));
         self.nodes.push(fresh);
         self.rebuild_order();
         if self.orphans > 0 {
@@ -159,12 +183,13 @@ impl Cache {
     pub fn remove_node(&mut self, name: &str) -> bool {
         let Some(slot) = self.by_name.remove(name) else { return false };
         let removed = self.nodes.swap_remove(slot);
+        self.fits.swap_remove(slot);
         if slot < self.nodes.len() {
             let moved = self.nodes[slot].name.clone();
             self.by_name.insert(moved, slot);
         }
-        for (image, _) in &removed.images {
-            self.drop_image_node(*image);
+        for image in removed.images.ids() {
+            self.drop_image_node(image);
         }
         // Its pods wait, unaccounted, for a node of that name to come back.
         self.pods_with_affinity = self.pods_with_affinity.saturating_sub(removed.pods_with_affinity);
@@ -281,27 +306,20 @@ impl Cache {
         for &image in &record.images {
             self.count_image(slot, image, add);
         }
+        self.fits[slot] = NodeFit::of(&self.nodes[slot]);
     }
 
     fn count_image(&mut self, slot: usize, image: u32, add: bool) {
         let images = &mut self.nodes[slot].images;
-        let position = images.iter().position(|(id, _)| *id == image);
-        match (position, add) {
-            (Some(i), true) => images[i].1 += 1,
-            (None, true) => {
-                images.push((image, 1));
+        let changed = if add { images.add(image) } else { images.remove(image) };
+        match (changed, add) {
+            (true, true) => {
                 if let Some(nodes) = self.image_nodes.get_mut(image as usize) {
                     *nodes += 1;
                 }
             }
-            (Some(i), false) => {
-                images[i].1 -= 1;
-                if images[i].1 == 0 {
-                    images.swap_remove(i);
-                    self.drop_image_node(image);
-                }
-            }
-            (None, false) => {}
+            (true, false) => self.drop_image_node(image),
+            (false, _) => {}
         }
     }
 

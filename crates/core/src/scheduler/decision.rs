@@ -19,11 +19,12 @@ pub const SCORE_PLUGINS: [(&str, i64); 7] = [
 ];
 
 /// A node's normalised scores (0–100, before weights), in `SCORE_PLUGINS` order, and the
-/// weighted total the host was chosen by.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// weighted total the host was chosen by (at most 100 × the sum of the weights). Kept small:
+/// a decision holds one per feasible node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeScores {
     pub plugin_scores: [u8; 7],
-    pub total: i64,
+    pub total: i32,
 }
 
 impl NodeScores {
@@ -33,12 +34,16 @@ impl NodeScores {
     }
 }
 
+/// The node names in node order, shared by every decision taken while the node set is the same.
+pub type NodeNames = Arc<[Arc<str>]>;
+
 /// One evaluated node: refused by a filter, or feasible (with scores when scoring ran).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeVerdict {
-    pub node: Arc<str>,
-    /// Boxed: most evaluated nodes pass, and decisions are kept for many nodes.
-    pub rejected: Option<Box<Status>>,
+    /// Its position in the decision's `node_names`.
+    pub node: u32,
+    /// Its rejection's position in the decision's `rejections`.
+    pub rejected: Option<u32>,
     pub scores: Option<NodeScores>,
 }
 
@@ -64,8 +69,24 @@ pub struct Decision {
     pub at: SimTime,
     pub attempt: u32,
     pub num_all_nodes: usize,
+    /// The nodes' names at the time; verdicts refer to them by position.
+    pub node_names: NodeNames,
     /// Evaluated nodes: the rejected ones in visiting order, then the feasible ones (sampling
     /// may stop before every node was visited).
     pub nodes: Vec<NodeVerdict>,
+    /// The filters' rejections, one per rejected node.
+    pub rejections: Vec<Status>,
     pub outcome: Outcome,
+}
+
+impl Decision {
+    /// The name of the node a verdict is about.
+    pub fn node_name(&self, verdict: &NodeVerdict) -> &str {
+        self.node_names.get(verdict.node as usize).map_or("", |name| name)
+    }
+
+    /// Why a node was refused, when it was.
+    pub fn rejection(&self, verdict: &NodeVerdict) -> Option<&Status> {
+        self.rejections.get(verdict.rejected? as usize)
+    }
 }

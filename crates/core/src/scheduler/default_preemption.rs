@@ -6,6 +6,7 @@
 use super::cache::Cache;
 use super::cycle_state::CycleState;
 use super::fit_error::FitError;
+use super::node_fit::NodeFit;
 use super::schedule_one::run_filters;
 use super::status::{Code, Status};
 use super::types::{NodeInfo, PodKey};
@@ -39,18 +40,18 @@ pub fn preempt(
     cache: &Cache,
     state: &CycleState,
     fit_error: &FitError,
-    rejected: &[Arc<str>],
+    rejected: &[usize],
 ) -> PostFilter {
     if let Err(message) = eligible_to_preempt_others(store, cache, state, fit_error, rejected) {
         return PostFilter::Fail(format!("preemption: {message}"));
     }
     let mut failures = Vec::new();
     let mut candidates = Vec::new();
-    for (node_name, status) in rejected.iter().zip(&fit_error.statuses) {
+    for (&index, status) in rejected.iter().zip(&fit_error.statuses) {
         if status.code != Code::Unschedulable {
             continue;
         }
-        let Some(node) = cache.node(node_name) else { continue };
+        let node = cache.node_at(index);
         match select_victims_on_node(store, cache, state, node) {
             Ok(candidate) => candidates.push(candidate),
             Err(status) => failures.push(status),
@@ -76,7 +77,7 @@ fn eligible_to_preempt_others(
     cache: &Cache,
     state: &CycleState,
     fit_error: &FitError,
-    rejected: &[Arc<str>],
+    rejected: &[usize],
 ) -> Result<(), &'static str> {
     let pod = state.pod;
     if pod.spec.preemption_policy.as_deref() == Some("Never") {
@@ -86,7 +87,7 @@ fn eligible_to_preempt_others(
     let unresolvable = rejected
         .iter()
         .zip(&fit_error.statuses)
-        .any(|(n, s)| &**n == nominated && s.code == Code::UnschedulableAndUnresolvable);
+        .any(|(&i, s)| &*cache.node_at(i).name == nominated && s.code == Code::UnschedulableAndUnresolvable);
     if unresolvable {
         return Ok(());
     }
@@ -124,13 +125,13 @@ pub fn select_victims_on_node(
     for (_, _, key) in &potential {
         remove_from(&mut simulated, cache, key);
     }
-    run_filters(state, &simulated)?;
+    run_filters(state, &simulated, &NodeFit::of(&simulated))?;
     // Most important first: higher priority, then the earlier started.
     potential.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut victims = Vec::new();
     for (priority, _, key) in potential {
         add_to(&mut simulated, cache, &key);
-        if run_filters(state, &simulated).is_err() {
+        if run_filters(state, &simulated, &NodeFit::of(&simulated)).is_err() {
             remove_from(&mut simulated, cache, &key);
             victims.push((priority, key));
         }

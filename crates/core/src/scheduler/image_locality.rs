@@ -4,6 +4,7 @@
 //! and every image counts as `ASSUMED_IMAGE_SIZE_BYTES`.
 
 use super::cycle_state::CycleState;
+use super::node_fit::NodeFit;
 use super::types::NodeInfo;
 
 pub const NAME: &str = "ImageLocality";
@@ -15,13 +16,13 @@ const MAX_CONTAINER_THRESHOLD: i64 = 1000 * MB;
 /// The size every image is taken to have (the simulator has no registry).
 pub const ASSUMED_IMAGE_SIZE_BYTES: i64 = 100 * MB;
 
-pub fn score(state: &CycleState, node: &NodeInfo, total_nodes: usize) -> i64 {
-    if node.images.is_empty() || total_nodes == 0 {
+pub fn score(state: &CycleState, node: &NodeInfo, fit: &NodeFit, total_nodes: usize) -> i64 {
+    if !fit.has_images() || total_nodes == 0 {
         return 0;
     }
     let mut sum = 0i64;
     for (id, nodes_with_image) in &state.images {
-        if id.is_some_and(|id| node.images.iter().any(|(i, _)| *i == id)) {
+        if id.is_some_and(|id| fit.has_image(id, node)) {
             let spread = f64::from(*nodes_with_image) / total_nodes as f64;
             sum += (ASSUMED_IMAGE_SIZE_BYTES as f64 * spread) as i64;
         }

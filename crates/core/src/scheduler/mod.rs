@@ -12,6 +12,8 @@ pub mod fit_error;
 pub mod image_locality;
 pub mod inter_pod_affinity;
 pub mod node_affinity;
+pub mod node_fit;
+pub mod node_images;
 pub mod node_name;
 pub mod node_resources_fit;
 pub mod node_unschedulable;
@@ -32,14 +34,13 @@ use crate::store::event_recorder::{EventType, Reporter, object_reference};
 use crate::store::{DeleteOptions, Store};
 use cache::{Cache, PodChange};
 use cycle_state::{CycleState, Nomination};
-pub use decision::{Decision, NodeScores, NodeVerdict, Outcome};
+pub use decision::{Decision, NodeNames, NodeScores, NodeVerdict, Outcome};
 use default_preemption::{Candidate, PostFilter};
 use fit_error::FitError;
 use schedule_one::{Scratch, schedule_pod, select_host};
 use scheduling_queue::{ClusterEvent, SchedulingQueue};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::Arc;
 use types::{PodKey, PodRequests};
 
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
@@ -108,11 +109,11 @@ impl Scheduler {
     pub fn check_node(store: &Store, pod: &Pod, node_name: &str) -> Result<(), Vec<String>> {
         let mut cache = Cache::default();
         cache.relist(store);
-        let Some(node) = cache.node(node_name) else {
+        let Some((node, fit)) = cache.node_and_fit(node_name) else {
             return Err(vec![format!("nodes \"{node_name}\" not found")]);
         };
         let state = CycleState::new(store, &cache, &BTreeMap::new(), pod);
-        schedule_one::run_filters(&state, node).map_err(|s| s.reasons.iter().map(|r| r.to_string()).collect())
+        schedule_one::run_filters(&state, node, fit).map_err(|s| s.reasons.iter().map(|r| r.to_string()).collect())
     }
 
     /// Consumes the watch log since the cursor (a relist when it fell behind).
@@ -220,7 +221,7 @@ impl Scheduler {
             let result = schedule_pod(store, &self.cache, &state, &mut self.scratch, &mut self.next_start_node_index);
             let post_filter = match &result {
                 Err((fit_error, verdicts)) => {
-                    let rejected: Vec<Arc<str>> = verdicts.iter().map(|v| v.node.clone()).collect();
+                    let rejected: Vec<usize> = verdicts.iter().map(|v| v.node as usize).collect();
                     Some(default_preemption::preempt(store, &self.cache, &state, fit_error, &rejected))
                 }
                 Ok(_) => None,
@@ -238,18 +239,23 @@ impl Scheduler {
                     at: now,
                     attempt,
                     num_all_nodes: self.cache.node_count(),
+                    node_names: self.cache.node_names().clone(),
                     nodes: result.verdicts,
+                    rejections: result.rejections,
                     outcome,
                 }
             }
             Err((fit_error, verdicts)) => {
+                let rejections = fit_error.statuses.clone();
                 let outcome = self.handle_failure(store, &key, fit_error, post_filter, nomination);
                 Decision {
                     pod_uid: uid,
                     at: now,
                     attempt,
                     num_all_nodes: self.cache.node_count(),
+                    node_names: self.cache.node_names().clone(),
                     nodes: verdicts,
+                    rejections,
                     outcome,
                 }
             }
@@ -342,12 +348,13 @@ impl Scheduler {
     }
 
     fn record_decision(&mut self, key: PodKey, decision: Decision) {
-        if self.decisions.insert(key.clone(), decision).is_none() {
-            self.decision_order.push_back(key);
+        match self.decisions.insert(key.clone(), decision) {
+            Some(replaced) => self.scratch.recycle(replaced.nodes),
+            None => self.decision_order.push_back(key),
         }
         while self.decision_order.len() > DECISIONS_KEPT {
-            if let Some(oldest) = self.decision_order.pop_front() {
-                self.decisions.remove(&oldest);
+            if let Some(evicted) = self.decision_order.pop_front().and_then(|oldest| self.decisions.remove(&oldest)) {
+                self.scratch.recycle(evicted.nodes);
             }
         }
     }

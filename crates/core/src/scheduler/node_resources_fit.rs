@@ -3,6 +3,7 @@
 //! node. Mirrors plugins/noderesources/fit.go (`fitsRequest`) and least_allocated.go.
 
 use super::cycle_state::CycleState;
+use super::node_fit::NodeFit;
 use super::status::{Code, Status};
 use super::types::{NodeInfo, Resource};
 use std::borrow::Cow;
@@ -27,10 +28,12 @@ fn insufficient(resource: &str) -> Cow<'static, str> {
 }
 
 /// Upstream `fitsRequest`: pods, cpu, memory, ephemeral-storage, then extended resources.
-/// `extra` is what nominated pods of higher or equal priority have reserved on the node.
+/// `extra` is what nominated pods of higher or equal priority have reserved on the node; `fit`
+/// is `node`'s `NodeFit` (extended resources are read from `node`).
 pub fn fits_request(
     request: &Resource,
     node: &NodeInfo,
+    fit: &NodeFit,
     extra: Option<&(Resource, usize)>,
 ) -> Vec<InsufficientResource> {
     let mut out = Vec::new();
@@ -38,7 +41,7 @@ pub fn fits_request(
         Some((resource, pods)) => (Some(resource), *pods),
         None => (None, 0),
     };
-    if (node.pod_count() + extra_pods + 1) as i64 > node.allocatable.allowed_pod_number {
+    if (fit.pod_count as usize + extra_pods + 1) as i64 > fit.allowed_pod_number {
         out.push(InsufficientResource { reason: Cow::Borrowed("Too many pods"), unresolvable: false });
     }
     if request.is_zero() {
@@ -46,13 +49,13 @@ pub fn fits_request(
     }
     let used = |own: i64, get: fn(&Resource) -> i64| own + extra_requested.map_or(0, get);
     let checks = [
-        ("cpu", request.milli_cpu, node.allocatable.milli_cpu, used(node.requested.milli_cpu, |r| r.milli_cpu)),
-        ("memory", request.memory, node.allocatable.memory, used(node.requested.memory, |r| r.memory)),
+        ("cpu", request.milli_cpu, fit.allocatable_milli_cpu, used(fit.requested_milli_cpu, |r| r.milli_cpu)),
+        ("memory", request.memory, fit.allocatable_memory, used(fit.requested_memory, |r| r.memory)),
         (
             "ephemeral-storage",
             request.ephemeral_storage,
-            node.allocatable.ephemeral_storage,
-            used(node.requested.ephemeral_storage, |r| r.ephemeral_storage),
+            fit.allocatable_ephemeral_storage,
+            used(fit.requested_ephemeral_storage, |r| r.ephemeral_storage),
         ),
     ];
     for (name, wanted, allocatable, requested) in checks {
@@ -73,8 +76,8 @@ pub fn fits_request(
     out
 }
 
-pub fn filter(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
-    let short = fits_request(&state.requests.requests, node, state.nominated_on(&node.name));
+pub fn filter(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
+    let short = fits_request(&state.requests.requests, node, fit, state.nominated_on(&node.name));
     if short.is_empty() {
         return Ok(());
     }
@@ -92,10 +95,10 @@ fn least_requested_score(requested: i64, capacity: i64) -> i64 {
 }
 
 /// LeastAllocated over cpu and memory (weight 1 each), with the non-zero requests.
-pub fn score(state: &CycleState, node: &NodeInfo) -> i64 {
+pub fn score(state: &CycleState, node: &NodeFit) -> i64 {
     let pairs = [
-        (node.non_zero_requested.milli_cpu + state.requests.non_zero_milli_cpu, node.allocatable.milli_cpu),
-        (node.non_zero_requested.memory + state.requests.non_zero_memory, node.allocatable.memory),
+        (node.non_zero_milli_cpu + state.requests.non_zero_milli_cpu, node.allocatable_milli_cpu),
+        (node.non_zero_memory + state.requests.non_zero_memory, node.allocatable_memory),
     ];
     let (mut total, mut weights) = (0, 0);
     for (requested, allocatable) in pairs {

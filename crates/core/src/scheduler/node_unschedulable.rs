@@ -2,15 +2,15 @@
 //! tolerate `node.kubernetes.io/unschedulable:NoSchedule`. Mirrors plugins/nodeunschedulable.
 
 use super::cycle_state::CycleState;
+use super::node_fit::NodeFit;
 use super::status::Status;
 use super::taint_toleration::tolerations_tolerate_taint;
-use super::types::NodeInfo;
 use crate::api::node::Taint;
 
 pub const NAME: &str = "NodeUnschedulable";
 pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
 
-pub fn filter(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
+pub fn filter(state: &CycleState, node: &NodeFit) -> Result<(), Status> {
     if !node.unschedulable {
         return Ok(());
     }

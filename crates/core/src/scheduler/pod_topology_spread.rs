@@ -197,7 +197,8 @@ pub struct ScoreState {
 /// Marks a node that lacks a topology key: it scores 0 after normalising.
 pub const IGNORED: i64 = i64::MIN;
 
-pub fn pre_score(store: &Store, cache: &Cache, pod: &Pod, feasible: &[&NodeInfo]) -> Option<ScoreState> {
+/// `feasible` holds node indexes (`Cache::node_at`).
+pub fn pre_score(store: &Store, cache: &Cache, pod: &Pod, feasible: &[usize]) -> Option<ScoreState> {
     let own = pod_constraints(pod, "ScheduleAnyway");
     let has_own = !pod.spec.topology_spread_constraints.is_empty();
     let constraints = if has_own { own } else { system_default_constraints(store, pod) };
@@ -207,7 +208,7 @@ pub fn pre_score(store: &Store, cache: &Cache, pod: &Pod, feasible: &[&NodeInfo]
     let require_all_topologies = has_own;
     let mut counts = vec![BTreeMap::new(); constraints.len()];
     let mut ignored = 0usize;
-    for node in feasible {
+    for node in feasible.iter().map(|&i| cache.node_at(i)) {
         if require_all_topologies && !has_all_keys(&constraints, node) {
             ignored += 1;
             continue;

@@ -7,6 +7,7 @@ use super::cache::Cache;
 use super::cycle_state::CycleState;
 use super::decision::{NodeScores, NodeVerdict, SCORE_PLUGINS};
 use super::fit_error::FitError;
+use super::node_fit::NodeFit;
 use super::status::Status;
 use super::types::NodeInfo;
 use super::{
@@ -30,12 +31,13 @@ pub fn num_feasible_nodes_to_find(num_all_nodes: usize) -> usize {
 }
 
 /// Every filter plugin in upstream's order; the first rejection wins.
-pub fn run_filters(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
-    node_unschedulable::filter(state, node)?;
+/// `fit` is `node`'s `NodeFit`; the plugins read `node` only for what `fit` does not hold.
+pub fn run_filters(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
+    node_unschedulable::filter(state, fit)?;
     node_name::filter(state, node)?;
-    taint_toleration::filter(state, node)?;
+    taint_toleration::filter(state, node, fit)?;
     node_affinity::filter(state, node)?;
-    node_resources_fit::filter(state, node)?;
+    node_resources_fit::filter(state, node, fit)?;
     pod_topology_spread::filter(state.topology_spread.as_ref(), state.pod, node)?;
     inter_pod_affinity::filter(state.inter_pod_affinity.as_ref(), node)
 }
@@ -46,6 +48,17 @@ pub struct Scratch {
     feasible: Vec<usize>,
     raw: Vec<[i64; 7]>,
     column: Vec<i64>,
+    /// A verdict list from an evicted decision, for the next one.
+    verdicts: Vec<NodeVerdict>,
+}
+
+impl Scratch {
+    /// Keeps a decision's verdict list (the larger one seen) to fill again.
+    pub fn recycle(&mut self, verdicts: Vec<NodeVerdict>) {
+        if verdicts.capacity() > self.verdicts.capacity() {
+            self.verdicts = verdicts;
+        }
+    }
 }
 
 /// A cycle's result before any write: the chosen node and the tied best, or the fit error.
@@ -54,6 +67,8 @@ pub struct ScheduleResult {
     /// Indexes (in node order) of the feasible nodes with the highest total score.
     pub best: Vec<usize>,
     pub verdicts: Vec<NodeVerdict>,
+    /// The rejected nodes' statuses, which `verdicts` refer to.
+    pub rejections: Vec<Status>,
 }
 
 /// Filters and scores; `next_start` is upstream's `nextStartNodeIndex`.
@@ -70,19 +85,22 @@ pub fn schedule_pod(
     }
     let to_find = num_feasible_nodes_to_find(n);
     scratch.feasible.clear();
-    let mut verdicts = Vec::new();
-    let mut rejected = Vec::new();
-    let mut rejected_verdicts = Vec::new();
+    let mut verdicts = std::mem::take(&mut scratch.verdicts);
+    verdicts.clear();
+    let mut rejections = Vec::new();
     let mut processed = 0;
     for i in 0..n {
         let index = (*next_start + i) % n;
-        let node = cache.node_at(index);
         processed += 1;
-        match run_filters(state, node) {
+        match run_filters(state, cache.node_at(index), cache.fit_at(index)) {
             Ok(()) => scratch.feasible.push(index),
             Err(status) => {
-                rejected_verdicts.push(node.name.clone());
-                rejected.push(status);
+                verdicts.push(NodeVerdict {
+                    node: index as u32,
+                    rejected: Some(rejections.len() as u32),
+                    scores: None,
+                });
+                rejections.push(status);
             }
         }
         if scratch.feasible.len() >= to_find {
@@ -92,31 +110,27 @@ pub fn schedule_pod(
     if n > 0 {
         *next_start = (*next_start + processed) % n;
     }
-    verdicts.reserve_exact(rejected.len() + scratch.feasible.len());
-    for (node, status) in rejected_verdicts.into_iter().zip(&rejected) {
-        verdicts.push(NodeVerdict { node, rejected: Some(Box::new(status.clone())), scores: None });
-    }
     if scratch.feasible.is_empty() {
-        let error = FitError { num_all_nodes: n, statuses: rejected, ..Default::default() };
+        let error = FitError { num_all_nodes: n, statuses: rejections, ..Default::default() };
         return Err((error, verdicts));
     }
     if scratch.feasible.len() == 1 {
         let index = scratch.feasible[0];
-        verdicts.push(NodeVerdict { node: cache.node_at(index).name.clone(), rejected: None, scores: None });
-        return Ok(ScheduleResult { best: vec![index], verdicts });
+        verdicts.push(NodeVerdict { node: index as u32, rejected: None, scores: None });
+        return Ok(ScheduleResult { best: vec![index], verdicts, rejections });
     }
     let best = prioritize_nodes(store, cache, state, scratch, &mut verdicts);
-    Ok(ScheduleResult { best, verdicts })
+    Ok(ScheduleResult { best, verdicts, rejections })
 }
 
 /// Upstream `evaluateNominatedNode`: a pod nominated by preemption tries that node alone first.
 fn evaluate_nominated_node(cache: &Cache, state: &CycleState) -> Option<ScheduleResult> {
     let nominated = state.pod.status.nominated_node_name.as_deref().filter(|n| !n.is_empty())?;
-    let node = cache.node(nominated)?;
-    run_filters(state, node).ok()?;
+    let (node, fit) = cache.node_and_fit(nominated)?;
+    run_filters(state, node, fit).ok()?;
     let index = (0..cache.node_count()).find(|&i| &*cache.node_at(i).name == nominated)?;
-    let verdicts = vec![NodeVerdict { node: node.name.clone(), rejected: None, scores: None }];
-    Some(ScheduleResult { best: vec![index], verdicts })
+    let verdicts = vec![NodeVerdict { node: index as u32, rejected: None, scores: None }];
+    Some(ScheduleResult { best: vec![index], verdicts, rejections: Vec::new() })
 }
 
 /// Scores every feasible node with every plugin, normalises, weights, and returns the indexes
@@ -130,23 +144,20 @@ fn prioritize_nodes(
 ) -> Vec<usize> {
     let pod = state.pod;
     let node_affinity_applies = node_affinity::has_preferred(pod);
-    let spread = {
-        let feasible: Vec<&NodeInfo> = scratch.feasible.iter().map(|&i| cache.node_at(i)).collect();
-        pod_topology_spread::pre_score(store, cache, pod, &feasible)
-    };
+    let spread = pod_topology_spread::pre_score(store, cache, pod, &scratch.feasible);
     let affinity = inter_pod_affinity::pre_score(store, cache, pod);
     let total_nodes = cache.node_count();
     scratch.raw.clear();
     for &index in &scratch.feasible {
-        let node = cache.node_at(index);
+        let (node, fit) = (cache.node_at(index), cache.fit_at(index));
         scratch.raw.push([
-            taint_toleration::score(state, node),
+            taint_toleration::score(state, node, fit),
             if node_affinity_applies { node_affinity::score(state, node) } else { 0 },
-            node_resources_fit::score(state, node),
+            node_resources_fit::score(state, fit),
             spread.as_ref().map_or(0, |s| pod_topology_spread::score(s, store, pod, node)),
             affinity.as_ref().map_or(0, |s| inter_pod_affinity::score(s, node)),
-            balanced_allocation::score(state, node),
-            image_locality::score(state, node, total_nodes),
+            balanced_allocation::score(state, fit),
+            image_locality::score(state, node, fit, total_nodes),
         ]);
     }
     normalize_column(scratch, 0, |c| default_normalize_score(c, true));
@@ -170,10 +181,13 @@ fn prioritize_nodes(
         if total == best_total {
             best.push(index);
         }
-        let node = cache.node_at(index).name.clone();
         // Normalised scores are 0–100 by construction.
         let plugin_scores = scores.map(|s| s.clamp(0, 100) as u8);
-        verdicts.push(NodeVerdict { node, rejected: None, scores: Some(NodeScores { plugin_scores, total }) });
+        verdicts.push(NodeVerdict {
+            node: index as u32,
+            rejected: None,
+            scores: Some(NodeScores { plugin_scores, total: i32::try_from(total).unwrap_or(i32::MAX) }),
+        });
     }
     best
 }

@@ -3,6 +3,7 @@
 //! and the matching rules of core/v1 `Toleration.ToleratesTaint`.
 
 use super::cycle_state::CycleState;
+use super::node_fit::NodeFit;
 use super::status::Status;
 use super::types::NodeInfo;
 use crate::api::affinity::Toleration;
@@ -41,8 +42,8 @@ pub fn find_untolerated_taint<'a>(taints: &'a [Taint], tolerations: &[Toleration
         .find(|t| !tolerations_tolerate_taint(tolerations, t))
 }
 
-pub fn filter(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
-    if node.taints.is_empty() {
+pub fn filter(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
+    if !fit.tainted {
         return Ok(());
     }
     match find_untolerated_taint(&node.taints, &state.pod.spec.tolerations) {
@@ -55,8 +56,8 @@ pub fn filter(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
 }
 
 /// How many PreferNoSchedule taints the pod does not tolerate (lower is better).
-pub fn score(state: &CycleState, node: &NodeInfo) -> i64 {
-    if node.taints.is_empty() {
+pub fn score(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> i64 {
+    if !fit.tainted {
         return 0;
     }
     let prefer: Vec<&Toleration> = state

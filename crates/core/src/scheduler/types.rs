@@ -1,6 +1,7 @@
 //! The scheduler's resource arithmetic and per-node state: `Resource`, `NodeInfo` and a pod's
 //! requests. Mirrors pkg/scheduler/framework/types.go and component-helpers' `resource.PodRequests`.
 
+use super::node_images::NodeImages;
 use crate::api::Pod;
 use crate::api::container::{Container, ResourceList};
 use crate::api::node::Taint;
@@ -192,8 +193,8 @@ pub struct NodeInfo {
     pub non_zero_requested: Resource,
     /// Assigned, non-terminal pods (terminating ones included until they are gone).
     pub pods: BTreeSet<PodKey>,
-    /// (image id, how many of this node's pods use it); see `Cache::image_id`.
-    pub images: Vec<(u32, u32)>,
+    /// The images its pods use (ids from `Cache::image_id`).
+    pub images: NodeImages,
     /// How many of this node's pods have (anti-)affinity terms of any kind.
     pub pods_with_affinity: u32,
     /// How many of this node's pods have required anti-affinity terms.
@@ -211,7 +212,7 @@ impl NodeInfo {
             requested: Resource::default(),
             non_zero_requested: Resource::default(),
             pods: BTreeSet::new(),
-            images: Vec::new(),
+            images: NodeImages::default(),
             pods_with_affinity: 0,
             pods_with_required_anti_affinity: 0,
         }
