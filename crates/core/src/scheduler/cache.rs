@@ -19,6 +19,8 @@ pub struct PodRecord {
     pub priority: i32,
     pub terminating: bool,
     resource_version: u64,
+    /// The pod's label group (see `label_groups.rs`); counted only while not terminating.
+    label_group: usize,
     images: Vec<u32>,
     affinity: bool,
     required_anti_affinity: bool,
@@ -52,6 +54,8 @@ pub struct Cache {
     pods_with_required_anti_affinity: u32,
     /// Assigned pods whose node the cache does not know (yet).
     orphans: usize,
+    /// Pods by exact label set, per node: topology spreading's counts.
+    label_groups: super::label_groups::LabelGroups,
 }
 
 /// A pod the cache accounts for: bound to a node and not finished.
@@ -73,6 +77,10 @@ impl Cache {
         for pod in store.list::<Pod>(None).filter(|p| is_assigned_and_active(p)) {
             self.add_pod(pod);
         }
+    }
+
+    pub fn label_groups(&self) -> &super::label_groups::LabelGroups {
+        &self.label_groups
     }
 
     pub fn node_count(&self) -> usize {
@@ -192,6 +200,11 @@ impl Cache {
             self.drop_image_node(image);
         }
         // Its pods wait, unaccounted, for a node of that name to come back.
+        for key in &removed.pods {
+            if let Some(record) = self.pods.get(key).filter(|r| !r.terminating) {
+                self.label_groups.count(record.label_group, &record.node, -1);
+            }
+        }
         self.pods_with_affinity = self.pods_with_affinity.saturating_sub(removed.pods_with_affinity);
         self.pods_with_required_anti_affinity =
             self.pods_with_required_anti_affinity.saturating_sub(removed.pods_with_required_anti_affinity);
@@ -245,7 +258,9 @@ impl Cache {
             .filter_map(|c| c.image.as_deref())
             .map(|image| self.intern_image(normalized_image_name(image)))
             .collect();
+        let label_group = self.label_groups.intern(&pod.metadata.namespace, &pod.metadata.labels);
         let record = PodRecord {
+            label_group,
             node,
             requests: PodRequests::of(pod),
             priority: pod.spec.priority.unwrap_or(0),
@@ -279,6 +294,9 @@ impl Cache {
     fn account(&mut self, key: &PodKey, record: &PodRecord, add: bool) {
         let Some(&slot) = self.by_name.get(&*record.node) else { return };
         let sign = if add { 1 } else { -1 };
+        if !record.terminating {
+            self.label_groups.count(record.label_group, &record.node, sign);
+        }
         let node = &mut self.nodes[slot];
         let requests = &record.requests;
         if add {

@@ -62,7 +62,7 @@ impl<'a> CycleState<'a> {
             priority,
             has_required_node_affinity: node_affinity::has_required(pod),
             inter_pod_affinity: inter_pod_affinity::pre_filter(store, cache, pod),
-            topology_spread: pod_topology_spread::pre_filter(store, cache, pod),
+            topology_spread: pod_topology_spread::pre_filter(cache, pod),
             images,
             nominated,
         }

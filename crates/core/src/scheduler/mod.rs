@@ -11,6 +11,7 @@ pub mod default_preemption;
 pub mod fit_error;
 pub mod image_locality;
 pub mod inter_pod_affinity;
+pub mod label_groups;
 pub mod node_affinity;
 pub mod node_fit;
 pub mod node_images;

@@ -123,13 +123,29 @@ fn has_all_keys(constraints: &[Constraint], node: &NodeInfo) -> bool {
 }
 
 /// Upstream `countPodsMatchSelector`: same namespace, not terminating, labels selected.
-fn count_matching(store: &Store, node: &NodeInfo, selector: &Selector, namespace: &str) -> i64 {
-    node.pods
-        .iter()
-        .filter(|(ns, _)| ns == namespace)
-        .filter_map(|(ns, name)| store.try_get::<Pod>(ns, name))
-        .filter(|p| p.metadata.deletion_timestamp.is_none() && selector.matches(&p.metadata.labels))
-        .count() as i64
+/// Pods on `node` matching `selector` in `namespace`, not being deleted (`countPodsMatchSelector`).
+fn count_matching(cache: &Cache, node: &NodeInfo, selector: &Selector, namespace: &str) -> i64 {
+    cache.label_groups().on_node(namespace, selector, &node.name)
+}
+
+/// Matching pods summed per topology value over the nodes that count for the constraint.
+fn count_by_domain(
+    cache: &Cache,
+    c: &Constraint,
+    pod: &Pod,
+    filter: impl Fn(&NodeInfo) -> bool,
+) -> BTreeMap<String, i64> {
+    let mut by_domain = BTreeMap::new();
+    for (node_name, count) in cache.label_groups().per_node(&pod.metadata.namespace, &c.selector) {
+        let Some(node) = cache.node(&node_name) else { continue };
+        if !filter(node) || !node_included(c, pod, node) {
+            continue;
+        }
+        if let Some(value) = node.labels.get(&c.topology_key) {
+            *by_domain.entry(value.to_string()).or_insert(0) += count;
+        }
+    }
+    by_domain
 }
 
 /// PreFilter's result: per constraint, matching pods per domain and the global minimum.
@@ -140,20 +156,25 @@ pub struct PreFilterState {
     min_match: Vec<i64>,
 }
 
-pub fn pre_filter(store: &Store, cache: &Cache, pod: &Pod) -> Option<PreFilterState> {
+pub fn pre_filter(cache: &Cache, pod: &Pod) -> Option<PreFilterState> {
     let constraints = pod_constraints(pod, "DoNotSchedule");
     if constraints.is_empty() {
         return None;
     }
+    // Every eligible domain counts, even with no matching pods (upstream seeds them with 0).
     let mut counts = vec![BTreeMap::new(); constraints.len()];
     for node in cache.nodes().filter(|n| has_all_keys(&constraints, n)) {
         for (i, c) in constraints.iter().enumerate() {
-            if !node_included(c, pod, node) {
-                continue;
+            if node_included(c, pod, node)
+                && let Some(value) = node.labels.get(&c.topology_key)
+            {
+                counts[i].entry(value.to_string()).or_insert(0);
             }
-            let Some(value) = node.labels.get(&c.topology_key) else { continue };
-            let matching = count_matching(store, node, &c.selector, &pod.metadata.namespace);
-            *counts[i].entry(value.to_string()).or_insert(0) += matching;
+        }
+    }
+    for (i, c) in constraints.iter().enumerate() {
+        for (domain, n) in count_by_domain(cache, c, pod, |node| has_all_keys(&constraints, node)) {
+            *counts[i].entry(domain).or_insert(0) += n;
         }
     }
     let min_match = constraints
@@ -227,21 +248,17 @@ pub fn pre_score(store: &Store, cache: &Cache, pod: &Pod, feasible: &[usize]) ->
             ((size + 2) as f64).ln()
         })
         .collect();
-    for node in cache.nodes() {
-        for (i, c) in constraints.iter().enumerate() {
-            if c.topology_key == LABEL_HOSTNAME || !node_included(c, pod, node) {
-                continue;
-            }
-            let Some(value) = node.labels.get(&c.topology_key) else { continue };
-            if let Some(count) = counts[i].get_mut(value) {
-                *count += count_matching(store, node, &c.selector, &pod.metadata.namespace);
+    for (i, c) in constraints.iter().enumerate().filter(|(_, c)| c.topology_key != LABEL_HOSTNAME) {
+        for (domain, n) in count_by_domain(cache, c, pod, |_| true) {
+            if let Some(count) = counts[i].get_mut(&domain) {
+                *count += n;
             }
         }
     }
     Some(ScoreState { constraints, require_all_topologies, counts, weights })
 }
 
-pub fn score(state: &ScoreState, store: &Store, pod: &Pod, node: &NodeInfo) -> i64 {
+pub fn score(state: &ScoreState, cache: &Cache, pod: &Pod, node: &NodeInfo) -> i64 {
     if state.require_all_topologies && !has_all_keys(&state.constraints, node) {
         return IGNORED;
     }
@@ -249,7 +266,7 @@ pub fn score(state: &ScoreState, store: &Store, pod: &Pod, node: &NodeInfo) -> i
     for (i, c) in state.constraints.iter().enumerate() {
         let Some(value) = node.labels.get(&c.topology_key) else { continue };
         let count = if c.topology_key == LABEL_HOSTNAME {
-            count_matching(store, node, &c.selector, &pod.metadata.namespace)
+            count_matching(cache, node, &c.selector, &pod.metadata.namespace)
         } else {
             state.counts[i].get(value).copied().unwrap_or(0)
         };
