@@ -123,10 +123,6 @@ fn has_all_keys(constraints: &[Constraint], node: &NodeInfo) -> bool {
 }
 
 /// Upstream `countPodsMatchSelector`: same namespace, not terminating, labels selected.
-/// Pods on `node` matching `selector` in `namespace`, not being deleted (`countPodsMatchSelector`).
-fn count_matching(cache: &Cache, node: &NodeInfo, selector: &Selector, namespace: &str) -> i64 {
-    cache.label_groups().on_node(namespace, selector, &node.name)
-}
 
 /// Matching pods summed per topology value over the nodes that count for the constraint.
 fn count_by_domain(
@@ -212,6 +208,8 @@ pub struct ScoreState {
     constraints: Vec<Constraint>,
     require_all_topologies: bool,
     counts: Vec<BTreeMap<String, i64>>,
+    /// For hostname constraints, matching pods per node, counted once per pod scheduled.
+    per_node: Vec<BTreeMap<std::sync::Arc<str>, i64>>,
     weights: Vec<f64>,
 }
 
@@ -255,10 +253,20 @@ pub fn pre_score(store: &Store, cache: &Cache, pod: &Pod, feasible: &[usize]) ->
             }
         }
     }
-    Some(ScoreState { constraints, require_all_topologies, counts, weights })
+    let per_node = constraints
+        .iter()
+        .map(|c| {
+            if c.topology_key == LABEL_HOSTNAME {
+                cache.label_groups().per_node(&pod.metadata.namespace, &c.selector)
+            } else {
+                BTreeMap::new()
+            }
+        })
+        .collect();
+    Some(ScoreState { constraints, require_all_topologies, counts, per_node, weights })
 }
 
-pub fn score(state: &ScoreState, cache: &Cache, pod: &Pod, node: &NodeInfo) -> i64 {
+pub fn score(state: &ScoreState, node: &NodeInfo) -> i64 {
     if state.require_all_topologies && !has_all_keys(&state.constraints, node) {
         return IGNORED;
     }
@@ -266,7 +274,7 @@ pub fn score(state: &ScoreState, cache: &Cache, pod: &Pod, node: &NodeInfo) -> i
     for (i, c) in state.constraints.iter().enumerate() {
         let Some(value) = node.labels.get(&c.topology_key) else { continue };
         let count = if c.topology_key == LABEL_HOSTNAME {
-            count_matching(cache, node, &c.selector, &pod.metadata.namespace)
+            state.per_node[i].get(&node.name).copied().unwrap_or(0)
         } else {
             state.counts[i].get(value).copied().unwrap_or(0)
         };

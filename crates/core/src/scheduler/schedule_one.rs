@@ -154,7 +154,7 @@ fn prioritize_nodes(
             taint_toleration::score(state, node, fit),
             if node_affinity_applies { node_affinity::score(state, node) } else { 0 },
             node_resources_fit::score(state, fit),
-            spread.as_ref().map_or(0, |s| pod_topology_spread::score(s, cache, pod, node)),
+            spread.as_ref().map_or(0, |s| pod_topology_spread::score(s, node)),
             affinity.as_ref().map_or(0, |s| inter_pod_affinity::score(s, node)),
             balanced_allocation::score(state, fit),
             image_locality::score(state, node, fit, total_nodes),

@@ -8,7 +8,7 @@
 use super::Store;
 use crate::api::endpoint_slice::ObjectReference;
 use crate::api::event::EventSource;
-use crate::api::meta::{Time, Uid};
+use crate::api::meta::Time;
 use crate::api::{Event, ObjectMeta, Resource};
 use crate::sim::time::{Duration, SimTime};
 
@@ -47,16 +47,50 @@ impl<'a> Reporter<'a> {
     }
 }
 
-/// The correlation key: everything that makes two events "the same" (events_cache.go `getEventKey`).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct EventKey {
-    uid: Uid,
-    field_path: String,
-    component: String,
-    host: String,
+/// The correlation key: a hash of everything that makes two events "the same" (events_cache.go
+/// `getEventKey`). A hit is confirmed against the stored Event, so a collision only costs a new Event.
+pub(crate) type EventKey = u64;
+
+fn event_key(
+    involved: &ObjectReference,
     type_: EventType,
-    reason: String,
-    message: String,
+    reason: &str,
+    message: &str,
+    reporter: Reporter<'_>,
+) -> EventKey {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut write = |bytes: &[u8]| {
+        for b in bytes.iter().chain([0xff].iter()) {
+            hash ^= u64::from(*b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    write(&involved.uid.unwrap_or_default().0.to_le_bytes());
+    write(involved.field_path.as_deref().unwrap_or_default().as_bytes());
+    write(reporter.component.as_bytes());
+    write(reporter.host.unwrap_or_default().as_bytes());
+    write(type_.as_str().as_bytes());
+    write(reason.as_bytes());
+    write(message.as_bytes());
+    hash
+}
+
+/// Whether a stored Event is the one `record_event` would aggregate into.
+fn same_event(
+    event: &Event,
+    involved: &ObjectReference,
+    type_: EventType,
+    reason: &str,
+    message: &str,
+    reporter: Reporter<'_>,
+) -> bool {
+    event.involved_object.uid == involved.uid
+        && event.involved_object.field_path == involved.field_path
+        && event.source.component.as_deref() == Some(reporter.component)
+        && event.source.host.as_deref() == reporter.host
+        && event.type_.as_deref() == Some(type_.as_str())
+        && event.reason.as_deref() == Some(reason)
+        && event.message.as_deref() == Some(message)
 }
 
 /// A reference to `object` as Events and owner links name it.
@@ -89,17 +123,12 @@ impl Store {
         message: String,
         reporter: Reporter<'_>,
     ) {
-        let key = EventKey {
-            uid: involved.uid.unwrap_or_default(),
-            field_path: involved.field_path.clone().unwrap_or_default(),
-            component: reporter.component.to_string(),
-            host: reporter.host.unwrap_or_default().to_string(),
-            type_,
-            reason: reason.to_string(),
-            message: message.clone(),
-        };
+        let key = event_key(&involved, type_, reason, &message, reporter);
         let now = self.now();
         if let Some((namespace, name)) = self.event_index.get(&key).cloned()
+            && self
+                .try_get::<Event>(&namespace, &name)
+                .is_some_and(|e| same_event(e, &involved, type_, reason, &message, reporter))
             && self.bump_event(&namespace, &name, now)
         {
             return;
