@@ -122,9 +122,8 @@ fn has_all_keys(constraints: &[Constraint], node: &NodeInfo) -> bool {
     constraints.iter().all(|c| node.labels.contains_key(&c.topology_key))
 }
 
-/// Upstream `countPodsMatchSelector`: same namespace, not terminating, labels selected.
-
-/// Matching pods summed per topology value over the nodes that count for the constraint.
+/// Matching pods summed per topology value over the nodes that count for the constraint
+/// (upstream `countPodsMatchSelector` per node: same namespace, not terminating, labels selected).
 fn count_by_domain(
     cache: &Cache,
     c: &Constraint,
