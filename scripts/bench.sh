@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Runs the simulator benchmarks (crates/core/benches). Extra arguments go to cargo bench.
+# Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine), then the engine
+# scenario again in the wasm32 bundle under Node at a tenth of the size, next to a native run of
+# the same size, so the two can be compared in one run. Extra arguments go to cargo bench.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-exec cargo bench -p kubelab-core "$@"
+cargo bench -p kubelab-core "$@"
+
+echo
+echo "== engine at a tenth of the size: native, then wasm32"
+KUBELAB_BENCH_SCALE=10 cargo bench --quiet -p kubelab-core --bench engine
+scripts/build-web.sh >/dev/null
+node tests/wasm/bench.mjs 10
