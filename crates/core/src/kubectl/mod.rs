@@ -41,6 +41,7 @@ pub mod strategic_merge;
 pub mod taint;
 pub mod top;
 pub mod version;
+pub mod watch;
 pub mod wget;
 pub mod yaml;
 
@@ -48,6 +49,7 @@ use crate::sim::Sim;
 use args::Flag;
 pub use files::{FileSystem, MemoryFiles};
 pub use output::Output;
+pub use watch::Watch;
 
 /// Where a command runs: the lab, plus what it can read (`-f FILE`, stdin).
 pub struct Context<'a> {
@@ -156,30 +158,52 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
 
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
+    match resolve(argv) {
+        Ok((verb, parsed)) => (verb.run)(ctx, parsed),
+        Err(out) => out,
+    }
+}
+
+/// Runs one command line and, for `get --watch`, opens the stream that follows the listing:
+/// poll it for the rows of later changes, close it when the user stops watching.
+pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<Watch>) {
+    let (verb, parsed) = match resolve(argv) {
+        Ok(resolved) => resolved,
+        Err(out) => return (out, None),
+    };
+    let watch = if verb.name == "get" { get::watch_of(&parsed).ok().flatten() } else { None };
+    let out = (verb.run)(ctx, parsed);
+    let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
+    (out, watch)
+}
+
+/// The verb a command line names and its parsed flags, or what to print instead (help, a
+/// usage error).
+fn resolve(argv: &[String]) -> Result<(&'static Verb, args::Args), Output> {
     let argv = &hoist_global_flags(argv);
     let Some(verb_name) = argv.first() else {
-        return Output { items: vec![output::Item::Stdout(output::Block::Text(top_level_help()))], exit_code: 0 };
+        return Err(Output { items: vec![output::Item::Stdout(output::Block::Text(top_level_help()))], exit_code: 0 });
     };
     if verb_name == "--help" || verb_name == "-h" || verb_name == "help" {
         let mut out = Output::default();
         out.line(top_level_help());
-        return out;
+        return Err(out);
     }
     let Some(verb) = VERBS.iter().find(|v| v.name == verb_name) else {
-        return Output::failed(format!(
+        return Err(Output::failed(format!(
             "Error: unknown command \"{verb_name}\" for \"kubectl\"{}\n\nRun 'kubectl --help' for usage.",
             suggest(verb_name)
-        ));
+        )));
     };
     let (verb, rest) = select(verb, &argv[1..]);
     match args::parse(rest, verb.flags) {
-        Err(message) => usage_error(verb, &message),
+        Err(message) => Err(usage_error(verb, &message)),
         Ok(parsed) if parsed.switch("help") => {
             let mut out = Output::default();
             out.line(verb_help(verb));
-            out
+            Err(out)
         }
-        Ok(parsed) => (verb.run)(ctx, parsed),
+        Ok(parsed) => Ok((verb, parsed)),
     }
 }
 
