@@ -7,6 +7,7 @@ pub mod annotate;
 pub mod api_resources;
 pub mod apply;
 pub mod args;
+pub mod complete;
 pub mod cordon;
 pub mod create;
 pub mod custom_columns;
@@ -47,6 +48,7 @@ pub mod yaml;
 
 use crate::sim::Sim;
 use args::Flag;
+pub use complete::complete;
 pub use files::{FileSystem, MemoryFiles};
 pub use output::Output;
 pub use watch::Watch;
