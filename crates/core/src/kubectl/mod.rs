@@ -11,6 +11,7 @@ pub mod complete;
 pub mod cordon;
 pub mod create;
 pub mod custom_columns;
+pub mod debug;
 pub mod delete;
 pub mod describe;
 pub mod drain;
@@ -23,11 +24,13 @@ pub mod files;
 mod fixture;
 pub mod get;
 pub mod jsonpath;
+pub mod kustomize;
 pub mod label;
 pub mod logs;
 pub mod output;
 pub mod patch;
 pub mod pods;
+pub mod port_forward;
 pub mod print_flags;
 pub mod printers;
 pub mod render;
@@ -93,6 +96,8 @@ pub const VERBS: &[Verb] = &[
     taint::VERB,
     logs::VERB,
     exec::VERB,
+    port_forward::VERB,
+    debug::VERB,
     top::VERB,
     api_resources::VERB,
     version::VERB,
