@@ -66,7 +66,7 @@ fn transform(files: &dyn FileSystem, dir: &str, kustomization: &Value, objects: 
             matches!(o.get("kind").and_then(Value::as_str), Some("Deployment" | "ReplicaSet" | "StatefulSet"))
         };
         for object in objects.iter_mut().filter(|o| scalable(o) && o.pointer("/metadata/name") == name) {
-            object["spec"]["replicas"] = replica.get("count").cloned().unwrap_or(json!(0));
+            set_path(object, &["spec", "replicas"], replica.get("count").cloned().unwrap_or(json!(0)));
         }
     }
     let images = kustomization.get("images").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -80,7 +80,7 @@ fn transform(files: &dyn FileSystem, dir: &str, kustomization: &Value, objects: 
             name.insert_str(0, prefix);
         }
         if let Some(namespace) = namespace {
-            object["metadata"]["namespace"] = json!(namespace);
+            set_path(object, &["metadata", "namespace"], json!(namespace));
         }
     }
     Ok(())
@@ -118,7 +118,7 @@ fn set_images(object: &mut Value, images: &[Value]) {
                 (None, Some(tag)) => format!("{new_name}:{tag}"),
                 (None, None) => format!("{new_name}{tag}"),
             };
-            container["image"] = json!(image);
+            set_path(container, &["image"], json!(image));
         }
     }
 }
@@ -153,6 +153,20 @@ fn add_labels(object: &mut Value, labels: &serde_json::Map<String, Value>) {
         }
         *cursor = Value::Object(labels.clone());
         strategic_merge::apply(object, &patch);
+    }
+}
+
+/// Sets a nested field, creating missing maps; a path through something else is left alone
+/// (validation reports the malformed object later).
+fn set_path(object: &mut Value, path: &[&str], value: Value) {
+    let Some((last, parents)) = path.split_last() else { return };
+    let mut cursor = object;
+    for key in parents {
+        let Some(map) = cursor.as_object_mut() else { return };
+        cursor = map.entry(key.to_string()).or_insert_with(|| json!({}));
+    }
+    if let Some(map) = cursor.as_object_mut() {
+        map.insert(last.to_string(), value);
     }
 }
 
@@ -228,6 +242,14 @@ mod tests {
         assert_eq!(container["resources"]["limits"]["memory"], json!("64Mi"));
         assert_eq!(objects[1].pointer("/spec/selector"), Some(&json!({"app": "web", "env": "prod"})));
         assert_eq!(objects[1].pointer("/metadata/labels/env"), Some(&json!("prod")));
+    }
+
+    #[test]
+    fn malformed_objects_do_not_panic() {
+        let mut files = MemoryFiles::new();
+        files.insert("k/kustomization.yaml", "resources: [a.yaml]\nnamespace: x\nreplicas: [{name: a, count: 2}]\ncommonLabels: {a: b}\nimages: [{name: i, newTag: t}]\n");
+        files.insert("k/a.yaml", "kind: Deployment\nmetadata: 5\nspec: 7\n---\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [5, {image: 3}]}\n");
+        assert!(build(&files, "k").is_ok());
     }
 
     #[test]
