@@ -16,10 +16,17 @@ fn scenarios_dir() -> PathBuf {
 fn repo_files() -> MemoryFiles {
     let mut files = MemoryFiles::new();
     let manifests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/manifests");
-    for entry in std::fs::read_dir(&manifests).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        files.insert(format!("../manifests/{name}"), std::fs::read_to_string(&path).unwrap());
+    let mut folders = vec![manifests.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let name = path.strip_prefix(&manifests).unwrap().to_string_lossy().to_string();
+            files.insert(format!("../manifests/{name}"), std::fs::read_to_string(&path).unwrap());
+        }
     }
     files
 }

@@ -46,6 +46,9 @@ pub struct PodSpec {
     pub init_containers: Shared<Vec<Container>>,
     #[serde(default)]
     pub containers: Shared<Vec<Container>>,
+    /// Added to a running pod by `kubectl debug` (the ephemeralcontainers subresource).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ephemeral_containers: Vec<EphemeralContainer>,
     pub restart_policy: Option<String>,
     pub termination_grace_period_seconds: Option<i64>,
     pub active_deadline_seconds: Option<i64>,
@@ -135,7 +138,29 @@ pub struct PodStatus {
     pub init_container_statuses: Vec<ContainerStatus>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub container_statuses: Vec<ContainerStatus>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ephemeral_container_statuses: Vec<ContainerStatus>,
     pub qos_class: Option<String>,
+}
+
+/// A container added to a running pod for troubleshooting (core/v1 EphemeralContainer): no
+/// ports, probes or resources; `targetContainerName` shares that container's process namespace.
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EphemeralContainer {
+    pub name: String,
+    pub image: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    pub image_pull_policy: Option<String>,
+    pub termination_message_path: Option<String>,
+    pub termination_message_policy: Option<String>,
+    pub stdin: Option<bool>,
+    pub tty: Option<bool>,
+    pub target_container_name: Option<String>,
 }
 
 impl PodStatus {

@@ -5,8 +5,8 @@
 
 use super::args::{Args, Flag};
 use super::output::Output;
-use super::resource_args::read_filenames;
-use super::{Context, Verb};
+use super::resource_args::{Source, read_filenames};
+use super::{Context, Verb, kustomize};
 use crate::api::codec::{self, DecodeError};
 use crate::api::{Object, Resource};
 use crate::error::ApiError;
@@ -16,7 +16,14 @@ pub const VERB: Verb = Verb {
     name: "apply",
     short: "Apply a configuration to a resource by file name or stdin",
     usage: "kubectl apply (-f FILENAME | -k DIRECTORY) [options]",
-    flags: &[Flag::repeated("filename", Some('f'), "The files that contain the configurations to apply.")],
+    flags: &[
+        Flag::repeated("filename", Some('f'), "The files that contain the configurations to apply."),
+        Flag::value(
+            "kustomize",
+            Some('k'),
+            "Process a kustomization directory. This flag can't be used together with -f or -R.",
+        ),
+    ],
     run,
 };
 
@@ -24,12 +31,15 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let filenames = args.all("filename").to_vec();
-    if filenames.is_empty() {
-        return Output::failed("error: must specify one of -f and -k");
-    }
+    let sources = match (filenames.is_empty(), args.get("kustomize")) {
+        (true, None) => return Output::failed("error: must specify one of -f and -k"),
+        (false, Some(_)) => return Output::failed("error: only one of -f or -k can be specified"),
+        (true, Some(dir)) => vec![Source { name: dir.to_string(), documents: kustomize::build(ctx.files, dir) }],
+        (false, None) => read_filenames(ctx, &filenames),
+    };
     let namespace = args.get("namespace").map(str::to_string);
     let mut out = Output::default();
-    for source in read_filenames(ctx, &filenames) {
+    for source in sources {
         let documents = match source.documents {
             Ok(documents) => documents,
             Err(message) => {

@@ -1,5 +1,6 @@
 //! `kubectl delete`: by name, by file, by label selector or `--all`, with grace periods and
-//! cascading (`--cascade=background|foreground|orphan`).
+//! cascading (`--cascade=background|foreground|orphan`); then, unless `--wait=false`, waits
+//! (moving virtual time) until the objects are gone. Mirrors pkg/cmd/delete/delete.go.
 
 use super::args::{Args, Flag};
 use super::output::Output;
@@ -7,8 +8,15 @@ use super::resource_args::{self, read_filenames};
 use super::{Context, Verb, namespace_of};
 use crate::api::codec;
 use crate::api::labels::Selector;
+use crate::api::meta::Uid;
 use crate::api::{Kind, Object};
-use crate::store::{DeleteOptions, FieldSelector, PropagationPolicy};
+use crate::sim::time::Duration;
+use crate::store::{DeleteOptions, Deleted, FieldSelector, PropagationPolicy};
+
+/// kubectl waits up to a week without `--timeout`; a lab gives up after this much virtual time.
+const DEFAULT_WAIT: Duration = Duration::from_secs(600);
+/// Bound on wake-ups while waiting for objects to go.
+const MAX_STEPS: usize = 10_000;
 
 pub const VERB: Verb = Verb {
     name: "delete",
@@ -23,7 +31,16 @@ pub const VERB: Verb = Verb {
         Flag::switch("now", None, "If true, resources are signaled for immediate shutdown (same as --grace-period=1)."),
         Flag::switch("force", None, "If true, immediately remove resources from API and bypass graceful deletion."),
         Flag::value("cascade", None, "Must be \"background\", \"orphan\", or \"foreground\"."),
-        Flag::value("wait", None, "If true, wait for resources to be gone before returning."),
+        Flag::switch(
+            "wait",
+            None,
+            "If true, wait for resources to be gone before returning. This waits for finalizers.",
+        ),
+        Flag::value(
+            "timeout",
+            None,
+            "The length of time to wait before giving up on a delete, zero means determine a timeout from the size of the object",
+        ),
         Flag::switch("ignore-not-found", None, "Treat \"resource not found\" as a successful delete."),
     ],
     run,
@@ -60,6 +77,10 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         Ok(o) => o,
         Err(message) => return Output::failed(message),
     };
+    let timeout = match wait_timeout(&args) {
+        Ok(timeout) => timeout,
+        Err(message) => return super::usage_error(&VERB, &message),
+    };
     let targets = match targets(ctx, &args, &mut out) {
         Ok(t) => t,
         Err(message) => return Output::failed(message),
@@ -68,15 +89,60 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         out.warn("No resources found");
     }
     let ignore_missing = args.switch("ignore-not-found");
+    let mut terminating = Vec::new();
     for (kind, namespace, name) in targets {
         match ctx.sim.store_mut().delete_object(kind, &namespace, &name, &options) {
-            Ok(_) => out.line(deleted_message(kind, &namespace, &name)),
+            Ok(deleted) => {
+                out.line(deleted_message(kind, &namespace, &name));
+                if let Deleted::Terminating(object) = deleted {
+                    terminating.push(((kind, namespace, name), object.metadata().uid));
+                }
+            }
             Err(err) if ignore_missing && err.reason() == "NotFound" => {}
             Err(err) => out.error(err.to_string()),
         }
         ctx.sim.settle();
     }
+    if let Some(timeout) = timeout
+        && let Err(message) = wait_for_deletion(ctx, terminating, timeout)
+    {
+        out.error(message);
+    }
     out
+}
+
+/// `--wait` (default true) and `--timeout`: how long to wait for the objects to go, or `None`
+/// not to wait.
+fn wait_timeout(args: &Args) -> Result<Option<Duration>, String> {
+    let text = args.get("timeout").unwrap_or("0s");
+    let timeout =
+        Duration::parse(text).map_err(|e| format!("invalid argument \"{text}\" for \"--timeout\" flag: {e}"))?;
+    let wait = args.get("wait") != Some("false");
+    Ok(wait.then_some(if timeout == Duration::ZERO { DEFAULT_WAIT } else { timeout }))
+}
+
+/// Upstream's `cmdwait.IsDeleted` over every object still terminating: advances virtual time,
+/// timer to timer, until each is gone (or replaced: another uid) or the timeout passes.
+fn wait_for_deletion(ctx: &mut Context<'_>, mut pending: Vec<(Target, Uid)>, timeout: Duration) -> Result<(), String> {
+    let deadline = ctx.sim.now().plus(timeout);
+    for _ in 0..MAX_STEPS {
+        let store = ctx.sim.store();
+        pending.retain(|((kind, namespace, name), uid)| {
+            store.get_object(*kind, namespace, name).is_ok_and(|o| o.metadata().uid == *uid)
+        });
+        let now = ctx.sim.now();
+        if pending.is_empty() || now >= deadline {
+            break;
+        }
+        let next = ctx.sim.next_due().map_or(deadline, |due| due.min(deadline)).max(now);
+        ctx.sim.advance(next.since(now));
+    }
+    match pending.first() {
+        None => Ok(()),
+        Some(((kind, _, name), _)) => {
+            Err(format!("error: timed out waiting for the condition on {}/{name}", kind.info().plural))
+        }
+    }
 }
 
 /// `pod "x" deleted from default namespace`, or `node "x" deleted` for cluster-scoped kinds.
@@ -150,4 +216,44 @@ fn targets_from_files(ctx: &Context<'_>, filenames: &[String], namespace: &str, 
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kubectl::create::tests::kubectl;
+    use crate::kubectl::fixture::{hello_lab, pod_named};
+    use crate::sim::time::Duration;
+
+    #[test]
+    fn delete_waits_until_the_pod_is_gone_unless_told_not_to() {
+        let mut sim = hello_lab(11);
+        let pods: Vec<String> = sim.store().list::<crate::api::Pod>(None).map(|p| p.metadata.name.clone()).collect();
+        let pod = &pods[0];
+        let (text, code) = kubectl(&mut sim, &format!("delete pod {pod}"));
+        assert_eq!((text, code), (format!("pod \"{pod}\" deleted from default namespace\n"), 0));
+        assert!(sim.store().try_get::<crate::api::Pod>("default", pod).is_none());
+        let pod = &pods[1];
+        kubectl(&mut sim, &format!("delete pod {pod} --wait=false"));
+        assert!(sim.store().try_get::<crate::api::Pod>("default", pod).is_some());
+    }
+
+    #[test]
+    fn delete_gives_up_after_its_timeout() {
+        let mut sim = hello_lab(11);
+        let pod = pod_named(&sim, "hello-");
+        let node = sim.store().get::<crate::api::Pod>("default", &pod).unwrap().node_name().unwrap().to_string();
+        sim.power_off_node(&node).unwrap();
+        let before = sim.now();
+        let (text, code) = kubectl(&mut sim, &format!("delete pod {pod} --timeout=20s"));
+        assert_eq!(code, 1);
+        assert_eq!(
+            text,
+            format!(
+                "pod \"{pod}\" deleted from default namespace\nerror: timed out waiting for the condition on pods/{pod}\n"
+            )
+        );
+        assert_eq!(sim.now().since(before), Duration::from_secs(20));
+        let (text, _) = kubectl(&mut sim, "delete pod x --timeout=soon");
+        assert!(text.starts_with("Error: invalid argument \"soon\" for \"--timeout\" flag"), "{text}");
+    }
 }

@@ -6,6 +6,7 @@ use super::custom_columns::Columns;
 use super::jsonpath::Template;
 use super::output::{DocumentFormat, Output, Table};
 use super::resource_args::{self, ResourceRequest};
+use super::watch::Watch;
 use super::{Context, Verb, namespace_of, printers, sort_by};
 use crate::api::labels::Selector;
 use crate::api::{Kind, Object};
@@ -39,17 +40,18 @@ pub const VERB: Verb = Verb {
             None,
             "When printing, show all labels as the last column (default hide labels column)",
         ),
+        Flag::switch("watch", Some('w'), "After listing/getting the requested object, watch for changes."),
         Flag::switch(
-            "watch",
-            Some('w'),
-            "After listing/getting the requested object, watch for changes. (In the lab: the listing; the browser terminal streams.)",
+            "watch-only",
+            None,
+            "Watch for changes to the requested object(s), without listing/getting first.",
         ),
     ],
     run,
 };
 
-#[derive(Clone, PartialEq)]
-enum Format {
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Format {
     Table { wide: bool },
     Document(DocumentFormat),
     Name,
@@ -84,6 +86,14 @@ fn output_format(args: &Args) -> Result<Format, String> {
 }
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
+    if watching(&args) {
+        if let Err(message) = watch_of(&args) {
+            return Output::failed(message);
+        }
+        if args.switch("watch-only") {
+            return Output::default();
+        }
+    }
     match collect(ctx, &args) {
         Ok((mut objects, mut out, request, format)) => {
             if let Err(message) = sort(&mut objects, &args) {
@@ -95,6 +105,34 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         }
         Err(message) => Output::failed(message),
     }
+}
+
+fn watching(args: &Args) -> bool {
+    args.switch("watch") || args.switch("watch-only")
+}
+
+/// The stream `--watch` / `--watch-only` asks for (not yet open), or `None` without them.
+pub(super) fn watch_of(args: &Args) -> Result<Option<Watch>, String> {
+    if !watching(args) {
+        return Ok(None);
+    }
+    let request = resource_args::parse(&args.positionals)?;
+    let mut kinds: Vec<Kind> = request.kinds.clone();
+    kinds.extend(request.named.iter().map(|(kind, _)| *kind));
+    kinds.dedup();
+    let [kind] = kinds.as_slice() else {
+        return Err("error: you may only specify a single resource type".into());
+    };
+    let mut watch = Watch::new(*kind, output_format(args)?);
+    watch.all_namespaces = args.switch("all-namespaces");
+    watch.namespace = (!watch.all_namespaces).then(|| namespace_of(args));
+    watch.names = request.named.iter().map(|(_, name)| name.clone()).collect();
+    watch.labels = Selector::parse(args.get("selector").unwrap_or("")).map_err(|e| format!("error: {e}"))?;
+    watch.fields =
+        FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind).map_err(|e| format!("error: {e}"))?;
+    watch.show_labels = args.switch("show-labels");
+    watch.header_pending = args.switch("watch-only");
+    Ok(Some(watch))
 }
 
 /// `--sort-by`: objects ordered by one field before printing.
@@ -190,7 +228,7 @@ fn print(
 }
 
 /// `--show-labels`: a LABELS column, `k=v` pairs in key order, `<none>` when there are none.
-fn show_labels(table: &mut Table, objects: &[&Object]) {
+pub(super) fn show_labels(table: &mut Table, objects: &[&Object]) {
     table.headers.push("LABELS".into());
     for (row, object) in table.rows.iter_mut().zip(objects) {
         let labels = &object.metadata().labels;
@@ -199,7 +237,7 @@ fn show_labels(table: &mut Table, objects: &[&Object]) {
     }
 }
 
-fn table_for(
+pub(super) fn table_for(
     kind: Kind,
     objects: &[&Object],
     now: crate::sim::time::SimTime,

@@ -7,9 +7,11 @@ pub mod annotate;
 pub mod api_resources;
 pub mod apply;
 pub mod args;
+pub mod complete;
 pub mod cordon;
 pub mod create;
 pub mod custom_columns;
+pub mod debug;
 pub mod delete;
 pub mod describe;
 pub mod drain;
@@ -22,11 +24,13 @@ pub mod files;
 mod fixture;
 pub mod get;
 pub mod jsonpath;
+pub mod kustomize;
 pub mod label;
 pub mod logs;
 pub mod output;
 pub mod patch;
 pub mod pods;
+pub mod port_forward;
 pub mod print_flags;
 pub mod printers;
 pub mod render;
@@ -41,13 +45,16 @@ pub mod strategic_merge;
 pub mod taint;
 pub mod top;
 pub mod version;
+pub mod watch;
 pub mod wget;
 pub mod yaml;
 
 use crate::sim::Sim;
 use args::Flag;
+pub use complete::complete;
 pub use files::{FileSystem, MemoryFiles};
 pub use output::Output;
+pub use watch::Watch;
 
 /// Where a command runs: the lab, plus what it can read (`-f FILE`, stdin).
 pub struct Context<'a> {
@@ -89,6 +96,8 @@ pub const VERBS: &[Verb] = &[
     taint::VERB,
     logs::VERB,
     exec::VERB,
+    port_forward::VERB,
+    debug::VERB,
     top::VERB,
     api_resources::VERB,
     version::VERB,
@@ -156,30 +165,52 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
 
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
+    match resolve(argv) {
+        Ok((verb, parsed)) => (verb.run)(ctx, parsed),
+        Err(out) => out,
+    }
+}
+
+/// Runs one command line and, for `get --watch`, opens the stream that follows the listing:
+/// poll it for the rows of later changes, close it when the user stops watching.
+pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<Watch>) {
+    let (verb, parsed) = match resolve(argv) {
+        Ok(resolved) => resolved,
+        Err(out) => return (out, None),
+    };
+    let watch = if verb.name == "get" { get::watch_of(&parsed).ok().flatten() } else { None };
+    let out = (verb.run)(ctx, parsed);
+    let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
+    (out, watch)
+}
+
+/// The verb a command line names and its parsed flags, or what to print instead (help, a
+/// usage error).
+fn resolve(argv: &[String]) -> Result<(&'static Verb, args::Args), Output> {
     let argv = &hoist_global_flags(argv);
     let Some(verb_name) = argv.first() else {
-        return Output { items: vec![output::Item::Stdout(output::Block::Text(top_level_help()))], exit_code: 0 };
+        return Err(Output { items: vec![output::Item::Stdout(output::Block::Text(top_level_help()))], exit_code: 0 });
     };
     if verb_name == "--help" || verb_name == "-h" || verb_name == "help" {
         let mut out = Output::default();
         out.line(top_level_help());
-        return out;
+        return Err(out);
     }
     let Some(verb) = VERBS.iter().find(|v| v.name == verb_name) else {
-        return Output::failed(format!(
+        return Err(Output::failed(format!(
             "Error: unknown command \"{verb_name}\" for \"kubectl\"{}\n\nRun 'kubectl --help' for usage.",
             suggest(verb_name)
-        ));
+        )));
     };
     let (verb, rest) = select(verb, &argv[1..]);
     match args::parse(rest, verb.flags) {
-        Err(message) => usage_error(verb, &message),
+        Err(message) => Err(usage_error(verb, &message)),
         Ok(parsed) if parsed.switch("help") => {
             let mut out = Output::default();
             out.line(verb_help(verb));
-            out
+            Err(out)
         }
-        Ok(parsed) => (verb.run)(ctx, parsed),
+        Ok(parsed) => Ok((verb, parsed)),
     }
 }
 
@@ -223,25 +254,49 @@ pub fn top_level_help() -> String {
     text
 }
 
-/// `kubectl VERB --help`, from the verb's own flag table.
+/// `kubectl VERB --help`, from the verb's own flag table, laid out as kubectl's templates lay
+/// it out: description, subcommands, `Options:` (sorted by name), `Usage:`, then the footer.
 pub fn verb_help(verb: &Verb) -> String {
-    let mut text = format!("{}\n\n", verb.short);
+    let short = verb.short.trim_end_matches('.');
+    let mut text = format!("{short}.\n\n");
     let subcommands = subcommands_of(verb.name);
     if !subcommands.is_empty() {
         text.push_str("Available Commands:\n");
-        for sub in subcommands {
-            let word = sub.name.rsplit(' ').next().unwrap_or(sub.name);
-            text.push_str(&format!("  {word:<10}  {}\n", sub.short));
+        let words: Vec<&str> = subcommands.iter().map(|s| s.name.rsplit(' ').next().unwrap_or(s.name)).collect();
+        let width = words.iter().map(|w| w.len()).max().unwrap_or(0).max(11) + 3;
+        for (word, sub) in words.iter().zip(subcommands) {
+            text.push_str(&format!("  {word:<width$}{}\n", sub.short));
         }
         text.push('\n');
     }
-    text.push_str(&format!("Usage:\n  {}\n\nOptions:\n", verb.usage));
-    for flag in verb.flags.iter().chain(args::GLOBAL_FLAGS) {
-        let short = flag.short.map_or("    ".to_string(), |c| format!("-{c}, "));
-        let value = if flag.takes_value { "=''" } else { "=false" };
-        text.push_str(&format!("    {short}--{}{value}:\n\t{}\n\n", flag.long, flag.help));
+    let mut flags: Vec<&Flag> = verb.flags.iter().collect();
+    flags.sort_by_key(|f| f.long);
+    if !flags.is_empty() {
+        text.push_str("Options:\n");
+        for flag in flags {
+            text.push_str(&flag_help(flag));
+        }
     }
-    text.trim_end().to_string()
+    text.push_str(&format!("Usage:\n  {}\n\n", verb.usage));
+    if !subcommands.is_empty() {
+        text.push_str(&format!(
+            "Use \"kubectl {} <command> --help\" for more information about a given command.\n",
+            verb.name
+        ));
+    }
+    text.push_str("Use \"kubectl options\" for a list of global command-line options (applies to all commands).");
+    text
+}
+
+/// One entry of `Options:`: `    -o, --output='':` then the help on a tab-indented line.
+fn flag_help(flag: &Flag) -> String {
+    let short = flag.short.map_or(String::new(), |c| format!("-{c}, "));
+    let value = match (flag.takes_value, flag.repeatable) {
+        (false, _) => "=false",
+        (true, true) => "=[]",
+        (true, false) => "=''",
+    };
+    format!("    {short}--{}{value}:\n\t{}\n\n", flag.long, flag.help)
 }
 
 /// The namespace a command works in: `-n`, else `default`.
@@ -264,7 +319,42 @@ pub fn group_run(verb: &Verb, args: &args::Args) -> Output {
 
 #[cfg(test)]
 mod tests {
-    use super::hoist_global_flags;
+    use super::{Context, MemoryFiles, VERBS, Verb, hoist_global_flags, run, subcommands_of};
+    use crate::sim::Sim;
+
+    /// Every verb and subcommand, at any depth.
+    fn all_verbs() -> Vec<&'static Verb> {
+        let mut verbs: Vec<&'static Verb> = VERBS.iter().collect();
+        let mut i = 0;
+        while let Some(verb) = verbs.get(i) {
+            verbs.extend(subcommands_of(verb.name));
+            i += 1;
+        }
+        verbs
+    }
+
+    #[test]
+    fn every_verb_has_help_that_lists_its_flags() {
+        let mut sim = Sim::default();
+        let files = MemoryFiles::new();
+        for verb in all_verbs() {
+            let mut ctx = Context { sim: &mut sim, files: &files, stdin: None };
+            let mut argv: Vec<String> = verb.name.split(' ').map(String::from).collect();
+            argv.push("--help".into());
+            let out = run(&mut ctx, &argv);
+            let text = out.stdout();
+            assert!(out.succeeded(), "{}: {text}", verb.name);
+            assert!(text.starts_with(verb.short.trim_end_matches('.')), "{}: {text}", verb.name);
+            let usage = text.find("\nUsage:\n  kubectl ").unwrap_or_else(|| panic!("{}: no Usage: {text}", verb.name));
+            assert!(text.ends_with("(applies to all commands).\n"), "{}: {text}", verb.name);
+            for flag in verb.flags {
+                let at = text.find(&format!("--{}=", flag.long));
+                assert!(at.is_some_and(|at| at < usage), "{}: --{} not under Options: {text}", verb.name, flag.long);
+                assert_ne!(flag.long, "help", "{}: -h is every verb's", verb.name);
+            }
+            assert_eq!(text.contains("\nOptions:\n"), !verb.flags.is_empty(), "{}", verb.name);
+        }
+    }
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(String::from).collect()

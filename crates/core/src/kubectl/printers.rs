@@ -146,8 +146,15 @@ pub fn pod_status(pod: &Pod) -> String {
     if !initializing || initialized {
         reason = container_reason(pod, reason);
     }
+    // A pod whose containers have all stopped (phase Succeeded or Failed) shows why, not
+    // Terminating: the last row `get -w` prints for a deleted pod reads `Completed`.
+    let terminal = matches!(pod.phase(), "Succeeded" | "Failed");
     if pod.metadata.deletion_timestamp.is_some() {
-        reason = if pod.status.reason.as_deref() == Some("NodeLost") { "Unknown".into() } else { "Terminating".into() };
+        if pod.status.reason.as_deref() == Some("NodeLost") {
+            reason = "Unknown".into();
+        } else if !terminal {
+            reason = "Terminating".into();
+        }
     }
     reason
 }

@@ -1,11 +1,13 @@
 //! The `kubelab sim` scenario language: one command per line — `kubectl …` (with heredocs for
 //! stdin), `sleep DURATION`, `lab VERB …` — and `#` comments. Used by tests, lesson solutions
-//! and anyone scripting the simulator.
+//! and anyone scripting the simulator. `kubectl get -w` watches through the sleeps that follow
+//! it; ending the line with `&` keeps the watch running under every later line, as a second
+//! terminal would.
 
 pub mod lab;
 pub mod words;
 
-use crate::kubectl::{self, Context, FileSystem};
+use crate::kubectl::{self, Context, FileSystem, Watch};
 use crate::sim::Sim;
 use crate::sim::time::Duration;
 
@@ -23,6 +25,8 @@ pub struct Step {
     pub line: usize,
     pub written: String,
     pub action: Action,
+    /// Written with a trailing `&`: a watch it opens keeps streaming under later lines.
+    pub background: bool,
 }
 
 /// A line that is not a valid script line.
@@ -49,7 +53,11 @@ pub fn parse(text: &str) -> Result<Vec<Step>, ScriptError> {
         i += 1;
         let err = |message: String| ScriptError { line: number, message };
         let (command, heredoc_tag) = split_heredoc(raw);
-        let words = words::split(command).map_err(err)?;
+        let mut words = words::split(command).map_err(err)?;
+        let background = words.len() > 1 && words.last().is_some_and(|w| w == "&");
+        if background {
+            words.pop();
+        }
         let Some(first) = words.first() else { continue };
         let mut written = raw.trim_end().to_string();
         let stdin = match heredoc_tag {
@@ -78,7 +86,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, ScriptError> {
                 )));
             }
         };
-        steps.push(Step { line: number, written, action });
+        steps.push(Step { line: number, written, action, background });
     }
     Ok(steps)
 }
@@ -112,35 +120,92 @@ pub struct Transcript {
 /// Runs parsed steps against a lab. With `strict`, stops at the first failing command.
 pub fn run(sim: &mut Sim, steps: &[Step], files: &dyn FileSystem, strict: bool) -> Transcript {
     let mut transcript = Transcript::default();
-    for step in steps {
+    let mut background: Vec<Watch> = Vec::new();
+    let mut i = 0;
+    while let Some(step) = steps.get(i) {
+        i += 1;
         transcript.text.push_str(&format!("$ {}\n", step.written));
         sim.record_command(&step.written);
-        let (printed, ok) = run_step(sim, step, files);
+        let (printed, ok, watch) = run_step_watching(sim, step, files);
         transcript.text.push_str(&printed);
+        match watch {
+            Some(watch) if step.background => background.push(watch),
+            Some(watch) => {
+                let mut watches = vec![watch];
+                watches.append(&mut background);
+                i += watch_through_sleeps(sim, &mut watches, &steps[i..], &mut transcript.text);
+                let foreground = watches.remove(0);
+                foreground.close(sim);
+                background = watches;
+            }
+            None => {}
+        }
+        for watch in &mut background {
+            push_lines(&mut transcript.text, watch.poll(sim));
+        }
         if strict && !ok {
             transcript.exit_code = 1;
             break;
         }
     }
+    for watch in background {
+        watch.close(sim);
+    }
     transcript
+}
+
+/// A foreground watch (the first of `watches`; the others run in the background) streams until
+/// the next line that is not a sleep: it runs those sleeps, prints the rows of what changed
+/// during them, then echoes them. Returns how many it ran.
+fn watch_through_sleeps(sim: &mut Sim, watches: &mut [Watch], following: &[Step], text: &mut String) -> usize {
+    let mut slept = Vec::new();
+    for step in following {
+        let Action::Sleep(duration) = step.action else { break };
+        sim.record_command(&step.written);
+        sim.advance(duration);
+        for watch in watches.iter_mut() {
+            push_lines(text, watch.poll(sim));
+        }
+        slept.push(step);
+    }
+    for step in &slept {
+        text.push_str(&format!("$ {}\n", step.written));
+    }
+    slept.len()
+}
+
+fn push_lines(text: &mut String, lines: Vec<String>) {
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
 }
 
 /// Runs one step; returns what it printed and whether it succeeded.
 pub fn run_step(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (String, bool) {
+    let (printed, ok, watch) = run_step_watching(sim, step, files);
+    if let Some(watch) = watch {
+        watch.close(sim);
+    }
+    (printed, ok)
+}
+
+/// Runs one step; also returns the watch a `kubectl get -w` opened.
+fn run_step_watching(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (String, bool, Option<Watch>) {
     match &step.action {
         Action::Kubectl { argv, stdin } => {
             let mut ctx = Context { sim, files, stdin: stdin.as_deref() };
-            let output = kubectl::run(&mut ctx, argv);
+            let (output, watch) = kubectl::run_watching(&mut ctx, argv);
             ctx.sim.settle();
-            (output.render(), output.succeeded())
+            (output.render(), output.succeeded(), watch)
         }
         Action::Sleep(duration) => {
             sim.advance(*duration);
-            (String::new(), true)
+            (String::new(), true, None)
         }
         Action::Lab(words) => match lab::run(sim, words) {
-            Ok(text) => (format!("{text}\n"), true),
-            Err(text) => (format!("{text}\n"), false),
+            Ok(text) => (format!("{text}\n"), true, None),
+            Err(text) => (format!("{text}\n"), false, None),
         },
     }
 }

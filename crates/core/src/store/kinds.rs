@@ -298,6 +298,11 @@ pub fn dispatch_list(
         .collect())
 }
 
+/// Whether an object of any kind matches a field selector (a watch filters what it streams).
+pub fn matches_fields(object: &Object, fields: &FieldSelector) -> bool {
+    with_kind!(object.kind(), T => T::from_object_ref(object).is_some_and(|o| fields.matches(o)))
+}
+
 pub fn object_uid(store: &Store, kind: Kind, namespace: &str, name: &str) -> Option<Uid> {
     with_kind!(kind, T => store.try_get::<T>(namespace, name).map(|o| o.metadata().uid))
 }

@@ -25,7 +25,7 @@ pub use kinds::Stored;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 pub use table::Table;
-use watch::{WatchEvent, WatchEventType, WatchLog};
+use watch::{Snapshots, WatchEvent, WatchEventType, WatchLog};
 
 /// Namespaces every cluster starts with.
 pub const INITIAL_NAMESPACES: &[&str] = &["default", "kube-node-lease", "kube-public", "kube-system"];
@@ -75,6 +75,8 @@ pub struct Store {
     resource_version: u64,
     rng: Rng,
     watch: WatchLog,
+    /// Object states for open watch streams (`kubectl get -w`).
+    snapshots: Snapshots,
     /// For each uid named as an owner, the objects that name it (kind, namespace, name): the
     /// garbage collector's dependency graph, and how controllers find the pods they own.
     dependents: BTreeMap<Uid, BTreeSet<(Kind, String, String)>>,
@@ -93,6 +95,7 @@ impl Store {
             resource_version: 0,
             rng: Rng::new(seed ^ 0x0053_544f_5245),
             watch: WatchLog::default(),
+            snapshots: Snapshots::default(),
             dependents: BTreeMap::new(),
             default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
             event_index: BTreeMap::new(),
@@ -123,6 +126,15 @@ impl Store {
 
     pub fn watch_log_mut(&mut self) -> &mut WatchLog {
         &mut self.watch
+    }
+
+    pub fn snapshots(&self) -> &Snapshots {
+        &self.snapshots
+    }
+
+    /// Opens and closes watch streams (see `Snapshots`).
+    pub fn snapshots_mut(&mut self) -> &mut Snapshots {
+        &mut self.snapshots
     }
 
     pub fn tables(&self) -> &Tables {
@@ -352,6 +364,9 @@ impl Store {
         self.index_owner_refs(T::KIND, removed.metadata(), false);
         self.resource_version += 1;
         self.record(WatchEventType::Deleted, T::KIND, removed.metadata());
+        if self.snapshots.wants(T::KIND) {
+            self.snapshots.push(self.resource_version, removed.clone().into_object());
+        }
         Ok(removed)
     }
 
@@ -406,6 +421,9 @@ impl Store {
         self.resource_version += 1;
         object.metadata_mut().resource_version = ResourceVersion(self.resource_version);
         self.record(type_, T::KIND, object.metadata());
+        if self.snapshots.wants(T::KIND) {
+            self.snapshots.push(self.resource_version, object.clone().into_object());
+        }
         let (ns, name) = key_of(&object);
         T::table_mut(&mut self.tables).insert(&ns, &name, object.clone());
         Ok(object)

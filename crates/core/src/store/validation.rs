@@ -238,6 +238,10 @@ fn pod_update(pod: &Pod, old: &Pod) -> Vec<FieldError> {
     };
     strip_images(&mut new_spec);
     strip_images(&mut old_spec);
+    // Ephemeral containers are only ever added (upstream through their own subresource).
+    if pod.spec.ephemeral_containers.starts_with(&old.spec.ephemeral_containers) {
+        new_spec.ephemeral_containers = old_spec.ephemeral_containers.clone();
+    }
     // A scheduler's binding sets nodeName once; afterwards it is fixed.
     if old_spec.node_name.is_none() {
         new_spec.node_name = None;

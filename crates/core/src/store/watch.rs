@@ -89,3 +89,50 @@ impl WatchLog {
         }
     }
 }
+
+/// Object states kept for open `kubectl get --watch` streams: the object as each write left
+/// it, for the kinds someone watches (a watch event carries its object; the log above only
+/// names it). Kept only while a stream is open, and bounded.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshots {
+    streams: std::collections::BTreeMap<Kind, usize>,
+    states: VecDeque<(u64, crate::api::Object)>,
+}
+
+/// Oldest states are dropped beyond this many; a stream that far behind prints current states.
+pub const SNAPSHOT_CAPACITY: usize = 4096;
+
+impl Snapshots {
+    /// A stream of `kind` opens: keep that kind's states from now on.
+    pub fn open(&mut self, kind: Kind) {
+        *self.streams.entry(kind).or_default() += 1;
+    }
+
+    /// A stream of `kind` closes; with none left, its states go.
+    pub fn close(&mut self, kind: Kind) {
+        if let Some(count) = self.streams.get_mut(&kind) {
+            *count -= 1;
+            if *count == 0 {
+                self.streams.remove(&kind);
+                self.states.retain(|(_, object)| object.kind() != kind);
+            }
+        }
+    }
+
+    pub fn wants(&self, kind: Kind) -> bool {
+        self.streams.contains_key(&kind)
+    }
+
+    pub fn push(&mut self, resource_version: u64, object: crate::api::Object) {
+        if self.states.len() == SNAPSHOT_CAPACITY {
+            self.states.pop_front();
+        }
+        self.states.push_back((resource_version, object));
+    }
+
+    /// The object as the write with this resourceVersion left it (a deletion: as it last was).
+    pub fn at(&self, resource_version: u64) -> Option<&crate::api::Object> {
+        let at = self.states.partition_point(|(rv, _)| *rv < resource_version);
+        self.states.get(at).filter(|(rv, _)| *rv == resource_version).map(|(_, object)| object)
+    }
+}

@@ -230,7 +230,7 @@ pub(crate) mod fixtures {
         let mut sim = Sim::default();
         let (text, code) = kubectl(&mut sim, "rollout");
         assert_eq!(code, 1);
-        assert!(text.contains("Available Commands:\n  history     View rollout history\n"), "{text}");
+        assert!(text.contains("Available Commands:\n  history       View rollout history\n"), "{text}");
         let (text, code) = kubectl(&mut sim, "rollout rewind deploy/hello");
         assert_eq!(code, 1);
         assert_eq!(
@@ -240,6 +240,7 @@ pub(crate) mod fixtures {
         let (text, _) = kubectl(&mut sim, "rollout status --bogus");
         assert_eq!(text, "Error: unknown flag: --bogus\nSee 'kubectl rollout status --help' for usage.\n");
         let (text, _) = kubectl(&mut sim, "set image --help");
-        assert!(text.starts_with("Update the image of a pod template\n\nUsage:\n  kubectl set image"), "{text}");
+        assert!(text.starts_with("Update the image of a pod template.\n\n"), "{text}");
+        assert!(text.contains("\nUsage:\n  kubectl set image"), "{text}");
     }
 }

@@ -1,0 +1,187 @@
+//! `kubectl debug POD --image=IMAGE [-it] [--target=C] [-c NAME]`: adds an ephemeral container
+//! to a running pod, as staging/src/k8s.io/kubectl/pkg/cmd/debug/debug.go does through the
+//! ephemeralcontainers subresource. The lab records it in the pod's spec; its kubelet does not
+//! start ephemeral containers, and a script has no terminal to attach, so `-it` says so.
+
+use super::args::{Args, Flag};
+use super::output::Output;
+use super::{Context, Verb, namespace_of};
+use crate::api::Pod;
+use crate::api::pod::EphemeralContainer;
+use crate::sim::Sim;
+
+pub const VERB: Verb = Verb {
+    name: "debug",
+    short: "Create debugging sessions for troubleshooting workloads and nodes",
+    usage: "kubectl debug (POD | TYPE[[.VERSION].GROUP]/NAME) [ -- COMMAND [args...] ]",
+    flags: &[
+        Flag::switch(
+            "attach",
+            None,
+            "If true, wait for the container to start running, and then attach as if 'kubectl attach ...' were called.  Default false, unless '-i/--stdin' is set, in which case the default is true.",
+        ),
+        Flag::value("container", Some('c'), "Container name to use for debug container."),
+        Flag::value("copy-to", None, "Create a copy of the target Pod with this name."),
+        Flag::value("image", None, "Container image to use for debug container."),
+        Flag::value(
+            "image-pull-policy",
+            None,
+            "The image pull policy for the container. If left empty, this value will not be specified by the client and defaulted by the server.",
+        ),
+        Flag::value(
+            "profile",
+            None,
+            "Options are \"legacy\", \"general\", \"baseline\", \"netadmin\", \"restricted\" or \"sysadmin\".",
+        ),
+        Flag::switch("quiet", Some('q'), "If true, suppress informational messages."),
+        Flag::switch(
+            "stdin",
+            Some('i'),
+            "Keep stdin open on the container(s) in the pod, even if nothing is attached.",
+        ),
+        Flag::value("target", None, "When using an ephemeral container, target processes in this container name."),
+        Flag::switch("tty", Some('t'), "Allocate a TTY for the debugging container."),
+    ],
+    run,
+};
+
+const PROFILES: [&str; 6] = ["legacy", "general", "baseline", "netadmin", "restricted", "sysadmin"];
+/// k8s.io/apimachinery/pkg/util/rand's alphabet (no vowels, no look-alikes).
+const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+fn run(ctx: &mut Context<'_>, args: Args) -> Output {
+    let mut out = Output::default();
+    if let Err(message) = debug(ctx.sim, &args, &mut out) {
+        out.error(message);
+    }
+    out
+}
+
+fn validate(args: &Args) -> Result<&str, String> {
+    let pod = args.positionals.first().filter(|_| args.args_len_at_dash != Some(0));
+    let pod = pod.ok_or("error: NAME or filename is required for debug")?;
+    if args.has("copy-to") {
+        if args.has("target") {
+            return Err("error: --target is incompatible with --copy-to. Use --share-processes instead.".into());
+        }
+        return Err("error: --copy-to is not supported in the lab yet".into());
+    }
+    if args.get("image").is_none_or(str::is_empty) {
+        return Err("error: you must specify --image when not using --copy-to.".into());
+    }
+    if let Some(profile) = args.get("profile").filter(|p| !PROFILES.contains(p)) {
+        return Err(format!("error: unknown profile: {profile}"));
+    }
+    match pod.split_once('/') {
+        Some(("pod" | "pods" | "po", name)) => Ok(name),
+        Some((type_, _)) => Err(format!("error: the lab can debug pods only, not {type_}")),
+        None => Ok(pod),
+    }
+}
+
+fn debug(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(), String> {
+    let name = validate(args)?;
+    let namespace = namespace_of(args);
+    let mut pod = sim.store().get::<Pod>(&namespace, name).map_err(|e| e.to_string())?.clone();
+    let quiet = args.switch("quiet");
+    let target = args.get("target").filter(|t| !t.is_empty());
+    if let Some(target) = target
+        && !quiet
+    {
+        out.warn(format!("Targeting container {target:?}. If you don't see processes from this container it may be because the container runtime doesn't support this feature."));
+    }
+    let container_name = match args.get("container").filter(|c| !c.is_empty()) {
+        Some(given) => given.to_string(),
+        None => {
+            let generated = format!("debugger-{}", random_suffix(sim));
+            if !quiet {
+                out.warn(format!("Defaulting debug container name to {generated}."));
+            }
+            generated
+        }
+    };
+    let index = pod.spec.ephemeral_containers.len();
+    invalid_if(&pod, target, &container_name, index)?;
+    let stdin = args.switch("stdin");
+    let command = args.args_len_at_dash.map_or(&[][..], |at| &args.positionals[at..]);
+    pod.spec.ephemeral_containers.push(EphemeralContainer {
+        name: container_name.clone(),
+        image: args.get("image").map(String::from),
+        command: command.to_vec(),
+        image_pull_policy: Some(args.get("image-pull-policy").unwrap_or("IfNotPresent").to_string()),
+        termination_message_path: Some("/dev/termination-log".into()),
+        termination_message_policy: Some("File".into()),
+        stdin: stdin.then_some(true),
+        tty: args.switch("tty").then_some(true),
+        target_container_name: target.map(String::from),
+        ..Default::default()
+    });
+    sim.store_mut().update(pod).map_err(|e| e.to_string())?;
+    if stdin || args.switch("attach") {
+        out.warn("If you don't see a command prompt, try pressing enter.");
+        out.warn(format!("(kubelab: the debug container is added to the pod's spec, but the lab's kubelet does not run ephemeral containers and a script has no terminal to attach; use kubectl exec {name} -- COMMAND to look inside)"));
+        out.warn(format!("Session ended, the ephemeral container will not be restarted but may be reattached using 'kubectl attach {name} -c {container_name} -i -t' if it is still running"));
+    }
+    Ok(())
+}
+
+/// What the API server's validation says of the new container.
+fn invalid_if(pod: &Pod, target: Option<&str>, name: &str, index: usize) -> Result<(), String> {
+    let pod_name = &pod.metadata.name;
+    let taken = pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).any(|c| c.name == name)
+        || pod.spec.ephemeral_containers.iter().any(|c| c.name == name);
+    if taken {
+        return Err(format!(
+            "The Pod {pod_name:?} is invalid: spec.ephemeralContainers[{index}].name: Duplicate value: {name:?}"
+        ));
+    }
+    if let Some(target) = target
+        && !pod.spec.containers.iter().any(|c| c.name == target)
+    {
+        return Err(format!(
+            "The Pod {pod_name:?} is invalid: spec.ephemeralContainers[{index}].targetContainerName: Not found: {target:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Five characters from the store's seeded generator, as `rand.String(5)` picks them.
+fn random_suffix(sim: &mut Sim) -> String {
+    (0..5).map(|_| ALPHANUMS[sim.store_mut().random_below(ALPHANUMS.len() as u64) as usize] as char).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::Pod;
+    use crate::kubectl::create::tests::kubectl;
+    use crate::kubectl::fixture::{hello_lab, pod_named};
+
+    #[test]
+    fn debug_adds_an_ephemeral_container_to_the_pod() {
+        let mut sim = hello_lab(12);
+        let pod = pod_named(&sim, "hello-");
+        let (text, code) = kubectl(&mut sim, &format!("debug {pod} -it --image=busybox:1.37 --target=hello -c dbg"));
+        assert_eq!(code, 0, "{text}");
+        assert!(text.starts_with("Targeting container \"hello\". If you don't see processes"), "{text}");
+        let live = sim.store().get::<Pod>("default", &pod).unwrap();
+        let added = &live.spec.ephemeral_containers[0];
+        assert_eq!((added.name.as_str(), added.image.as_deref()), ("dbg", Some("busybox:1.37")));
+        assert_eq!(added.target_container_name.as_deref(), Some("hello"));
+        let (text, _) = kubectl(&mut sim, &format!("debug {pod} --image=busybox -c dbg"));
+        assert_eq!(
+            text,
+            format!("The Pod \"{pod}\" is invalid: spec.ephemeralContainers[1].name: Duplicate value: \"dbg\"\n")
+        );
+        let (text, _) = kubectl(&mut sim, &format!("debug {pod} --image=busybox"));
+        assert!(text.starts_with("Defaulting debug container name to debugger-"), "{text}");
+        let cases = [
+            ("debug --image=busybox", "error: NAME or filename is required for debug\n"),
+            ("debug x", "error: you must specify --image when not using --copy-to.\n"),
+            ("debug x --image=b --profile=foo", "error: unknown profile: foo\n"),
+            ("debug x --image=b", "Error from server (NotFound): pods \"x\" not found\n"),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(kubectl(&mut sim, line), (expected.to_string(), 1), "{line}");
+        }
+    }
+}
