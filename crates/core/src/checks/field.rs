@@ -6,8 +6,8 @@
 //! ```
 
 use super::exists::ObjectRef;
-use super::jsonpath::{JsonPath, render};
 use super::{Context, Verdict, namespace_or_default, parse_kind};
+use crate::kubectl::jsonpath::{Template, relaxed, to_text};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -29,12 +29,12 @@ impl FieldCheck {
     pub fn problems(&self) -> Vec<String> {
         let object = ObjectRef { kind: self.kind.clone(), name: self.name.clone(), namespace: None };
         let mut problems = object.problems();
-        problems.extend(JsonPath::parse(&self.path).err());
+        problems.extend(Template::parse(&relaxed(&self.path)).err());
         problems
     }
 
     pub fn evaluate(&self, ctx: &Context<'_>) -> Verdict {
-        let (kind, path) = match (parse_kind(&self.kind), JsonPath::parse(&self.path)) {
+        let (kind, path) = match (parse_kind(&self.kind), Template::parse(&relaxed(&self.path))) {
             (Ok(kind), Ok(path)) => (kind, path),
             (Err(e), _) | (_, Err(e)) => return Verdict::new(false, e),
         };
@@ -43,8 +43,9 @@ impl FieldCheck {
             return Verdict::new(false, format!("{object_name} does not exist yet"));
         };
         let document = object.to_json_value();
-        let found: Vec<String> = path.find(&document).into_iter().map(render).collect();
-        let want = render(&self.equals);
+        // The same JSONPath as `kubectl get -o jsonpath`, so a check reads what the learner sees.
+        let found: Vec<String> = path.find_results(&document).into_iter().flatten().map(|v| to_text(&v)).collect();
+        let want = to_text(&self.equals);
         if found.is_empty() {
             return Verdict::new(false, format!("{object_name} has no {} yet (want {want})", self.path));
         }
@@ -81,6 +82,6 @@ mod tests {
         let c = check("field: {kind: deployment, name: hello, path: .spec.paused, equals: true}");
         assert_eq!(c.evaluate(&empty_lab().context()).message, "deployment/hello does not exist yet");
         assert_eq!(c.evaluate(&hello_lab(0).context()).message, "deployment/hello has no .spec.paused yet (want true)");
-        assert_eq!(check("field: {kind: pod, name: x, path: spec, equals: 1}").problems().len(), 1);
+        assert_eq!(check("field: {kind: pod, name: x, path: '.spec[', equals: 1}").problems().len(), 1);
     }
 }

@@ -9,7 +9,6 @@ pub mod exists;
 pub mod field;
 pub mod gone;
 pub mod history;
-pub mod jsonpath;
 pub mod node;
 pub mod pods;
 pub mod ran;
