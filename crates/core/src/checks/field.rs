@@ -29,7 +29,7 @@ impl FieldCheck {
     pub fn problems(&self) -> Vec<String> {
         let object = ObjectRef { kind: self.kind.clone(), name: self.name.clone(), namespace: None };
         let mut problems = object.problems();
-        problems.extend(Template::parse(&relaxed(&self.path)).err());
+        problems.extend(Template::parse(&relaxed(&self.path)).err().map(|e| format!("JSONPath {:?}: {e}", self.path)));
         problems
     }
 
