@@ -80,6 +80,7 @@ impl ReplicaSetController {
             return;
         }
         self.adopt_orphans(store, &rs);
+        release_strays(store, &rs);
         let now = store.now();
         let pods: Vec<Pod> =
             store.owned::<Pod>(rs.metadata.uid).filter(|p| active_pods::is_active(p)).cloned().collect();
@@ -143,6 +144,22 @@ impl ReplicaSetController {
                 self.orphans.remove(&key);
             }
         }
+    }
+}
+
+/// `ClaimPods` (release half): an owned pod whose labels no longer match is let go, so the
+/// ReplicaSet replaces it and the pod lives on alone (relabelling a pod to debug it).
+fn release_strays(store: &mut Store, rs: &ReplicaSet) {
+    let Some(selector) = &rs.spec.selector else { return };
+    let strays: Vec<Pod> = store
+        .owned::<Pod>(rs.metadata.uid)
+        .filter(|p| p.metadata.controller_ref().is_some_and(|r| r.uid == rs.metadata.uid))
+        .filter(|p| !selector.matches(&p.metadata.labels))
+        .cloned()
+        .collect();
+    for mut pod in strays {
+        pod.metadata.owner_references.retain(|r| r.uid != rs.metadata.uid);
+        let _ = store.update(pod);
     }
 }
 
@@ -315,6 +332,20 @@ mod tests {
         sim.settle();
         assert_eq!(pod_names(&sim).len(), 1);
         assert_eq!(reasons(&sim).iter().filter(|m| m.starts_with("Deleted pod: ")).count(), 2);
+    }
+
+    #[test]
+    fn a_relabelled_pod_is_let_go_and_replaced() {
+        let mut sim = lab();
+        let name = pod_names(&sim)[0].clone();
+        let mut pod = sim.store().get::<Pod>("default", &name).unwrap().clone();
+        pod.metadata.labels.insert("app", "debug");
+        sim.store_mut().update(pod).unwrap();
+        sim.settle();
+        let stray = sim.store().get::<Pod>("default", &name).unwrap();
+        assert!(stray.metadata.owner_references.is_empty());
+        let owned = sim.store().list::<Pod>(Some("default")).filter(|p| p.metadata.labels.get("app") == Some("hello"));
+        assert_eq!(owned.count(), 3);
     }
 
     #[test]

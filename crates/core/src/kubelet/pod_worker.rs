@@ -112,6 +112,10 @@ impl PodStep<'_> {
     fn step_container(&mut self, index: usize) -> bool {
         let now = self.now;
         let mut c = self.container(index).clone();
+        if self.image_changed(&c) && !self.runtime.terminating && self.follow_new_image(&mut c) {
+            *self.container(index) = c;
+            return true;
+        }
         let changed = match c.phase.clone() {
             ContainerPhase::Blocked if self.may_start(index) && !self.runtime.terminating => {
                 c.phase = ContainerPhase::Creating { ready_at: now };
@@ -141,7 +145,7 @@ impl PodStep<'_> {
             }
             ContainerPhase::Running(_) => self.step_running(&mut c),
             ContainerPhase::Exited { restart_at: Some(at) } if at <= now && !self.runtime.terminating => {
-                self.start(&mut c);
+                self.restart(&mut c);
                 true
             }
             _ => false,
@@ -172,6 +176,7 @@ impl PodStep<'_> {
         let now = self.now;
         let spec = self.spec_of(c).cloned().unwrap_or_default();
         let image = spec.image.clone().unwrap_or_default();
+        c.image = image.clone();
         match self.image_info(c) {
             Err(err) => {
                 self.event(c, EventType::Normal, "Pulling", format!("Pulling image {image:?}"));
@@ -297,9 +302,53 @@ impl PodStep<'_> {
             }
             Some(reference) => {
                 c.crash_backoff.next(reference, now);
-                self.start(c);
+                self.restart(c);
             }
-            None => self.start(c),
+            None => self.restart(c),
+        }
+    }
+
+    /// A new instance: straight from the image on the machine, or through a pull for a new image.
+    fn restart(&mut self, c: &mut ContainerRuntime) {
+        if self.image_changed(c) {
+            if let Some(reference) = c.pending_backoff_reference.take() {
+                c.crash_backoff.next(reference, self.now);
+            }
+            self.begin_pull(c);
+        } else {
+            self.start(c);
+        }
+    }
+
+    fn spec_image(&self, c: &ContainerRuntime) -> String {
+        self.spec_of(c).and_then(|s| s.image.clone()).unwrap_or_default()
+    }
+
+    /// The spec names another image than the one this instance was made from (`kubectl set image` on a pod).
+    fn image_changed(&self, c: &ContainerRuntime) -> bool {
+        !c.image.is_empty() && c.image != self.spec_image(c)
+    }
+
+    /// `computePodActions` on a changed container: a waiting one pulls the new image now (the
+    /// old image's back-off does not apply); a running one is stopped and restarted with it.
+    fn follow_new_image(&mut self, c: &mut ContainerRuntime) -> bool {
+        match c.phase.clone() {
+            ContainerPhase::Running(running) if running.stopping.is_none() => {
+                let message = format!("Container {} definition changed, will be restarted", c.name);
+                self.event(c, EventType::Normal, "Killing", message);
+                let grace = self.pod.spec.termination_grace_period_seconds.unwrap_or(30).max(0) as u64;
+                let deadline = self.now.plus(Duration::from_secs(grace));
+                c.phase = ContainerPhase::Running(self.stopping(c, &running, self.now, deadline, true));
+                // The restart that follows pulls the new image.
+                true
+            }
+            // Already stopping, or waiting to restart: the restart pulls the new image.
+            ContainerPhase::Running(_) | ContainerPhase::Exited { .. } | ContainerPhase::Blocked => false,
+            _ => {
+                c.image_backoff = Default::default();
+                self.begin_pull(c);
+                true
+            }
         }
     }
 

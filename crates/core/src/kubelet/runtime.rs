@@ -81,6 +81,8 @@ pub struct ContainerRuntime {
     pub crash_backoff: Backoff,
     pub image_backoff: Backoff,
     pub image_id: String,
+    /// The image this instance was pulled for; a different one in the spec means a new instance.
+    pub image: String,
     pub probes: ProbeWorkers,
 }
 
@@ -98,6 +100,7 @@ impl ContainerRuntime {
             crash_backoff: Backoff::default(),
             image_backoff: Backoff::default(),
             image_id: String::new(),
+            image: String::new(),
             probes: ProbeWorkers::default(),
         }
     }
