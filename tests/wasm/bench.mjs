@@ -8,8 +8,10 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const glue = path.join(root, "target/web-bundle/pkg/kubelab_web.js");
-const wasm = path.join(root, "target/web-bundle/pkg/kubelab_web_bg.wasm");
+// KUBELAB_WASM_PKG points at another wasm-bindgen output (to compare build profiles).
+const pkg = process.env.KUBELAB_WASM_PKG ?? path.join(root, "target/web-bundle/pkg");
+const glue = path.join(pkg, "kubelab_web.js");
+const wasm = path.join(pkg, "kubelab_web_bg.wasm");
 if (!fs.existsSync(glue)) {
   console.error("bench: target/web-bundle is missing; run scripts/build-web.sh first");
   process.exit(1);
