@@ -232,25 +232,6 @@ pub fn secret(s: &mut Secret) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn image_pull_policy_follows_the_tag() {
-        for (image, policy) in [
-            ("nginx", "Always"),
-            ("nginx:latest", "Always"),
-            ("hello:v1", "IfNotPresent"),
-            ("registry:5000/team/app", "Always"),
-            ("registry:5000/team/app:1.2", "IfNotPresent"),
-            ("app@sha256:abc", "IfNotPresent"),
-        ] {
-            assert_eq!(default_pull_policy(image), policy, "{image}");
-        }
-    }
-}
-
 /// SetDefaults_HorizontalPodAutoscaler (pkg/apis/autoscaling/v2/defaults.go): minReplicas 1,
 /// CPU at 80% when no metric is given, and a given `behavior` filled in rule by rule.
 pub fn horizontal_pod_autoscaler(hpa: &mut HorizontalPodAutoscaler) {
@@ -291,5 +272,24 @@ fn scaling_rules(
         stabilization_window_seconds: given.stabilization_window_seconds.or(window),
         select_policy: given.select_policy.or_else(|| Some("Max".into())),
         policies: given.policies.or(Some(policies)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_pull_policy_follows_the_tag() {
+        for (image, policy) in [
+            ("nginx", "Always"),
+            ("nginx:latest", "Always"),
+            ("hello:v1", "IfNotPresent"),
+            ("registry:5000/team/app", "Always"),
+            ("registry:5000/team/app:1.2", "IfNotPresent"),
+            ("app@sha256:abc", "IfNotPresent"),
+        ] {
+            assert_eq!(default_pull_policy(image), policy, "{image}");
+        }
     }
 }

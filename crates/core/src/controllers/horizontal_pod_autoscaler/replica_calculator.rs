@@ -36,7 +36,7 @@ pub struct Proposal {
 
 /// `Tolerances.isWithin`: no change when `1-tolerance <= ratio <= 1+tolerance`.
 pub fn is_within_tolerance(usage_ratio: f64) -> bool {
-    (1.0 - TOLERANCE) <= usage_ratio && usage_ratio <= (1.0 + TOLERANCE)
+    ((1.0 - TOLERANCE)..=(1.0 + TOLERANCE)).contains(&usage_ratio)
 }
 
 /// Pods sorted into the groups `groupPods` makes.
