@@ -22,7 +22,7 @@ pub mod explain;
 pub mod expose;
 pub mod files;
 #[cfg(test)]
-mod fixture;
+pub(crate) mod fixture;
 pub mod get;
 pub mod jsonpath;
 pub mod kustomize;

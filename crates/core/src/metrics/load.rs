@@ -78,3 +78,20 @@ fn target_selector(store: &Store, namespace: &str, kind: Kind, name: &str) -> Op
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::api::Kind;
+    use crate::kubectl::fixture::hello_lab;
+
+    #[test]
+    fn load_is_split_over_ready_pods_remainder_first() {
+        let mut sim = hello_lab(10);
+        sim.set_load(("default".into(), Kind::Deployment, "hello".into()), 100);
+        let served = sim.load().per_pod(sim.store());
+        let shares: Vec<u64> = served.values().copied().collect();
+        assert_eq!(shares, vec![34, 33, 33]);
+        sim.set_load(("default".into(), Kind::Deployment, "hello".into()), 0);
+        assert!(sim.load().is_empty());
+    }
+}
