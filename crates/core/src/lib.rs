@@ -28,6 +28,7 @@ pub mod kubectl;
 pub mod kubelet;
 pub mod lesson;
 pub mod manifest;
+pub mod metrics;
 pub mod scheduler;
 pub mod script;
 pub mod sim;

@@ -3,7 +3,9 @@
 //!
 //! Mirrors the apiserver's serializer with strict field validation (the kubectl 1.27+ default).
 
-use super::{ConfigMap, EndpointSlice, Event, Namespace, Node, Pod, ReplicaSet, Secret, Service};
+use super::{
+    ConfigMap, EndpointSlice, Event, HorizontalPodAutoscaler, Namespace, Node, Pod, ReplicaSet, Secret, Service,
+};
 use super::{Deployment, Kind, Object, Resource};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -94,6 +96,7 @@ pub fn decode(value: Value) -> Result<Object, DecodeError> {
         Kind::ConfigMap => decode_as::<ConfigMap>(map),
         Kind::Secret => decode_as::<Secret>(map),
         Kind::Event => decode_as::<Event>(map),
+        Kind::HorizontalPodAutoscaler => decode_as::<HorizontalPodAutoscaler>(map),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod container;
 pub mod deployment;
 pub mod endpoint_slice;
 pub mod event;
+pub mod horizontal_pod_autoscaler;
 pub mod intstr;
 pub mod label_selector;
 pub mod labels;
@@ -29,6 +30,7 @@ pub use config_map::ConfigMap;
 pub use deployment::Deployment;
 pub use endpoint_slice::EndpointSlice;
 pub use event::Event;
+pub use horizontal_pod_autoscaler::HorizontalPodAutoscaler;
 pub use meta::ObjectMeta;
 pub use namespace::Namespace;
 pub use node::Node;
@@ -54,6 +56,7 @@ pub enum Kind {
     ConfigMap,
     Secret,
     Event,
+    HorizontalPodAutoscaler,
 }
 
 /// One row of the discovery table: how a kind is named on the wire and on the command line.
@@ -102,6 +105,18 @@ pub const RESOURCES: &[ResourceInfo] = &[
     info(Kind::ConfigMap, "ConfigMap", "", "configmaps", "configmap", &["cm"], true),
     info(Kind::Secret, "Secret", "", "secrets", "secret", &[], true),
     info(Kind::Event, "Event", "", "events", "event", &["ev"], true),
+    ResourceInfo {
+        version: "v2",
+        ..info(
+            Kind::HorizontalPodAutoscaler,
+            "HorizontalPodAutoscaler",
+            "autoscaling",
+            "horizontalpodautoscalers",
+            "horizontalpodautoscaler",
+            &["hpa"],
+            true,
+        )
+    },
 ];
 
 const fn info(
@@ -202,7 +217,19 @@ macro_rules! kinds {
     };
 }
 
-kinds!(Namespace, Node, Pod, ReplicaSet, Deployment, Service, EndpointSlice, ConfigMap, Secret, Event);
+kinds!(
+    Namespace,
+    Node,
+    Pod,
+    ReplicaSet,
+    Deployment,
+    Service,
+    EndpointSlice,
+    ConfigMap,
+    Secret,
+    Event,
+    HorizontalPodAutoscaler
+);
 
 #[cfg(test)]
 mod tests {
@@ -220,6 +247,8 @@ mod tests {
             ("svc", Kind::Service),
             ("endpointslices", Kind::EndpointSlice),
             ("no", Kind::Node),
+            ("hpa", Kind::HorizontalPodAutoscaler),
+            ("horizontalpodautoscalers.autoscaling", Kind::HorizontalPodAutoscaler),
         ] {
             assert_eq!(Kind::from_cli_name(name), Some(kind), "{name}");
         }

@@ -12,12 +12,14 @@ pub mod active_pods;
 pub mod deployment;
 pub mod endpoint_slice;
 pub mod garbage_collector;
+pub mod horizontal_pod_autoscaler;
 pub mod namespace;
 pub mod node_lifecycle;
 pub mod replica_set;
 pub mod taint_eviction;
 pub mod wakeups;
 
+use crate::metrics::load::LoadTable;
 use crate::sim::time::SimTime;
 use crate::store::Store;
 
@@ -34,11 +36,13 @@ pub struct Controllers {
     pub node_lifecycle: node_lifecycle::NodeLifecycleController,
     pub endpoint_slice: endpoint_slice::EndpointSliceController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
+    pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
 }
 
 impl Controllers {
-    /// One pass over every controller; returns true if any of them wrote to the store.
-    pub fn run_once(&mut self, store: &mut Store) -> bool {
+    /// One pass over every controller; returns true if any of them wrote to the store. `load` is
+    /// the request load the metrics (and so the HPA) see.
+    pub fn run_once(&mut self, store: &mut Store, load: &LoadTable) -> bool {
         let before = store.resource_version();
         self.garbage_collector.sync(store);
         self.namespace.sync(store);
@@ -49,6 +53,7 @@ impl Controllers {
         self.node_lifecycle.sync(store, &self.kubelet);
         self.taint_eviction.sync(store);
         self.endpoint_slice.sync(store);
+        self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load);
         store.resource_version() != before
     }
 
@@ -61,6 +66,7 @@ impl Controllers {
             self.kubelet.next_wake(),
             self.node_lifecycle.next_wake(),
             self.taint_eviction.next_wake(),
+            self.horizontal_pod_autoscaler.next_wake(),
         ];
         wakes.into_iter().flatten().min()
     }

@@ -34,7 +34,7 @@ pub const VERB: Verb = Verb {
 };
 
 /// Discovery's group order: the core group, then `apps`, then `discovery.k8s.io`.
-const GROUP_ORDER: &[&str] = &["", "apps", "discovery.k8s.io"];
+const GROUP_ORDER: &[&str] = &["", "apps", "autoscaling", "discovery.k8s.io"];
 
 fn run(_ctx: &mut Context<'_>, args: Args) -> Output {
     let output = args.get("output").unwrap_or("");
@@ -106,7 +106,7 @@ fn verbs(kind: Kind) -> &'static str {
 
 /// Whether the kind is in the `all` category (`kubectl get all`).
 fn categories(kind: Kind) -> bool {
-    matches!(kind, Kind::Pod | Kind::ReplicaSet | Kind::Deployment | Kind::Service)
+    matches!(kind, Kind::Pod | Kind::ReplicaSet | Kind::Deployment | Kind::Service | Kind::HorizontalPodAutoscaler)
 }
 
 #[cfg(test)]
@@ -118,12 +118,15 @@ mod tests {
         let mut sim = lab("");
         let text = run(&mut sim, "kubectl api-resources");
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "NAME             SHORTNAMES   APIVERSION            NAMESPACED   KIND");
-        assert_eq!(lines[1], "configmaps       cm           v1                    true         ConfigMap");
+        assert_eq!(lines[0], "NAME                       SHORTNAMES   APIVERSION            NAMESPACED   KIND");
+        assert_eq!(lines[1], "configmaps                 cm           v1                    true         ConfigMap");
         assert_eq!(
             lines.last(),
-            Some(&"endpointslices                discovery.k8s.io/v1   true         EndpointSlice")
+            Some(&"endpointslices                          discovery.k8s.io/v1   true         EndpointSlice")
         );
+        assert!(text.contains(
+            "\nhorizontalpodautoscalers   hpa          autoscaling/v2        true         HorizontalPodAutoscaler\n"
+        ));
         let text = run(&mut sim, "kubectl api-resources --namespaced=false -o name");
         assert_eq!(text, "namespaces\nnodes\n");
         let text = run(&mut sim, "kubectl api-resources --api-group=apps --no-headers");

@@ -7,6 +7,7 @@ pub mod annotate;
 pub mod api_resources;
 pub mod apply;
 pub mod args;
+pub mod autoscale;
 pub mod complete;
 pub mod cordon;
 pub mod create;
@@ -21,7 +22,7 @@ pub mod explain;
 pub mod expose;
 pub mod files;
 #[cfg(test)]
-mod fixture;
+pub(crate) mod fixture;
 pub mod get;
 pub mod jsonpath;
 pub mod kustomize;
@@ -79,6 +80,7 @@ pub const VERBS: &[Verb] = &[
     delete::VERB,
     set::VERB,
     scale::VERB,
+    autoscale::VERB,
     rollout::VERB,
     describe::VERB,
     // Writing verbs.

@@ -26,6 +26,7 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
             &[],
         ),
         Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
+        HorizontalPodAutoscaler => (&["NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -63,6 +64,7 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         Object::ConfigMap(cm) => ((vec![(cm.data.len() + cm.binary_data.len()).to_string(), age]), vec![]),
         Object::Secret(s) => (vec![s.type_.clone().unwrap_or_default(), s.data.len().to_string(), age], vec![]),
         Object::Event(e) => return event_row(e, now, wide),
+        Object::HorizontalPodAutoscaler(hpa) => (hpa_row(hpa, age), vec![]),
     };
     cells.insert(0, name);
     if wide {
@@ -290,4 +292,53 @@ fn event_source(event: &crate::api::Event) -> String {
     let component = non_empty(&event.source.component, &event.reporting_component);
     let instance = non_empty(&event.source.host, &event.reporting_instance);
     if instance.is_empty() { component } else { format!("{component}, {instance}") }
+}
+
+/// `printHorizontalPodAutoscaler`: `Deployment/hello`, `cpu: 45%/70%`, bounds, current replicas.
+fn hpa_row(hpa: &crate::api::HorizontalPodAutoscaler, age: String) -> Vec<String> {
+    let spec = &hpa.spec;
+    let reference = format!("{}/{}", spec.scale_target_ref.kind, spec.scale_target_ref.name);
+    let min_pods = spec.min_replicas.map_or("<unset>".to_string(), |m| m.to_string());
+    let targets = format_hpa_metrics(&spec.metrics, &hpa.status.current_metrics);
+    vec![reference, targets, min_pods, spec.max_replicas.to_string(), hpa.status.current_replicas.to_string(), age]
+}
+
+/// `formatHPAMetrics`: each metric as `current/target`, at most two then `+ N more...`.
+pub fn format_hpa_metrics(
+    specs: &[crate::api::horizontal_pod_autoscaler::MetricSpec],
+    statuses: &[crate::api::horizontal_pod_autoscaler::MetricStatus],
+) -> String {
+    const MAXIMUM: usize = 2;
+    if specs.is_empty() {
+        return "<none>".into();
+    }
+    let list: Vec<String> =
+        specs.iter().enumerate().map(|(i, spec)| format_hpa_metric(spec, statuses.get(i))).collect();
+    let shown = list.iter().take(MAXIMUM).cloned().collect::<Vec<_>>().join(", ");
+    if list.len() > MAXIMUM { format!("{shown} + {} more...", list.len() - MAXIMUM) } else { shown }
+}
+
+fn format_hpa_metric(
+    spec: &crate::api::horizontal_pod_autoscaler::MetricSpec,
+    status: Option<&crate::api::horizontal_pod_autoscaler::MetricStatus>,
+) -> String {
+    let (source, current) = match spec.type_.as_str() {
+        "Resource" => (
+            spec.resource.as_ref().map(|r| (&r.name, &r.target)),
+            status.and_then(|s| s.resource.as_ref()).map(|r| &r.current),
+        ),
+        "ContainerResource" => (
+            spec.container_resource.as_ref().map(|r| (&r.name, &r.target)),
+            status.and_then(|s| s.container_resource.as_ref()).map(|r| &r.current),
+        ),
+        _ => return "<unknown type>".into(),
+    };
+    let Some((name, target)) = source else { return "<unknown type>".into() };
+    if let Some(average_value) = &target.average_value {
+        let current = current.and_then(|c| c.average_value.as_ref()).map_or("<unknown>".into(), |q| q.to_string());
+        return format!("{name}: {current}/{average_value}");
+    }
+    let current = current.and_then(|c| c.average_utilization).map_or("<unknown>".into(), |u| format!("{u}%"));
+    let target = target.average_utilization.map_or("<auto>".into(), |u| format!("{u}%"));
+    format!("{name}: {current}/{target}")
 }

@@ -8,8 +8,9 @@ use super::output::{Output, Table};
 use super::{Context, Verb, namespace_of};
 use crate::api::labels::Selector;
 use crate::api::{Node, Pod};
+use crate::metrics;
 use crate::sim::Sim;
-use crate::workload::Catalogue;
+use std::collections::BTreeMap;
 
 pub const VERB: Verb = Verb {
     name: "top",
@@ -70,21 +71,15 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 
 const HELP: &str = "Display resource (CPU/memory) usage.\n\n The top command allows you to see the resource consumption for nodes or pods.\n\n This command requires Metrics Server to be correctly configured and working on the server.\n\nAvailable Commands:\n  node          Display resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods\n\nUsage:\n  kubectl top [flags] [options]";
 
-/// The usage of each container of a pod, or `None` while any of them is not running.
-fn pod_usage(sim: &Sim, pod: &Pod) -> Option<Vec<(String, Usage)>> {
-    let runtime = sim.controllers().kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name)?;
-    let mut usage = Vec::new();
-    for spec in pod.spec.containers.iter() {
-        let running = runtime.containers.iter().find(|c| c.name == spec.name)?.running()?;
-        let since_start = sim.now().since(running.started_at);
-        let workload = Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or("")).ok()?.workload;
-        let millicores = workload.cpu_millicores(since_start, 0);
-        usage.push((
-            spec.name.clone(),
-            Usage { millicores, bytes: workload.memory_bytes(since_start, running.hog_mib) },
-        ));
-    }
-    Some(usage)
+/// The usage of each container of a pod (metrics-server's PodMetrics), or `None` while any of
+/// them is not running. `served` is each pod's share of the request load.
+fn pod_usage(sim: &Sim, pod: &Pod, served: &BTreeMap<(String, String), u64>) -> Option<Vec<(String, Usage)>> {
+    let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+    let rps = served.get(&key).copied().unwrap_or(0);
+    let metrics = metrics::pod_metrics(sim.now(), &sim.controllers().kubelet, pod, rps)?;
+    let usage =
+        metrics.containers.into_iter().map(|c| (c.name, Usage { millicores: c.cpu_millicores, bytes: c.memory_bytes }));
+    Some(usage.collect())
 }
 
 fn sort_key(args: &Args) -> Result<Option<bool>, String> {
@@ -117,8 +112,9 @@ fn top_pods(sim: &Sim, args: &Args) -> Result<Output, String> {
         .collect();
     let mut rows: Vec<(&Pod, Usage)> = Vec::new();
     let mut containers: Vec<(&Pod, String, Usage)> = Vec::new();
+    let served = sim.load().per_pod(sim.store());
     for pod in &candidates {
-        let Some(usage) = pod_usage(sim, pod) else { continue };
+        let Some(usage) = pod_usage(sim, pod, &served) else { continue };
         rows.push((pod, usage.iter().fold(Usage::default(), |sum, (_, u)| sum.plus(*u))));
         containers.extend(usage.into_iter().map(|(c, u)| (*pod, c, u)));
     }
@@ -214,7 +210,8 @@ fn node_usage(sim: &Sim, node: &Node) -> Option<Usage> {
     }
     let system = Usage { millicores: NODE_SYSTEM_MILLICORES, bytes: NODE_SYSTEM_MIB * MIB };
     let pods = sim.store().list::<Pod>(None).filter(|p| p.node_name() == Some(name.as_str()));
-    let used = pods.filter_map(|p| pod_usage(sim, p)).flatten().fold(system, |sum, (_, u)| sum.plus(u));
+    let served = sim.load().per_pod(sim.store());
+    let used = pods.filter_map(|p| pod_usage(sim, p, &served)).flatten().fold(system, |sum, (_, u)| sum.plus(u));
     Some(used)
 }
 

@@ -1,6 +1,7 @@
 //! `lab VERB …`: things that happen *to* the cluster rather than through its API (machines
-//! joining and leaving; later: power, crashes, load). The verb table lives here, in one place.
+//! joining and leaving, power, crashes, request load). The verb table lives here, in one place.
 
+use crate::api::Kind;
 use crate::api::node::Taint;
 use crate::api::quantity::Quantity;
 use crate::cluster::NodeTemplate;
@@ -38,6 +39,15 @@ pub const LAB_VERBS: &[LabVerb] = &[
         run: pod_crash,
     },
     LabVerb { words: &["pod", "oom"], usage: "lab pod oom NAME [-n NAMESPACE]", flags: &[NAMESPACE], run: pod_oom },
+    LabVerb {
+        words: &["load"],
+        usage: "lab load (deploy|rs|svc|pod)/NAME --rps N [-n NAMESPACE]",
+        flags: &[
+            Flag::value("rps", None, "Requests per second, spread over the target's ready pods (0 stops)"),
+            NAMESPACE,
+        ],
+        run: load,
+    },
 ];
 
 const NAMESPACE: Flag = Flag::value("namespace", Some('n'), "The pod's namespace");
@@ -132,4 +142,20 @@ fn pod_oom(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     let namespace = args.get("namespace").unwrap_or("default").to_string();
     sim.oom_pod(&namespace, &name).map_err(|e| format!("error: {e}"))?;
     Ok(format!("pod/{name} OOM-killed"))
+}
+
+/// `lab load TYPE/NAME --rps N`: requests per second sent to a workload's ready pods.
+fn load(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let target = one_name(args)?;
+    let (type_, name) = target.split_once('/').ok_or_else(|| "error: the target must be TYPE/NAME".to_string())?;
+    let kind = Kind::from_cli_name(type_)
+        .filter(|k| matches!(k, Kind::Deployment | Kind::ReplicaSet | Kind::Service | Kind::Pod))
+        .ok_or_else(|| format!("error: cannot send load to \"{type_}\" (deployments, replicasets, services, pods)"))?;
+    let rps = args.get("rps").ok_or("error: --rps is required")?;
+    let rps: u64 = rps.parse().map_err(|_| format!("error: --rps: invalid number \"{rps}\""))?;
+    let namespace = args.get("namespace").unwrap_or("default").to_string();
+    sim.store().get_object(kind, &namespace, name).map_err(|e| e.to_string())?;
+    sim.set_load((namespace, kind, name.to_string()), rps);
+    let object = format!("{}/{name}", kind.info().singular_qualified());
+    Ok(if rps == 0 { format!("{object}: load stopped") } else { format!("{object}: {rps} requests per second") })
 }

@@ -13,6 +13,7 @@ use crate::api::Node;
 use crate::cluster::{ClusterSpec, NodeTemplate, node_from_template};
 use crate::controllers::Controllers;
 use crate::error::ApiError;
+use crate::metrics::load::{LoadTable, LoadTarget};
 use crate::store::{DeleteOptions, Store};
 use queue::EventQueue;
 use rng::Rng;
@@ -44,6 +45,8 @@ pub struct Sim {
     scheduled_wake: Option<SimTime>,
     /// Timers fired so far (the benchmark's proof that a quiet cluster does not tick).
     timers_fired: u64,
+    /// Requests per second sent to workloads (`lab load`); CPU usage follows from it.
+    load: LoadTable,
 }
 
 impl Sim {
@@ -61,6 +64,7 @@ impl Sim {
             nodes_added: 0,
             scheduled_wake: None,
             timers_fired: 0,
+            load: LoadTable::default(),
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -143,6 +147,16 @@ impl Sim {
         self.controllers.kubelet.add_memory(&mut self.store, namespace, name, container, mib)
     }
 
+    /// The request load on workloads (`lab load`), which `kubectl top` and the HPA see as CPU.
+    pub fn load(&self) -> &LoadTable {
+        &self.load
+    }
+
+    /// `lab load TARGET --rps N`: sets a target's requests per second (0 stops it).
+    pub fn set_load(&mut self, target: LoadTarget, requests_per_second: u64) {
+        self.load.set(target, requests_per_second);
+    }
+
     /// The controllers, for read-only views (the scheduler's decisions, the kubelet's runtime).
     pub fn controllers(&self) -> &Controllers {
         &self.controllers
@@ -151,7 +165,7 @@ impl Sim {
     /// Runs controllers until nothing changes, then schedules timers for new writes and traces them.
     pub fn settle(&mut self) {
         for _ in 0..MAX_RECONCILE_PASSES {
-            if !self.controllers.run_once(&mut self.store) {
+            if !self.controllers.run_once(&mut self.store, &self.load) {
                 break;
             }
         }

@@ -5,9 +5,10 @@
 use super::Store;
 use crate::api::affinity::Toleration;
 use crate::api::container::{Container, Probe};
+use crate::api::horizontal_pod_autoscaler::{HPAScalingPolicy, HPAScalingRules};
 use crate::api::intstr::IntOrString;
 use crate::api::pod::{PodSecurityContext, PodSpec};
-use crate::api::{Deployment, Namespace, Pod, ReplicaSet, Secret, Service};
+use crate::api::{Deployment, HorizontalPodAutoscaler, Namespace, Pod, ReplicaSet, Secret, Service};
 use crate::api::{deployment, secret};
 
 fn set<T>(field: &mut Option<T>, value: T) {
@@ -228,6 +229,49 @@ pub fn secret(s: &mut Secret) {
     let plain = std::mem::take(&mut s.string_data);
     for (key, value) in plain.iter() {
         s.data.insert(key, secret::base64_encode(value.as_bytes()));
+    }
+}
+
+/// SetDefaults_HorizontalPodAutoscaler (pkg/apis/autoscaling/v2/defaults.go): minReplicas 1,
+/// CPU at 80% when no metric is given, and a given `behavior` filled in rule by rule.
+pub fn horizontal_pod_autoscaler(hpa: &mut HorizontalPodAutoscaler) {
+    use crate::api::horizontal_pod_autoscaler::{MetricSpec, MetricTarget, ResourceMetricSource};
+    set(&mut hpa.spec.min_replicas, 1);
+    if hpa.spec.metrics.is_empty() {
+        let target = MetricTarget { type_: "Utilization".into(), average_utilization: Some(80), ..Default::default() };
+        let resource = ResourceMetricSource { name: "cpu".into(), target };
+        hpa.spec.metrics.push(MetricSpec { type_: "Resource".into(), resource: Some(resource), ..Default::default() });
+    }
+    if let Some(behavior) = hpa.spec.behavior.as_mut() {
+        behavior.scale_up = Some(scaling_rules(behavior.scale_up.take(), Some(0), scale_up_policies()));
+        behavior.scale_down = Some(scaling_rules(behavior.scale_down.take(), None, scale_down_policies()));
+    }
+}
+
+/// `GenerateHPAScaleUpRules` defaults: Pods 4 and Percent 100 per 15s, Max, no stabilization.
+pub fn scale_up_policies() -> Vec<HPAScalingPolicy> {
+    vec![
+        HPAScalingPolicy { type_: "Pods".into(), value: 4, period_seconds: 15 },
+        HPAScalingPolicy { type_: "Percent".into(), value: 100, period_seconds: 15 },
+    ]
+}
+
+/// `GenerateHPAScaleDownRules` defaults: Percent 100 per 15s, Max; the window is the controller's.
+pub fn scale_down_policies() -> Vec<HPAScalingPolicy> {
+    vec![HPAScalingPolicy { type_: "Percent".into(), value: 100, period_seconds: 15 }]
+}
+
+/// `copyHPAScalingRules`: what the user gave wins, field by field, over the defaults.
+fn scaling_rules(
+    given: Option<HPAScalingRules>,
+    window: Option<i32>,
+    policies: Vec<HPAScalingPolicy>,
+) -> HPAScalingRules {
+    let given = given.unwrap_or_default();
+    HPAScalingRules {
+        stabilization_window_seconds: given.stabilization_window_seconds.or(window),
+        select_policy: given.select_policy.or_else(|| Some("Max".into())),
+        policies: given.policies.or(Some(policies)),
     }
 }
 

@@ -6,8 +6,8 @@ use super::{DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, default
 use crate::api::labels::Selector;
 use crate::api::meta::Uid;
 use crate::api::{
-    ConfigMap, Deployment, EndpointSlice, Event, Kind, Namespace, Node, Object, Pod, ReplicaSet, Resource, Secret,
-    Service,
+    ConfigMap, Deployment, EndpointSlice, Event, HorizontalPodAutoscaler, Kind, Namespace, Node, Object, Pod,
+    ReplicaSet, Resource, Secret, Service,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -66,6 +66,7 @@ tables!(
     Namespace => namespaces, Node => nodes, Pod => pods, ReplicaSet => replica_sets,
     Deployment => deployments, Service => services, EndpointSlice => endpoint_slices,
     ConfigMap => config_maps, Secret => secrets, Event => events,
+    HorizontalPodAutoscaler => horizontal_pod_autoscalers,
 );
 
 macro_rules! table_fns {
@@ -208,6 +209,21 @@ impl Stored for Event {
     table_fns!();
 }
 
+impl Stored for HorizontalPodAutoscaler {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        defaults::horizontal_pod_autoscaler(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        super::autoscaling_validation::horizontal_pod_autoscaler(self)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+}
+
 /// Runs `$body` with `$t` bound to the Rust type of a runtime `Kind`.
 macro_rules! with_kind {
     ($kind:expr, $t:ident => $body:expr) => {
@@ -250,6 +266,10 @@ macro_rules! with_kind {
             }
             Kind::Event => {
                 type $t = Event;
+                $body
+            }
+            Kind::HorizontalPodAutoscaler => {
+                type $t = HorizontalPodAutoscaler;
                 $body
             }
         }

@@ -5,6 +5,7 @@
 //! a write runs the kind's strategy (defaults, validation), bumps the resourceVersion and
 //! appends to the watch log.
 
+pub mod autoscaling_validation;
 pub mod binding;
 pub mod defaults;
 pub mod event_recorder;
@@ -66,6 +67,7 @@ pub struct Tables {
     pub config_maps: Table<crate::api::ConfigMap>,
     pub secrets: Table<crate::api::Secret>,
     pub events: Table<crate::api::Event>,
+    pub horizontal_pod_autoscalers: Table<crate::api::HorizontalPodAutoscaler>,
 }
 
 #[derive(Clone, Debug)]

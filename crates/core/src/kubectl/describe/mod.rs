@@ -7,6 +7,7 @@ mod containers;
 mod deployment;
 mod events;
 mod generic;
+mod horizontal_pod_autoscaler;
 mod node;
 mod pod;
 mod replica_set;
@@ -172,6 +173,7 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::Service(svc) => service::describe(describer, svc),
         Object::ConfigMap(cm) => config::describe_config_map(describer, cm),
         Object::Secret(secret) => config::describe_secret(secret),
+        Object::HorizontalPodAutoscaler(hpa) => horizontal_pod_autoscaler::describe(describer, hpa),
         other => generic::describe(describer, other),
     }
 }

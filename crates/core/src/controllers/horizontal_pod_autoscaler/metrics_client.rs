@@ -1,0 +1,41 @@
+//! Resource metrics as the HPA reads them from `metrics.k8s.io`: the PodMetrics of the pods the
+//! selector picks, per pod the sum over its containers (or one named container); a pod lacking
+//! the metric for a container is left out. Mirrors metrics/client.go `GetResourceMetric`.
+
+use super::replica_calculator::{PodMetric, PodMetricsInfo};
+use crate::api::Pod;
+use crate::api::labels::Selector;
+use crate::kubelet::Kubelet;
+use crate::metrics::pod_metrics;
+use crate::store::Store;
+use std::collections::BTreeMap;
+
+/// Pods' share of the request load, by (namespace, name).
+pub type Served = BTreeMap<(String, String), u64>;
+
+pub fn get_resource_metric(
+    store: &Store,
+    kubelet: &Kubelet,
+    served: &Served,
+    (namespace, selector): (&str, &Selector),
+    resource: &str,
+    container: &str,
+) -> PodMetricsInfo {
+    let mut info = PodMetricsInfo::new();
+    for pod in store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels)) {
+        let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+        let rps = served.get(&key).copied().unwrap_or(0);
+        let Some(metrics) = pod_metrics(store.now(), kubelet, pod, rps) else { continue };
+        let containers = metrics.containers.iter().filter(|c| container.is_empty() || c.name == container);
+        let value: i64 = match resource {
+            "cpu" => containers.map(|c| c.cpu_millicores as i64).sum(),
+            "memory" => containers.map(|c| (c.memory_bytes as i64).saturating_mul(1000)).sum(),
+            _ => continue,
+        };
+        info.insert(
+            pod.metadata.name.clone(),
+            PodMetric { timestamp: metrics.timestamp, window: metrics.window, value },
+        );
+    }
+    info
+}

@@ -1,0 +1,97 @@
+//! Request load, as `lab load TARGET --rps N` sets it: each target's requests per second are
+//! spread evenly over its ready pods (kube-proxy only sends traffic to ready endpoints). Pure
+//! data: usage is computed from it when read, so nothing ticks.
+
+use crate::api::labels::Selector;
+use crate::api::{Deployment, Kind, Pod, ReplicaSet, Service};
+use crate::store::Store;
+use std::collections::BTreeMap;
+
+/// What a load entry points at: (namespace, kind, name).
+pub type LoadTarget = (String, Kind, String);
+
+/// Requests per second per target; a target at 0 rps is removed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadTable {
+    targets: BTreeMap<LoadTarget, u64>,
+}
+
+impl LoadTable {
+    /// Sets a target's load; `0` stops it.
+    pub fn set(&mut self, target: LoadTarget, requests_per_second: u64) {
+        if requests_per_second == 0 {
+            self.targets.remove(&target);
+        } else {
+            self.targets.insert(target, requests_per_second);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&LoadTarget, &u64)> {
+        self.targets.iter()
+    }
+
+    /// Requests per second each pod serves, by (namespace, name): every target's load split
+    /// evenly over its ready pods in name order, the remainder one each to the first pods.
+    pub fn per_pod(&self, store: &Store) -> BTreeMap<(String, String), u64> {
+        let mut served = BTreeMap::new();
+        for ((namespace, kind, name), rps) in &self.targets {
+            let pods = ready_pods(store, namespace, *kind, name);
+            let count = pods.len() as u64;
+            for (i, pod) in pods.into_iter().enumerate() {
+                let share = rps / count + u64::from((i as u64) < rps % count);
+                *served.entry((namespace.clone(), pod)).or_insert(0) += share;
+            }
+        }
+        served
+    }
+}
+
+/// The ready, not terminating pods a target sends traffic to, in name order.
+fn ready_pods(store: &Store, namespace: &str, kind: Kind, name: &str) -> Vec<String> {
+    let Some(selector) = target_selector(store, namespace, kind, name) else { return Vec::new() };
+    store
+        .list::<Pod>(Some(namespace))
+        .filter(|p| selector.matches(&p.metadata.labels))
+        .filter(|p| p.metadata.deletion_timestamp.is_none() && p.is_ready())
+        .filter(|p| kind != Kind::Pod || p.metadata.name == name)
+        .map(|p| p.metadata.name.clone())
+        .collect()
+}
+
+fn target_selector(store: &Store, namespace: &str, kind: Kind, name: &str) -> Option<Selector> {
+    match kind {
+        Kind::Deployment => store.try_get::<Deployment>(namespace, name)?.spec.selector.as_ref()?.to_selector().ok(),
+        Kind::ReplicaSet => store.try_get::<ReplicaSet>(namespace, name)?.spec.selector.as_ref()?.to_selector().ok(),
+        Kind::Service => {
+            let labels = &store.try_get::<Service>(namespace, name)?.spec.selector;
+            if labels.is_empty() {
+                return None;
+            }
+            let text: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            Selector::parse(&text.join(",")).ok()
+        }
+        Kind::Pod => store.try_get::<Pod>(namespace, name).map(|_| Selector::everything()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::Kind;
+    use crate::kubectl::fixture::hello_lab;
+
+    #[test]
+    fn load_is_split_over_ready_pods_remainder_first() {
+        let mut sim = hello_lab(10);
+        sim.set_load(("default".into(), Kind::Deployment, "hello".into()), 100);
+        let served = sim.load().per_pod(sim.store());
+        let shares: Vec<u64> = served.values().copied().collect();
+        assert_eq!(shares, vec![34, 33, 33]);
+        sim.set_load(("default".into(), Kind::Deployment, "hello".into()), 0);
+        assert!(sim.load().is_empty());
+    }
+}

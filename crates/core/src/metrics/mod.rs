@@ -1,0 +1,55 @@
+//! metrics-server (sigs.k8s.io/metrics-server, the `metrics.k8s.io` PodMetrics): each running
+//! pod's CPU and memory, from the workload model and the request load. `kubectl top` and the
+//! HPA controller read these same numbers.
+
+pub mod load;
+
+use crate::api::Pod;
+use crate::kubelet::Kubelet;
+use crate::sim::time::{Duration, SimTime};
+use crate::workload::Catalogue;
+
+/// metrics-server's resolution: usage is a rate over the last scrape interval.
+pub const METRIC_WINDOW: Duration = Duration::from_secs(15);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerMetrics {
+    pub name: String,
+    pub cpu_millicores: u64,
+    pub memory_bytes: u64,
+}
+
+/// One PodMetrics object: when it was taken, over what window, per container.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodMetrics {
+    pub timestamp: SimTime,
+    pub window: Duration,
+    pub containers: Vec<ContainerMetrics>,
+}
+
+impl PodMetrics {
+    pub fn cpu_millicores(&self) -> u64 {
+        self.containers.iter().map(|c| c.cpu_millicores).sum()
+    }
+}
+
+/// A pod's metrics at `now`, or `None` while any of its containers is not running (metrics-server
+/// reports only pods it could scrape whole). Requests are served by the first container; a
+/// container's CPU never exceeds its limit (the kernel throttles it there).
+pub fn pod_metrics(now: SimTime, kubelet: &Kubelet, pod: &Pod, requests_per_second: u64) -> Option<PodMetrics> {
+    let runtime = kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name)?;
+    let mut containers = Vec::new();
+    for (i, spec) in pod.spec.containers.iter().enumerate() {
+        let running = runtime.containers.iter().find(|c| c.name == spec.name)?.running()?;
+        let since_start = now.since(running.started_at);
+        let workload = Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or("")).ok()?.workload;
+        let rps = if i == 0 { requests_per_second } else { 0 };
+        let mut cpu_millicores = workload.cpu_millicores(since_start, rps);
+        if let Some(limit) = spec.resources.limits.get("cpu") {
+            cpu_millicores = cpu_millicores.min(limit.milli_value().max(0) as u64);
+        }
+        let memory_bytes = workload.memory_bytes(since_start, running.hog_mib);
+        containers.push(ContainerMetrics { name: spec.name.clone(), cpu_millicores, memory_bytes });
+    }
+    Some(PodMetrics { timestamp: now, window: METRIC_WINDOW, containers })
+}
