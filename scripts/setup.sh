@@ -2,7 +2,8 @@
 # Installs what building and testing kubelab needs, and nothing that is already there:
 # rustfmt + clippy, a wasm32 toolchain (rustup's target when installed, otherwise Debian's
 # rustc-web with the standard library built from source), the wasm-bindgen CLI at the exact
-# version in Cargo.lock, node/npm, and the npm tools in tests/e2e (binaryen's wasm-opt).
+# version in Cargo.lock, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
+# playwright-core) and chromium for the browser end-to-end test.
 # Safe to run again: it prints nothing when everything is present.
 set -euo pipefail
 
@@ -86,7 +87,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 fi
 
 e2e="$root/tests/e2e"
-if [[ ! -x $e2e/node_modules/.bin/wasm-opt ]]; then
+if [[ ! -x $e2e/node_modules/.bin/wasm-opt || ! -f $e2e/node_modules/playwright-core/package.json ]]; then
   say "installing npm packages into tests/e2e"
   npm_flags=(--prefix "$e2e" --no-audit --no-fund --loglevel=error)
   if [[ -f $e2e/package-lock.json ]]; then
@@ -94,4 +95,9 @@ if [[ ! -x $e2e/node_modules/.bin/wasm-opt ]]; then
   else
     npm install "${npm_flags[@]}" >/dev/null
   fi
+fi
+
+# --- a browser for tests/e2e (playwright-core drives it; never `npx playwright install`) ------
+if [[ ! -x /usr/bin/chromium ]]; then
+  apt_install chromium
 fi

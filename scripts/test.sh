@@ -2,6 +2,7 @@
 # The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
 # prints a header and its time; the first failing stage stops the run and is named at the end.
 #   format · clippy · native tests · lessons · wasm32 build of the core · web bundle · native/wasm determinism
+#   · browser end-to-end
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,6 +57,6 @@ stage "lessons replay their solutions" cargo run --quiet -p kubelab-server --bin
 stage "wasm32 build of kubelab-core" scripts/cargo-wasm.sh build --quiet -p kubelab-core
 stage "web bundle" scripts/build-web.sh
 stage "determinism native = wasm" determinism
+stage "browser end-to-end" node tests/e2e/run.mjs
 
-# Later stages go here, each as one `stage` line, e.g.:
-#   stage "browser end-to-end" node tests/e2e/run.mjs
+# Later stages go here, each as one `stage` line.

@@ -1,13 +1,58 @@
-//! kubelab-web: the browser side of kubelab. The simulator runs here, compiled to
-//! WebAssembly, so a learner needs no server. It will grow into the leptos app (lessons,
-//! the draggable cluster, the kubectl terminal, the timeline); for now it exports the
-//! scenario runner so pages and tests can drive the same core the server runs.
+//! kubelab-web: the browser side of kubelab, a leptos app (client-side rendered) with the
+//! simulator compiled in, so a learner needs no server. `start_app` mounts it; `sim_run` and
+//! `bench_engine` expose the core to pages and tests.
+//!
+//! Codemap: `app` (shell and hash routes, `route`), pages (`catalogue_page`, `lesson_page`,
+//! `sandbox_page`, `about_page`), the lab (`lab_session` plain Rust, `lab_handle` reactive,
+//! `lab_view`, `terminal` + `completion`, `cluster_view` over `cluster_model`), lesson parts
+//! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
+//! `build.rs`), `progress` (localStorage), `panic_report` (crash panel).
+
+pub mod about_page;
+pub mod app;
+pub mod catalogue_page;
+pub mod cluster_model;
+pub mod cluster_view;
+pub mod completion;
+pub mod error_panel;
+pub mod header;
+pub mod lab_handle;
+pub mod lab_session;
+pub mod lab_view;
+pub mod lesson_page;
+pub mod lessons;
+pub mod markdown;
+pub mod panic_report;
+pub mod prediction_panel;
+pub mod progress;
+pub mod route;
+pub mod sandbox_page;
+pub mod step_panel;
+pub mod task_panel;
+pub mod terminal;
 
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::MemoryFiles;
 use kubelab_core::script;
 use kubelab_core::sim::{Sim, load};
 use wasm_bindgen::prelude::wasm_bindgen;
+
+/// Mounts the app into the page's `#app` element (or the body), replacing its loading text.
+#[wasm_bindgen]
+pub fn start_app() {
+    panic_report::install();
+    let target = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"))
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+    match target {
+        Some(target) => {
+            target.set_inner_html("");
+            leptos::mount::mount_to(target, app::App).forget();
+        }
+        None => leptos::mount::mount_to_body(app::App),
+    }
+}
 
 /// Runs a `kubelab sim` script on the default cluster with `seed`; returns JSON
 /// `{"output": transcript, "trace": jsonl, "exitCode": n}` (malformed scripts: exit code 2).

@@ -1,0 +1,67 @@
+//! `#/lesson/<id>`: the lesson's steps on the left, its live lab on the right, and controls to
+//! move between steps. Leaving a step that has no task marks it done.
+
+use crate::error_panel::ErrorPanel;
+use crate::lab_handle::LabHandle;
+use crate::lab_session::LabSession;
+use crate::lab_view::LabView;
+use crate::lessons::catalogue;
+use crate::progress;
+use crate::step_panel::StepPanel;
+use kubelab_core::lesson::Lesson;
+use leptos::prelude::*;
+
+#[component]
+pub fn LessonPage(id: String) -> impl IntoView {
+    let Some(lesson) = catalogue().find(&id) else {
+        return view! { <ErrorPanel title="No such lesson".to_string() message=format!("There is no lesson called “{id}”.") /> }
+            .into_any();
+    };
+    match LabSession::for_lesson(lesson) {
+        Ok(session) => view! { <LessonView lesson=lesson lab=LabHandle::new(session) /> }.into_any(),
+        Err(message) => {
+            view! { <ErrorPanel title="This lesson's lab did not start".to_string() message=message /> }.into_any()
+        }
+    }
+}
+
+#[component]
+fn LessonView(lesson: &'static Lesson, lab: LabHandle) -> impl IntoView {
+    let step = RwSignal::new(0usize);
+    let count = lesson.steps.len();
+    let go = move |to: usize| {
+        let from = step.get_untracked();
+        if lesson.steps.get(from).is_some_and(|s| s.task.is_none()) && to > from {
+            progress::mark_done(&lesson.id, from);
+        }
+        step.set(to.min(count.saturating_sub(1)));
+        request_animation_frame(focus_step_heading);
+    };
+    view! {
+        <div class="lesson-layout">
+            <div class="lesson-steps">
+                <p class="breadcrumb"><a href="#/">"Lessons"</a>" › "{lesson.title.clone()}</p>
+                <h1>{lesson.title.clone()}</h1>
+                {move || view! { <StepPanel lab=lab lesson=lesson index=step.get() /> }}
+                <nav class="step-nav" aria-label="Steps">
+                    <button type="button" disabled={move || step.get() == 0} on:click=move |_| go(step.get_untracked().saturating_sub(1))>
+                        "← Previous"
+                    </button>
+                    <span class="step-count">{move || format!("Step {} of {count}", step.get() + 1)}</span>
+                    <button type="button" disabled={move || step.get() + 1 >= count} on:click=move |_| go(step.get_untracked() + 1)>
+                        "Next →"
+                    </button>
+                </nav>
+            </div>
+            <LabView lab=lab />
+        </div>
+    }
+}
+
+/// Moves keyboard focus to the new step's heading, so screen readers start reading there.
+fn focus_step_heading() {
+    let heading = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("step-heading"));
+    if let Some(heading) = heading.and_then(|h| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(h).ok()) {
+        let _ = heading.focus();
+    }
+}

@@ -1,0 +1,25 @@
+//! `#/sandbox`: a free lab on the default three-node cluster, with no lesson attached.
+
+use crate::lab_handle::LabHandle;
+use crate::lab_session::LabSession;
+use crate::lab_view::LabView;
+use leptos::prelude::*;
+
+#[component]
+pub fn SandboxPage() -> impl IntoView {
+    let lab = LabHandle::new(LabSession::sandbox());
+    view! {
+        <div class="lesson-layout">
+            <div class="lesson-steps">
+                <h1>"Sandbox"</h1>
+                <p>"A three-node cluster, one per zone, with nothing on it. Try:"</p>
+                <ul>
+                    <li><code>"kubectl create deployment web --image=hello:v1 --replicas=3"</code></li>
+                    <li><code>"lab node power-off node-2"</code>" then "<code>"sleep 6m"</code></li>
+                    <li><code>"kubectl get pods -o wide"</code></li>
+                </ul>
+            </div>
+            <LabView lab=lab />
+        </div>
+    }
+}

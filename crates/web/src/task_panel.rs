@@ -1,0 +1,58 @@
+//! A step's task: its goal, its checks re-evaluated after every command (✓ when one passes),
+//! and its hints revealed one at a time. A passing task marks the step done.
+
+use crate::lab_handle::LabHandle;
+use crate::markdown;
+use crate::progress;
+use kubelab_core::checks::Verdict;
+use kubelab_core::lesson::Task;
+use leptos::prelude::*;
+
+#[component]
+pub fn TaskPanel(lab: LabHandle, task: &'static Task, lesson_id: &'static str, step: usize) -> impl IntoView {
+    let verdicts = Memo::new(move |_| {
+        lab.with(|session| task.checks.iter().map(|check| session.lab().check(check)).collect::<Vec<Verdict>>())
+    });
+    let complete = Memo::new(move |_| verdicts.with(|v| v.iter().all(|verdict| verdict.passed)));
+    Effect::new(move |_| {
+        if complete.get() {
+            progress::mark_done(lesson_id, step);
+        }
+    });
+    let hints_shown = RwSignal::new(0usize);
+    let hint_count = task.hints.len();
+
+    view! {
+        <section class="task" class:complete=move || complete.get() aria-labelledby="task-heading">
+            <h3 id="task-heading">"Your task"</h3>
+            <div class="prose" inner_html=markdown::to_html(&task.goal)></div>
+            <ul class="checks" aria-label="Checks">
+                {move || verdicts.get().into_iter().map(check_item).collect_view()}
+            </ul>
+            <p class="task-status" role="status">
+                {move || if complete.get() { "✓ Task complete" } else { "" }}
+            </p>
+            <ol class="hints">
+                {move || task.hints.iter().take(hints_shown.get()).map(|hint| view! {
+                    <li class="prose" inner_html=markdown::to_html(hint)></li>
+                }).collect_view()}
+            </ol>
+            <Show when=move || hints_shown.get() < hint_count>
+                <button type="button" class="hint-button" on:click=move |_| hints_shown.update(|n| *n += 1)>
+                    {move || format!("Show a hint ({} left)", hint_count - hints_shown.get())}
+                </button>
+            </Show>
+        </section>
+    }
+}
+
+fn check_item(verdict: Verdict) -> impl IntoView {
+    let (mark, state) = if verdict.passed { ("✓", "passed") } else { ("○", "not yet") };
+    view! {
+        <li class="check" class:passed=verdict.passed>
+            <span class="check-mark" aria-hidden="true">{mark}</span>
+            <span class="visually-hidden">{state}": "</span>
+            <span class="check-message">{verdict.message}</span>
+        </li>
+    }
+}

@@ -1,0 +1,232 @@
+// Browser end-to-end test of the web app: serves target/web-bundle with `kubelab serve` on
+// loopback, drives /usr/bin/chromium (headless, through playwright-core) through the catalogue,
+// lesson 1's terminal, task, prediction and cluster view, and saves a screenshot per step under
+// target/e2e-artifacts/. Exits non-zero with a message naming the failed step.
+//
+// Needs: target/debug/kubelab (cargo build -p kubelab-server), the bundle (scripts/build-web.sh),
+// chromium and playwright-core (scripts/setup.sh). Usage: node tests/e2e/run.mjs
+// (E2E_BASE_URL=http://127.0.0.1:PORT tests a server that is already running instead.)
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const server = path.join(root, "target/debug/kubelab");
+const bundle = path.join(root, "target/web-bundle");
+const artifacts = path.join(root, "target/e2e-artifacts");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const TIMEOUT_MS = 20_000;
+
+function fail(message) {
+  console.error(`e2e: FAIL: ${message}`);
+  process.exitCode = 1;
+  throw new Error(message);
+}
+
+const externalBase = process.env.E2E_BASE_URL;
+for (const [file, hint] of [
+  [externalBase ? chromiumPath : server, "build it with: cargo build -p kubelab-server"],
+  [path.join(bundle, "pkg/kubelab_web_bg.wasm"), "build it with: scripts/build-web.sh"],
+  [chromiumPath, "install it with scripts/setup.sh (apt-get install chromium)"],
+]) {
+  if (!fs.existsSync(file)) {
+    console.error(`e2e: ${file} is missing; ${hint}`);
+    process.exit(1);
+  }
+}
+
+let chromium;
+try {
+  ({ chromium } = await import("playwright-core"));
+} catch {
+  console.error("e2e: playwright-core is missing; run scripts/setup.sh");
+  process.exit(1);
+}
+
+// Starts `kubelab serve` on a free loopback port; resolves with its base URL.
+function startServer() {
+  const child = spawn(server, ["serve", "--addr", "127.0.0.1:0", "--static", bundle], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`kubelab serve did not start: ${seen}`)), 10_000);
+    child.stdout.on("data", (chunk) => {
+      seen += chunk;
+      const match = /http:\/\/(127\.0\.0\.1:\d+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, base: `http://${match[1]}` });
+      }
+    });
+    child.stderr.on("data", (chunk) => (seen += chunk));
+    child.on("exit", (code) => reject(new Error(`kubelab serve exited (${code}): ${seen}`)));
+  });
+}
+
+const steps = [];
+let shot = 0;
+async function step(name, body, page) {
+  const start = Date.now();
+  try {
+    await body();
+  } catch (error) {
+    await page.screenshot({ path: path.join(artifacts, `failed-${name}.png`), fullPage: true }).catch(() => {});
+    fail(`step "${name}": ${error.message.split("\n")[0]}`);
+  }
+  shot += 1;
+  await page.screenshot({ path: path.join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
+  steps.push(`  ok  ${name} (${Date.now() - start} ms)`);
+  console.log(steps.at(-1));
+}
+
+const terminalText = (page) => page.locator("#terminal-output").innerText();
+
+async function type(page, command) {
+  const input = page.locator("#terminal-input");
+  await input.fill(command);
+  await input.press("Enter");
+  await page.waitForFunction(
+    (c) => document.getElementById("terminal-output").textContent.includes(`$ ${c}\n`),
+    command,
+    { timeout: TIMEOUT_MS },
+  );
+}
+
+async function expectText(page, needle) {
+  await page.waitForFunction(
+    (n) => document.getElementById("terminal-output").textContent.includes(n),
+    needle,
+    { timeout: TIMEOUT_MS },
+  ).catch(async () => fail(`terminal never showed ${JSON.stringify(needle)}; it shows:\n${await terminalText(page)}`));
+}
+
+fs.rmSync(artifacts, { recursive: true, force: true });
+fs.mkdirSync(artifacts, { recursive: true });
+const lessonCount = fs.readdirSync(path.join(root, "lessons")).filter((f) => f.endsWith(".yaml")).length;
+
+const { child, base } = externalBase ? { child: null, base: externalBase } : await startServer();
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+const started = Date.now();
+const pageErrors = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.setDefaultTimeout(TIMEOUT_MS);
+  page.on("pageerror", (error) => pageErrors.push(String(error)));
+  page.on("console", (message) => message.type() === "error" && pageErrors.push(message.text()));
+
+  await step("catalogue", async () => {
+    await page.goto(`${base}/#/`);
+    await page.locator(".lesson-card").nth(lessonCount - 1).waitFor();
+    const cards = await page.locator(".lesson-card").count();
+    if (cards !== lessonCount) fail(`${cards} lesson cards, expected ${lessonCount}`);
+    if ((await page.locator(".error-panel").count()) > 0) fail("the catalogue shows an error panel");
+  }, page);
+
+  await step("lesson-1", async () => {
+    await page.locator(".lesson-card a").first().click();
+    await page.waitForURL(/#\/lesson\/apply-to-running$/);
+    await page.locator("#step-heading", { hasText: "Why an orchestrator?" }).waitFor();
+    await page.locator(".node").nth(2).waitFor();
+  }, page);
+
+  await step("get-nodes-button-and-get-pods", async () => {
+    await page.locator("button.command", { hasText: "kubectl get nodes" }).click();
+    await expectText(page, "node-1   Ready");
+    await type(page, "kubectl get pods");
+    await expectText(page, "No resources found in default namespace.");
+  }, page);
+
+  await step("task-turns-green", async () => {
+    await page.getByRole("button", { name: "Next →" }).click();
+    await page.getByRole("button", { name: "Next →" }).click();
+    await page.locator("#step-heading", { hasText: "Record an intention" }).waitFor();
+    if ((await page.locator(".check.passed").count()) !== 0) fail("a check passed before the task was done");
+    await page.locator(".hint-button").click();
+    await page.locator(".hints li").first().waitFor();
+    await type(page, "kubectl apply -f hello.yaml");
+    await expectText(page, "deployment.apps/hello created");
+    await page.waitForFunction(() => document.querySelectorAll(".check.passed").length === 2);
+    await page.locator(".task-status", { hasText: "Task complete" }).waitFor();
+  }, page);
+
+  await step("pods-table", async () => {
+    await type(page, "sleep 30s");
+    await type(page, "kubectl get pods");
+    const text = await terminalText(page);
+    const table = text.slice(text.lastIndexOf("$ kubectl get pods"));
+    if (!/NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE/.test(table)) fail(`no pods table:\n${table}`);
+    if ((table.match(/hello-\S+\s+1\/1\s+Running/g) || []).length !== 3) fail(`not 3 Running pods:\n${table}`);
+    await page.waitForFunction(() => document.querySelectorAll(".pod.ready").length === 3);
+  }, page);
+
+  await step("completion-and-history", async () => {
+    const input = page.locator("#terminal-input");
+    await input.fill("kubectl get deploym");
+    await input.press("Tab");
+    const completed = await input.inputValue();
+    if (!completed.startsWith("kubectl get deployment")) fail(`Tab completed to ${JSON.stringify(completed)}`);
+    await input.fill("");
+    await input.press("ArrowUp");
+    if ((await input.inputValue()) !== "kubectl get pods") fail(`↑ recalled ${JSON.stringify(await input.inputValue())}`);
+    await input.fill("");
+  }, page);
+
+  await step("prediction", async () => {
+    await page.getByRole("button", { name: "Next →" }).click();
+    await page.locator("#step-heading", { hasText: "Follow the baton" }).waitFor();
+    await page.locator(".prediction input[type=radio]").first().check();
+    await page.getByRole("button", { name: "Run it and see" }).click();
+    await page.locator(".prediction-verdict").waitFor();
+  }, page);
+
+  await step("node-failure-heals", async () => {
+    const before = await page.locator('.node[data-node="node-2"] .pod').evaluateAll((pods) => pods.map((p) => p.dataset.pod));
+    if (before.length === 0) fail("no pod ran on node-2");
+    await type(page, "lab node power-off node-2");
+    await type(page, "sleep 6m");
+    await page.locator('.node.not-ready[data-node="node-2"]').waitFor();
+    await page.waitForFunction(
+      (gone) => {
+        const ready = [...document.querySelectorAll('.node:not([data-node="node-2"]) .pod.ready')];
+        return ready.length === 3 && ready.every((p) => !gone.includes(p.dataset.pod));
+      },
+      before,
+    ).catch(() => fail("the pods of node-2 were not replaced by 3 ready pods elsewhere"));
+    await type(page, "kubectl get pods -o wide");
+  }, page);
+
+  await step("progress-in-catalogue", async () => {
+    await page.locator(".site-header a", { hasText: "Lessons" }).click();
+    await page.locator(".lesson-card").first().waitFor();
+    const progress = await page.locator(".lesson-card").first().locator(".progress-text").innerText();
+    const done = Number(/^(\d+) of/.exec(progress)?.[1] ?? 0);
+    if (done < 3) fail(`lesson 1 shows "${progress}", expected at least 3 steps done`);
+  }, page);
+
+  await step("sandbox-and-about", async () => {
+    await page.goto(`${base}/#/sandbox`);
+    await page.locator("h1", { hasText: "Sandbox" }).waitFor();
+    await type(page, "kubectl get nodes");
+    await expectText(page, "node-3   Ready");
+    await page.goto(`${base}/#/about`);
+    await page.locator("h1", { hasText: "About kubelab" }).waitFor();
+  }, page);
+
+  if (pageErrors.length > 0) fail(`the page logged errors:\n  ${pageErrors.join("\n  ")}`);
+  console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/`);
+} catch (error) {
+  if (!process.exitCode) {
+    console.error(`e2e: FAIL: ${error.message}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await browser.close().catch(() => {});
+  child?.kill("SIGTERM");
+}
