@@ -17,6 +17,12 @@ pub struct Entry {
 
 pub struct LabSession {
     lab: LessonLab,
+    /// The lesson this lab belongs to (`sandbox` for free play) and its seed.
+    lesson_id: String,
+    seed: u64,
+    /// Every script the learner ran, in order, exactly as given to `run`: with the lesson and
+    /// seed this replays the lab (permalinks, the instructor's read-only replay, shared labs).
+    log: Vec<String>,
     /// Set when the core panicked (natively; in wasm32 a panic aborts): the lab refuses more.
     broken: bool,
 }
@@ -27,14 +33,24 @@ impl LabSession {
         panic_report::begin(&lesson.id, lesson.seed.unwrap_or(1));
         let mut lab = LessonLab::new(lesson);
         lab.setup(lesson).map_err(|err| format!("the lesson's setup does not parse: {err}"))?;
-        Ok(LabSession { lab, broken: false })
+        Ok(LabSession::wrap(lab, lesson))
     }
 
     /// A free lab: the default three-node cluster, seed 1, nothing set up.
     pub fn sandbox() -> LabSession {
         let lesson = sandbox_lesson();
         panic_report::begin(&lesson.id, 1);
-        LabSession { lab: LessonLab::new(&lesson), broken: false }
+        LabSession::wrap(LessonLab::new(&lesson), &lesson)
+    }
+
+    fn wrap(lab: LessonLab, lesson: &Lesson) -> LabSession {
+        let seed = lesson.seed.unwrap_or(1);
+        LabSession { lab, lesson_id: lesson.id.clone(), seed, log: Vec::new(), broken: false }
+    }
+
+    /// The lesson id (`sandbox` for free play), the seed and every script run so far.
+    pub fn replay_log(&self) -> (&str, u64, &[String]) {
+        (&self.lesson_id, self.seed, &self.log)
     }
 
     /// Runs what the learner typed or clicked (`kubectl …`, `sleep 10s`, `lab …`), one entry
@@ -48,6 +64,7 @@ impl LabSession {
             return vec![failed(text, "the lab stopped after an internal error; reload the page to start again\n")];
         }
         panic_report::record(text);
+        self.log.push(text.to_string());
         let lab = &mut self.lab;
         match catch_unwind(AssertUnwindSafe(|| lab.run_as_learner(text))) {
             Ok(Ok(ran)) => ran
@@ -129,6 +146,17 @@ mod tests {
         assert!(!entry.succeeded);
         assert!(entry.output.contains("did you mean `kubectl get pods`"), "{}", entry.output);
         assert!(!session.run("kubectl get 'unterminated")[0].succeeded);
+    }
+
+    #[test]
+    fn logs_every_script_for_replay() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl get nodes");
+        session.run("  ");
+        session.run("sleep 5s");
+        let (lesson, seed, log) = session.replay_log();
+        assert_eq!((lesson, seed), ("sandbox", 1));
+        assert_eq!(log, ["kubectl get nodes", "sleep 5s"]);
     }
 
     #[test]
