@@ -1,13 +1,22 @@
 //! The app shell: the header, then the page the URL's hash names. Pages are swapped whole
-//! when the hash changes; each lab lives as long as its page.
+//! when the hash changes; each lab lives as long as its page. The shell also owns what lives
+//! across pages when a server is there: who is signed in, the progress sender and the
+//! learner's line to their instructor.
 
 use crate::about_page::AboutPage;
 use crate::catalogue_page::CataloguePage;
+use crate::dashboard_page::DashboardPage;
 use crate::error_panel::ErrorPanel;
 use crate::header::Header;
+use crate::join_page::JoinPage;
 use crate::lesson_page::LessonPage;
+use crate::live_faults::{FaultAnnouncer, LiveFaults};
+use crate::progress_sync::ProgressSync;
+use crate::replay_page::ReplayPage;
 use crate::route::Route;
 use crate::sandbox_page::SandboxPage;
+use crate::server_context::ServerContext;
+use crate::teach_page::TeachPage;
 use leptos::prelude::*;
 
 fn current_hash() -> String {
@@ -20,6 +29,11 @@ pub fn App() -> impl IntoView {
     let listener = window_event_listener(leptos::ev::hashchange, move |_| hash.set(current_hash()));
     on_cleanup(move || listener.remove());
     let route = Memo::new(move |_| Route::parse(&hash.get()));
+    let server = ServerContext::start();
+    provide_context(server);
+    provide_context(ProgressSync::new(server));
+    provide_context(LiveFaults::new(server));
+    resume_from_catalogue(server, route);
     Effect::new(move |_| {
         route.track();
         if let Some(window) = web_sys::window() {
@@ -28,10 +42,24 @@ pub fn App() -> impl IntoView {
     });
     view! {
         <Header route=route />
+        <FaultAnnouncer />
         <main id="main" tabindex="-1">
             {move || page(route.get())}
         </main>
     }
+}
+
+/// A returning learner who opens the app at the catalogue is taken to the lesson they were in
+/// (the lesson page then opens their step).
+fn resume_from_catalogue(server: ServerContext, route: Memo<Route>) {
+    Effect::new(move |_| {
+        let Some(resume) = server.resume.get() else { return };
+        if route.get_untracked() == Route::Catalogue
+            && let Some(window) = web_sys::window()
+        {
+            let _ = window.location().set_hash(&Route::Lesson(resume.lesson).href());
+        }
+    });
 }
 
 fn page(route: Route) -> AnyView {
@@ -40,6 +68,10 @@ fn page(route: Route) -> AnyView {
         Route::Lesson(id) => view! { <LessonPage id=id /> }.into_any(),
         Route::Sandbox => view! { <SandboxPage /> }.into_any(),
         Route::About => view! { <AboutPage /> }.into_any(),
+        Route::Join => view! { <JoinPage /> }.into_any(),
+        Route::Teach => view! { <TeachPage /> }.into_any(),
+        Route::TeachClass(id) => view! { <DashboardPage class_id=id /> }.into_any(),
+        Route::Replay(id, learner) => view! { <ReplayPage class_id=id learner=learner /> }.into_any(),
         Route::NotFound(path) => view! {
             <ErrorPanel title="Page not found".to_string() message=format!("Nothing lives at #/{path}.") />
             <p><a href="#/">"Back to the lessons"</a></p>

@@ -1,4 +1,5 @@
-//! A readable error box: what went wrong, in words, with any detail in a monospace block.
+//! Readable errors: a box saying what went wrong with any detail in a monospace block, and a
+//! form's one-line error.
 
 use leptos::prelude::*;
 
@@ -9,5 +10,13 @@ pub fn ErrorPanel(title: String, message: String) -> impl IntoView {
             <h2>{title}</h2>
             <pre>{message}</pre>
         </section>
+    }
+}
+
+/// A form's error line: the server's `detail`, read out when it appears.
+#[component]
+pub fn FormError(error: RwSignal<Option<String>>) -> impl IntoView {
+    view! {
+        <p class="form-error" role="alert">{move || error.get()}</p>
     }
 }

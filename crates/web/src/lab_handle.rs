@@ -31,6 +31,20 @@ impl LabHandle {
     /// Runs a script (one or more lines) and appends what it printed to the transcript.
     pub fn run(&self, text: &str) {
         let entries = self.session.try_update_value(|session| session.run(text)).unwrap_or_default();
+        self.append(entries);
+    }
+
+    /// Runs a script someone else sent (the instructor's pushed fault): the same path as the
+    /// terminal, with each line marked in the transcript by a `#` comment naming the sender.
+    pub fn run_from(&self, text: &str, from: &str) {
+        let mut entries = self.session.try_update_value(|session| session.run(text)).unwrap_or_default();
+        for entry in &mut entries {
+            entry.command = instructor_line(&entry.command, from);
+        }
+        self.append(entries);
+    }
+
+    fn append(&self, entries: Vec<Entry>) {
         self.transcript.update(|transcript| {
             transcript.extend(entries);
             let excess = transcript.len().saturating_sub(TRANSCRIPT_LIMIT);
@@ -64,5 +78,23 @@ impl LabHandle {
     /// Reads the lab without subscribing (event handlers).
     pub fn peek<R>(&self, read: impl FnOnce(&LabSession) -> R) -> R {
         self.session.with_value(read)
+    }
+}
+
+/// How a line the instructor sent reads in the transcript (still a valid script line: the
+/// marker is a comment).
+pub fn instructor_line(command: &str, from: &str) -> String {
+    format!("{command}   # from your instructor, {from}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructor_lines_stay_runnable() {
+        let line = instructor_line("lab node power-off node-2", "Ada");
+        assert_eq!(line, "lab node power-off node-2   # from your instructor, Ada");
+        assert!(kubelab_core::script::parse(&line).is_ok());
     }
 }

@@ -1,12 +1,19 @@
 //! `#/lesson/<id>`: the lesson's steps on the left, its live lab on the right, and controls to
-//! move between steps. Leaving a step that has no task marks it done.
+//! move between steps. Leaving a step that has no task marks it done. For a learner in a class
+//! it also reports progress, saves the lab, takes the instructor's faults and resumes where the
+//! learner left off.
 
 use crate::error_panel::ErrorPanel;
 use crate::lab_handle::LabHandle;
 use crate::lab_session::LabSession;
+use crate::lab_sync;
 use crate::lab_view::LabView;
 use crate::lessons::catalogue;
+use crate::live_faults::LiveFaults;
 use crate::progress;
+use crate::progress_event::ProgressKind;
+use crate::progress_sync::LessonReporter;
+use crate::server_context::ServerContext;
 use crate::step_panel::StepPanel;
 use kubelab_core::lesson::Lesson;
 use leptos::prelude::*;
@@ -29,10 +36,15 @@ pub fn LessonPage(id: String) -> impl IntoView {
 fn LessonView(lesson: &'static Lesson, lab: LabHandle) -> impl IntoView {
     let step = RwSignal::new(0usize);
     let count = lesson.steps.len();
+    let reporter = LessonReporter::new(&lesson.id);
+    provide_context(reporter);
+    connect_to_class(lesson, lab, step);
+    Effect::new(move |_| reporter.report(step.get(), ProgressKind::StepOpened, None, None));
     let go = move |to: usize| {
         let from = step.get_untracked();
         if lesson.steps.get(from).is_some_and(|s| s.task.is_none()) && to > from {
             progress::mark_done(&lesson.id, from);
+            reporter.report(from, ProgressKind::StepCompleted, None, None);
         }
         step.set(to.min(count.saturating_sub(1)));
         request_animation_frame(focus_step_heading);
@@ -56,6 +68,23 @@ fn LessonView(lesson: &'static Lesson, lab: LabHandle) -> impl IntoView {
             <LabView lab=lab />
         </div>
     }
+}
+
+/// For a learner in a class: saves the lab as it changes, lets the instructor's faults run in
+/// it, and opens the step where the learner left off (once, when the server says where).
+fn connect_to_class(lesson: &'static Lesson, lab: LabHandle, step: RwSignal<usize>) {
+    let Some(server) = ServerContext::get() else { return };
+    lab_sync::save_while_open(lab, server);
+    if let Some(faults) = LiveFaults::get() {
+        faults.register(lab);
+    }
+    Effect::new(move |_| {
+        let Some(resume) = server.resume.get() else { return };
+        if resume.lesson == lesson.id {
+            server.resume.set(None);
+            step.set(resume.step.min(lesson.steps.len().saturating_sub(1)));
+        }
+    });
 }
 
 /// Moves keyboard focus to the new step's heading, so screen readers start reading there.

@@ -7,28 +7,50 @@
 //! `lab_view`, `terminal` + `completion`, `cluster_view` over `cluster_model`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
 //! `build.rs`), `progress` (localStorage), `panic_report` (crash panel).
+//!
+//! With a server (`kubelab serve`): `server_context` (is there one, who is signed in),
+//! `api_client` + `api_types` + `live_socket` (HTTP and WebSocket), the learner's side
+//! (`progress_event`, `progress_queue`, `progress_sync`, `lab_sync`, `live_faults`, `join_page`)
+//! and the instructor's (`teach_page`, `teach_auth`, `dashboard_page` over `dashboard_model`,
+//! `fault_form`, `replay_page`).
 
 pub mod about_page;
+pub mod api_client;
+pub mod api_types;
 pub mod app;
 pub mod catalogue_page;
 pub mod cluster_model;
 pub mod cluster_view;
 pub mod completion;
+pub mod dashboard_model;
+pub mod dashboard_page;
 pub mod error_panel;
+pub mod fault_form;
 pub mod header;
+pub mod join_page;
 pub mod lab_handle;
 pub mod lab_session;
+pub mod lab_sync;
 pub mod lab_view;
 pub mod lesson_page;
 pub mod lessons;
+pub mod live_faults;
+pub mod live_socket;
 pub mod markdown;
 pub mod panic_report;
 pub mod prediction_panel;
 pub mod progress;
+pub mod progress_event;
+pub mod progress_queue;
+pub mod progress_sync;
+pub mod replay_page;
 pub mod route;
 pub mod sandbox_page;
+pub mod server_context;
 pub mod step_panel;
 pub mod task_panel;
+pub mod teach_auth;
+pub mod teach_page;
 pub mod terminal;
 
 use kubelab_core::cluster::ClusterSpec;

@@ -1,8 +1,11 @@
 //! "What will happen?": the learner picks a choice, the lab runs the prediction's script, and
-//! the choice whose check now passes is the answer, graded by what the simulator did.
+//! the choice whose check now passes is the answer, graded by what the simulator did. In a
+//! class, the learner's choice is reported so the instructor sees how the class answered.
 
 use crate::lab_handle::LabHandle;
 use crate::markdown;
+use crate::progress_event::ProgressKind;
+use crate::progress_sync::LessonReporter;
 use kubelab_core::lesson::Prediction;
 use leptos::prelude::*;
 
@@ -11,9 +14,14 @@ pub fn PredictionPanel(lab: LabHandle, prediction: &'static Prediction, step: us
     let chosen = RwSignal::new(None::<usize>);
     // The right choice once revealed (None inside: no choice's check passed).
     let answer = RwSignal::new(None::<Option<usize>>);
+    let reporter = LessonReporter::get();
     let reveal = move |_| {
         if answer.get_untracked().is_some() {
             return;
+        }
+        let choice = chosen.get_untracked().and_then(|i| prediction.choices.get(i));
+        if let (Some(reporter), Some(choice)) = (reporter, choice) {
+            reporter.report(step, ProgressKind::PredictionAnswered, Some("prediction"), Some(&choice.text));
         }
         lab.run(&prediction.run);
         let right = lab.peek(|session| prediction.choices.iter().position(|c| session.lab().check(&c.check).passed));

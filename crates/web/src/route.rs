@@ -8,6 +8,14 @@ pub enum Route {
     Lesson(String),
     Sandbox,
     About,
+    /// A learner joins a class, or resumes on another device.
+    Join,
+    /// An instructor signs in and manages classes.
+    Teach,
+    /// A class's live dashboard (class id).
+    TeachClass(String),
+    /// A read-only replay of one learner's lab (class id, learner id).
+    Replay(String, String),
     NotFound(String),
 }
 
@@ -21,6 +29,12 @@ impl Route {
             ["lesson", id] if !id.is_empty() => Route::Lesson((*id).to_string()),
             ["sandbox"] => Route::Sandbox,
             ["about"] => Route::About,
+            ["join"] => Route::Join,
+            ["teach"] => Route::Teach,
+            ["teach", "class", id] if !id.is_empty() => Route::TeachClass((*id).to_string()),
+            ["teach", "class", id, "replay", learner] if !id.is_empty() && !learner.is_empty() => {
+                Route::Replay((*id).to_string(), (*learner).to_string())
+            }
             _ => Route::NotFound(path.to_string()),
         }
     }
@@ -32,6 +46,10 @@ impl Route {
             Route::Lesson(id) => format!("#/lesson/{id}"),
             Route::Sandbox => "#/sandbox".into(),
             Route::About => "#/about".into(),
+            Route::Join => "#/join".into(),
+            Route::Teach => "#/teach".into(),
+            Route::TeachClass(id) => format!("#/teach/class/{id}"),
+            Route::Replay(id, learner) => format!("#/teach/class/{id}/replay/{learner}"),
             Route::NotFound(path) => format!("#/{path}"),
         }
     }
@@ -43,11 +61,22 @@ mod tests {
 
     #[test]
     fn hashes_parse_and_print_back() {
-        for route in [Route::Catalogue, Route::Lesson("x".into()), Route::Sandbox, Route::About] {
+        for route in [
+            Route::Catalogue,
+            Route::Lesson("x".into()),
+            Route::Sandbox,
+            Route::About,
+            Route::Join,
+            Route::Teach,
+            Route::TeachClass("c1".into()),
+            Route::Replay("c1".into(), "l2".into()),
+        ] {
             assert_eq!(Route::parse(&route.href()), route);
         }
         assert_eq!(Route::parse(""), Route::Catalogue);
         assert_eq!(Route::parse("#/lesson/"), Route::NotFound("lesson".into()));
         assert_eq!(Route::parse("#/nope/a"), Route::NotFound("nope/a".into()));
+        assert_eq!(Route::parse("#/teach/class/"), Route::NotFound("teach/class".into()));
+        assert_eq!(Route::parse("#/teach/class/c/replay"), Route::NotFound("teach/class/c/replay".into()));
     }
 }

@@ -1,13 +1,23 @@
-//! `#/sandbox`: a free lab on the default three-node cluster, with no lesson attached.
+//! `#/sandbox`: a free lab on the default three-node cluster, with no lesson attached. A
+//! learner in a class still gets the instructor's faults here, and the lab is saved for replay.
 
 use crate::lab_handle::LabHandle;
 use crate::lab_session::LabSession;
+use crate::lab_sync;
 use crate::lab_view::LabView;
+use crate::live_faults::LiveFaults;
+use crate::server_context::ServerContext;
 use leptos::prelude::*;
 
 #[component]
 pub fn SandboxPage() -> impl IntoView {
     let lab = LabHandle::new(LabSession::sandbox());
+    if let Some(server) = ServerContext::get() {
+        lab_sync::save_while_open(lab, server);
+    }
+    if let Some(faults) = LiveFaults::get() {
+        faults.register(lab);
+    }
     view! {
         <div class="lesson-layout">
             <div class="lesson-steps">

@@ -1,9 +1,12 @@
 //! A step's task: its goal, its checks re-evaluated after every command (✓ when one passes),
-//! and its hints revealed one at a time. A passing task marks the step done.
+//! and its hints revealed one at a time. A passing task marks the step done (and, in a class,
+//! reports the task passed and each hint revealed).
 
 use crate::lab_handle::LabHandle;
 use crate::markdown;
 use crate::progress;
+use crate::progress_event::ProgressKind;
+use crate::progress_sync::LessonReporter;
 use kubelab_core::checks::Verdict;
 use kubelab_core::lesson::Task;
 use leptos::prelude::*;
@@ -14,12 +17,24 @@ pub fn TaskPanel(lab: LabHandle, task: &'static Task, lesson_id: &'static str, s
         lab.with(|session| task.checks.iter().map(|check| session.lab().check(check)).collect::<Vec<Verdict>>())
     });
     let complete = Memo::new(move |_| verdicts.with(|v| v.iter().all(|verdict| verdict.passed)));
+    let reporter = LessonReporter::get();
     Effect::new(move |_| {
         if complete.get() {
             progress::mark_done(lesson_id, step);
+            if let Some(reporter) = reporter {
+                reporter.report(step, ProgressKind::TaskPassed, Some("task"), None);
+                reporter.report(step, ProgressKind::StepCompleted, None, None);
+            }
         }
     });
     let hints_shown = RwSignal::new(0usize);
+    let reveal_hint = move |_| {
+        hints_shown.update(|n| *n += 1);
+        let hint = format!("hint-{}", hints_shown.get_untracked());
+        if let Some(reporter) = reporter {
+            reporter.report(step, ProgressKind::HintRevealed, Some(&hint), None);
+        }
+    };
     let hint_count = task.hints.len();
 
     view! {
@@ -38,7 +53,7 @@ pub fn TaskPanel(lab: LabHandle, task: &'static Task, lesson_id: &'static str, s
                 }).collect_view()}
             </ol>
             <Show when=move || hints_shown.get() < hint_count>
-                <button type="button" class="hint-button" on:click=move |_| hints_shown.update(|n| *n += 1)>
+                <button type="button" class="hint-button" on:click=reveal_hint>
                     {move || format!("Show a hint ({} left)", hint_count - hints_shown.get())}
                 </button>
             </Show>

@@ -1,0 +1,79 @@
+//! `#/teach/class/<id>/replay/<learner>`: a learner's lab, read-only. The page fetches the
+//! lab's log (lesson, seed, scripts) and rebuilds it here by running every script again in a
+//! fresh lab — the simulator is deterministic, so this is the learner's cluster — then shows
+//! the cluster and the transcript, with no prompt.
+
+use crate::api_client;
+use crate::api_types::LabLog;
+use crate::cluster_view::ClusterView;
+use crate::dashboard_model::lesson_label;
+use crate::error_panel::ErrorPanel;
+use crate::lab_handle::LabHandle;
+use crate::lab_session::LabSession;
+use crate::lessons::catalogue;
+use crate::route::Route;
+use crate::terminal::transcript_text;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+#[component]
+pub fn ReplayPage(class_id: String, learner: String) -> impl IntoView {
+    let log = RwSignal::new(None::<Result<LabLog, String>>);
+    let path = format!(
+        "/api/classes/{}/learners/{}/lab",
+        api_client::path_segment(&class_id),
+        api_client::path_segment(&learner)
+    );
+    spawn_local(async move {
+        let answer = api_client::get::<LabLog>(&path).await.map_err(|problem| problem.detail);
+        let _ = log.try_set(Some(answer));
+    });
+    view! {
+        <p class="breadcrumb"><a href=Route::TeachClass(class_id.clone()).href()>"Dashboard"</a>" › replay"</p>
+        <h1>"Replay of a learner's lab"</h1>
+        {move || match log.get() {
+            None => view! { <p role="status">"Loading the lab…"</p> }.into_any(),
+            Some(Err(detail)) => view! { <ErrorPanel title="No lab to replay".to_string() message=detail /> }.into_any(),
+            Some(Ok(log)) => replay(log),
+        }}
+    }
+}
+
+fn replay(log: LabLog) -> AnyView {
+    let session = match rebuild(&log) {
+        Ok(session) => session,
+        Err(message) => {
+            return view! { <ErrorPanel title="This lab cannot be replayed".to_string() message=message /> }.into_any();
+        }
+    };
+    let lab = LabHandle::new(session);
+    for script in &log.scripts {
+        lab.run(script);
+    }
+    view! {
+        <p>{format!("{} · {} commands · seed {}", lesson_label(&log.lesson, None), log.scripts.len(), log.seed)}</p>
+        <div class="lesson-layout replay">
+            <section class="terminal" aria-label="The learner's transcript (read-only)">
+                <pre class="terminal-output" id="terminal-output" tabindex="0">{move || transcript_text(&lab.transcript.get())}</pre>
+            </section>
+            <ClusterView lab=lab />
+        </div>
+    }
+    .into_any()
+}
+
+/// A fresh lab for the log's lesson, refusing a seed the bundled lesson would not use (the
+/// replay would show a different cluster).
+fn rebuild(log: &LabLog) -> Result<LabSession, String> {
+    if log.lesson == "sandbox" {
+        return Ok(LabSession::sandbox());
+    }
+    let lesson = catalogue()
+        .find(&log.lesson)
+        .ok_or_else(|| format!("this app does not have the lesson “{}”; update the web app", log.lesson))?;
+    let seed = lesson.seed.unwrap_or(1);
+    if seed != log.seed {
+        return Err(format!("the lab used seed {} but the lesson here uses seed {seed}", log.seed));
+    }
+    LabSession::for_lesson(lesson)
+}
