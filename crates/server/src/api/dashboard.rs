@@ -14,7 +14,7 @@ use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,21 +34,19 @@ pub struct Dashboard {
     pub answers: Vec<AnswerCount>,
 }
 
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct LearnerRow {
     pub id: String,
     pub display_name: String,
     pub lesson: Option<String>,
     pub step: Option<i64>,
-    /// When the learner reached their current step.
+    /// When the learner first recorded anything at their current step.
     pub step_since: Option<i64>,
     pub last_progress_at: Option<i64>,
     pub tasks_passed: i64,
     pub hints_used: i64,
     pub stuck: bool,
     pub online: bool,
-    #[serde(skip)]
-    joined_at: i64,
 }
 
 #[derive(Debug, Serialize)]
@@ -85,68 +83,77 @@ pub async fn show(
     Ok(Json(build(&state.db, class, &online, options.stuck_after_ms()).await?))
 }
 
-type EventRow = (String, String, i64, String, Option<String>, Option<String>, i64);
+type LearnerTotals = (String, String, i64, Option<i64>, Option<i64>, Option<i64>);
+type Position = (String, String, i64, i64);
+type Answers = (String, i64, String, Option<String>, String, i64);
 
-/// Reads the class's learners and progress and folds them into the dashboard.
+/// Reads the class's learners and the aggregates of their progress (in SQL, so a class with
+/// many thousand events costs milliseconds) into the dashboard.
 pub async fn build(db: &Db, class: Class, online: &HashSet<String>, stuck_after_ms: i64) -> ApiResult<Dashboard> {
-    let learners: Vec<(String, String, i64)> =
-        sqlx::query_as("SELECT id, display_name, created_at FROM users WHERE class_id = $1 ORDER BY created_at, id")
-            .bind(&class.id)
-            .fetch_all(&db.pool)
-            .await?;
-    let events: Vec<EventRow> = sqlx::query_as(
-        "SELECT learner_id, lesson, step, kind, item, answer, at FROM progress
-         WHERE class_id = $1 ORDER BY at, event_id",
+    let totals: Vec<LearnerTotals> = sqlx::query_as(
+        "SELECT u.id, u.display_name, u.created_at, a.tasks, a.hints, a.last_at
+         FROM users u LEFT JOIN (
+             SELECT learner_id,
+                    SUM(CASE WHEN kind = 'task_passed' THEN 1 ELSE 0 END) AS tasks,
+                    SUM(CASE WHEN kind = 'hint_revealed' THEN 1 ELSE 0 END) AS hints,
+                    MAX(at) AS last_at
+             FROM progress WHERE class_id = $1 GROUP BY learner_id) a ON a.learner_id = u.id
+         WHERE u.class_id = $2 ORDER BY u.created_at, u.id",
+    )
+    .bind(&class.id)
+    .bind(&class.id)
+    .fetch_all(&db.pool)
+    .await?;
+    // Where each learner is: their latest event's lesson and step, and when they first got there.
+    let positions: Vec<Position> = sqlx::query_as(
+        "SELECT l.learner_id, l.lesson, l.step, MIN(p.at) FROM (
+             SELECT learner_id, lesson, step FROM (
+                 SELECT learner_id, lesson, step,
+                        ROW_NUMBER() OVER (PARTITION BY learner_id ORDER BY at DESC, event_id DESC) AS newest
+                 FROM progress WHERE class_id = $1) ranked
+             WHERE newest = 1) l
+         JOIN progress p ON p.learner_id = l.learner_id AND p.lesson = l.lesson AND p.step = l.step
+         GROUP BY l.learner_id, l.lesson, l.step",
     )
     .bind(&class.id)
     .fetch_all(&db.pool)
     .await?;
+    let mut answers: Vec<Answers> = sqlx::query_as(
+        "SELECT lesson, step, kind, item, answer, COUNT(*) FROM progress
+         WHERE class_id = $1 AND kind IN ('prediction_answered', 'quiz_answered') AND answer IS NOT NULL
+         GROUP BY lesson, step, kind, item, answer",
+    )
+    .bind(&class.id)
+    .fetch_all(&db.pool)
+    .await?;
+    // SQLite and PostgreSQL sort NULLs differently: order here, the same on both.
+    answers.sort();
     let now = now_ms();
-    let mut rows: Vec<LearnerRow> = learners
+    let learners = totals
         .into_iter()
-        .map(|(id, display_name, joined_at)| LearnerRow {
-            online: online.contains(&id),
-            id,
-            display_name,
-            joined_at,
-            ..LearnerRow::default()
+        .map(|(id, display_name, joined_at, tasks, hints, last_at)| {
+            let position = positions.iter().find(|(learner, ..)| *learner == id);
+            let online = online.contains(&id);
+            let quiet_since = last_at.unwrap_or(joined_at);
+            LearnerRow {
+                lesson: position.map(|(_, lesson, ..)| lesson.clone()),
+                step: position.map(|(_, _, step, _)| *step),
+                step_since: position.map(|(.., since)| *since),
+                last_progress_at: last_at,
+                tasks_passed: tasks.unwrap_or(0),
+                hints_used: hints.unwrap_or(0),
+                stuck: online && now - quiet_since >= stuck_after_ms,
+                online,
+                id,
+                display_name,
+            }
         })
         .collect();
-    let mut answers: BTreeMap<(String, i64, String, Option<String>, String), i64> = BTreeMap::new();
-    for (learner_id, lesson, step, kind, item, answer, at) in events {
-        if let Some(row) = rows.iter_mut().find(|row| row.id == learner_id) {
-            row.fold(&lesson, step, &kind, at);
-        }
-        if let Some(answer) = answer.filter(|_| kind == "prediction_answered" || kind == "quiz_answered") {
-            *answers.entry((lesson, step, kind, item, answer)).or_default() += 1;
-        }
-    }
-    for row in &mut rows {
-        let quiet_since = row.last_progress_at.unwrap_or(row.joined_at);
-        row.stuck = row.online && now - quiet_since >= stuck_after_ms;
-    }
     let answers = answers
         .into_iter()
-        .map(|((lesson, step, kind, item, answer), count)| AnswerCount { lesson, step, kind, item, answer, count })
+        .map(|(lesson, step, kind, item, answer, count)| AnswerCount { lesson, step, kind, item, answer, count })
         .collect();
-    Ok(Dashboard { class, now, stuck_after_ms, learners: rows, answers })
-}
-
-impl LearnerRow {
-    /// Takes one progress event, in time order.
-    fn fold(&mut self, lesson: &str, step: i64, kind: &str, at: i64) {
-        if self.lesson.as_deref() != Some(lesson) || self.step != Some(step) {
-            self.lesson = Some(lesson.to_string());
-            self.step = Some(step);
-            self.step_since = Some(at);
-        }
-        self.last_progress_at = Some(at);
-        match kind {
-            "task_passed" => self.tasks_passed += 1,
-            "hint_revealed" => self.hints_used += 1,
-            _ => {}
-        }
-    }
+    Ok(Dashboard { class, now, stuck_after_ms, learners, answers })
 }
 
 /// `GET /api/classes/{id}/live` (WebSocket)

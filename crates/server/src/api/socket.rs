@@ -59,15 +59,27 @@ pub fn is_goodbye(message: Option<Result<Message, axum::Error>>) -> bool {
     matches!(message, None | Some(Err(_)) | Some(Ok(Message::Close(_))))
 }
 
+/// The largest message a client may send (a hosted lab's script is the biggest).
+const MAX_INCOMING: usize = 128 * 1024;
+/// Buffer sizes per socket: messages are small, and a thousand learners each holding the
+/// library's default 128 KiB read buffer would cost 125 MiB.
+const BUFFER: usize = 4 * 1024;
+
 /// The upgrade, taken after the handler's own checks so a refusal says who may connect
 /// rather than how; a plain HTTP request gets 426 Upgrade Required.
 pub fn upgrade(
     upgrade: Result<axum::extract::ws::WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<axum::extract::ws::WebSocketUpgrade, super::ApiError> {
-    upgrade.map_err(|rejection| {
+    let upgrade = upgrade.map_err(|rejection| {
         super::ApiError::Other(
             axum::http::StatusCode::UPGRADE_REQUIRED,
             format!("this endpoint is a WebSocket: {}", rejection.body_text()),
         )
-    })
+    })?;
+    Ok(upgrade
+        .read_buffer_size(BUFFER)
+        .write_buffer_size(BUFFER)
+        .max_write_buffer_size(MAX_INCOMING)
+        .max_message_size(MAX_INCOMING)
+        .max_frame_size(MAX_INCOMING))
 }
