@@ -194,7 +194,13 @@ async fn learner(me: Learner) {
 async fn dashboard(addr: String, instructor: String, class_id: String, deadline: Instant) -> u64 {
     let mut request = format!("ws://{addr}/api/classes/{class_id}/live").into_client_request().expect("request");
     request.headers_mut().insert("cookie", instructor.parse().expect("cookie"));
-    let Ok((mut socket, _)) = tokio_tungstenite::connect_async(request).await else { return 0 };
+    let mut socket = match tokio_tungstenite::connect_async(request).await {
+        Ok((socket, _)) => socket,
+        Err(error) => {
+            eprintln!("load: the dashboard did not connect: {error}");
+            return 0;
+        }
+    };
     let mut updates = 0;
     let left = || deadline.saturating_duration_since(Instant::now());
     while let Ok(Some(Ok(_))) = tokio::time::timeout(left(), socket.next()).await {

@@ -61,9 +61,12 @@ pub fn is_goodbye(message: Option<Result<Message, axum::Error>>) -> bool {
 
 /// The largest message a client may send (a hosted lab's script is the biggest).
 const MAX_INCOMING: usize = 128 * 1024;
-/// Buffer sizes per socket: messages are small, and a thousand learners each holding the
-/// library's default 128 KiB read buffer would cost 125 MiB.
+/// Buffer sizes per socket: most messages are small, and a thousand learners each holding
+/// the library's default 128 KiB read buffer would cost 125 MiB.
 const BUFFER: usize = 4 * 1024;
+/// The most one socket may have unsent: a big class's dashboard is a few hundred KiB.
+/// (A client that stops reading is dropped by `SEND_DEADLINE`, not by this.)
+const MAX_UNSENT: usize = 8 * 1024 * 1024;
 
 /// The upgrade, taken after the handler's own checks so a refusal says who may connect
 /// rather than how; a plain HTTP request gets 426 Upgrade Required.
@@ -79,7 +82,7 @@ pub fn upgrade(
     Ok(upgrade
         .read_buffer_size(BUFFER)
         .write_buffer_size(BUFFER)
-        .max_write_buffer_size(MAX_INCOMING)
+        .max_write_buffer_size(MAX_UNSENT)
         .max_message_size(MAX_INCOMING)
         .max_frame_size(MAX_INCOMING))
 }
