@@ -3,7 +3,7 @@
 # rustfmt + clippy, a wasm32 toolchain (rustup's target when installed, otherwise Debian's
 # rustc-web with the standard library built from source), the wasm-bindgen CLI at the exact
 # version in Cargo.lock, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
-# playwright-core) and chromium for the browser end-to-end test.
+# playwright-core), chromium for the browser end-to-end test and PostgreSQL for the server's tests.
 # Safe to run again: it prints nothing when everything is present.
 set -euo pipefail
 
@@ -95,6 +95,11 @@ if [[ ! -x $e2e/node_modules/.bin/wasm-opt || ! -f $e2e/node_modules/playwright-
   else
     npm install "${npm_flags[@]}" >/dev/null
   fi
+fi
+
+# --- PostgreSQL for the server's tests against it (scripts/postgres.sh starts a private one) -----
+if ! ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
+  apt_install postgresql
 fi
 
 # --- a browser for tests/e2e (playwright-core drives it; never `npx playwright install`) ------

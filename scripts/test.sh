@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
 # prints a header and its time; the first failing stage stops the run and is named at the end.
-#   format · clippy · native tests · lessons · wasm32 build of the core · web bundle · native/wasm determinism
+#   format · clippy · native tests · server API on PostgreSQL · lessons · wasm32 build of the core · web bundle · native/wasm determinism
 #   · browser end-to-end
 set -euo pipefail
 
@@ -50,9 +50,17 @@ determinism() {
   node tests/wasm/determinism.mjs
 }
 
+# The server's API tests again, on a private PostgreSQL (the native tests ran them on SQLite).
+server_on_postgres() {
+  local url
+  url="$(scripts/postgres.sh)"
+  KUBELAB_TEST_DATABASE_URL="$url" cargo test --quiet -p kubelab-server api::tests
+}
+
 stage "format" cargo fmt --all --check
 stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
+stage "server API on PostgreSQL" server_on_postgres
 stage "lessons replay their solutions" cargo run --quiet -p kubelab-server --bin kubelab -- lessons check lessons/
 stage "wasm32 build of kubelab-core" scripts/cargo-wasm.sh build --quiet -p kubelab-core
 stage "web bundle" scripts/build-web.sh

@@ -1,8 +1,12 @@
-//! `kubelab`: the one binary. `kubelab serve` serves the web app (and, as the server grows,
-//! classes, progress and shared labs); `kubelab sim` runs a scenario script headless;
+//! `kubelab`: the one binary. `kubelab serve` serves the web app, classes, progress, the live
+//! instructor dashboard and hosted labs; `kubelab sim` runs a scenario script headless;
 //! `kubelab lessons check` lints the curriculum.
 
+mod api;
+mod db;
 mod disk_files;
+mod hosted_lab;
+mod hub;
 mod lessons_command;
 mod serve;
 mod sim_command;
@@ -14,7 +18,10 @@ use std::process::ExitCode;
 const USAGE: &str = "kubelab — learn Kubernetes by breaking a simulated cluster
 
 usage:
-  kubelab serve [--addr 127.0.0.1:8080] [--static DIR]   serve the web app (KUBELAB_ADDR also sets the address)
+  kubelab serve [--addr 127.0.0.1:8080] [--database URL] [--lessons DIR] [--static DIR]
+                                                       serve the web app, classes and labs (KUBELAB_ADDR sets the
+                                                       address; DATABASE_URL the database: sqlite://FILE, the
+                                                       default sqlite://kubelab.db, or postgres://USER:PASS@HOST/DB)
   kubelab sim [--seed N] [--cluster FILE] [--strict] [--trace FILE] SCRIPT|-
                                                        run a scenario script and print its transcript
   kubelab lessons check [DIR]                          lint and replay every lesson in DIR (default lessons/)
@@ -41,11 +48,15 @@ fn main() -> ExitCode {
 fn serve_main(args: &[String]) -> i32 {
     let mut addr = std::env::var("KUBELAB_ADDR").unwrap_or_else(|_| "127.0.0.1:8080".to_string());
     let mut static_dir = PathBuf::from("target/web-bundle");
+    let mut database_url = std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_URL.to_string());
+    let mut lessons_dir = Some(PathBuf::from("lessons")).filter(|dir| dir.is_dir());
     let mut i = 0;
     while i < args.len() {
         match (args[i].as_str(), args.get(i + 1)) {
             ("--addr", Some(value)) => addr = value.clone(),
             ("--static", Some(value)) => static_dir = PathBuf::from(value),
+            ("--database", Some(value)) => database_url = value.clone(),
+            ("--lessons", Some(value)) => lessons_dir = Some(PathBuf::from(value)),
             (other, _) => {
                 eprintln!("kubelab serve: unknown or incomplete flag {other}\n\n{USAGE}");
                 return 2;
@@ -65,7 +76,8 @@ fn serve_main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    match runtime.block_on(serve::run(addr, static_dir)) {
+    let config = serve::ServeConfig { addr, static_dir, database_url, lessons_dir };
+    match runtime.block_on(serve::run(config)) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("kubelab serve: {e}");

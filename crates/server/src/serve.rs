@@ -1,41 +1,105 @@
-//! `kubelab serve`: the HTTP server for the built web app (static files) and `/healthz`, with
-//! graceful shutdown on Ctrl-C and SIGTERM.
+//! `kubelab serve`: the web app (static files), `/healthz`, and the API under `/api` over the
+//! database, with graceful shutdown on Ctrl-C and SIGTERM: in-flight requests finish,
+//! WebSockets close with a reason, hosted labs stop.
 
+use crate::api::{self, AppState, Limits};
+use crate::db::{self, Db};
+use kubelab_core::lesson::Lesson;
+use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use axum::Router;
 use axum::routing::get;
+use tokio::sync::watch;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
-/// Serves `static_dir` (the web bundle, `target/web-bundle` after `scripts/build-web.sh`) on
-/// `addr` until Ctrl-C or SIGTERM, then finishes in-flight requests and returns.
-pub async fn run(addr: SocketAddr, static_dir: PathBuf) -> io::Result<()> {
-    if !static_dir.join("index.html").is_file() {
+/// What `kubelab serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub addr: SocketAddr,
+    pub static_dir: PathBuf,
+    pub database_url: String,
+    pub lessons_dir: Option<PathBuf>,
+}
+
+/// Serves until Ctrl-C or SIGTERM, then finishes in-flight requests and returns.
+pub async fn run(config: ServeConfig) -> io::Result<()> {
+    run_until(config, shutdown_signal()).await
+}
+
+/// Serves until `stop` resolves.
+pub async fn run_until(config: ServeConfig, stop: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
+    if !config.static_dir.join("index.html").is_file() {
         tracing::warn!(
-            static_dir = %static_dir.display(),
+            static_dir = %config.static_dir.display(),
             "no index.html in the static dir; build the web bundle with scripts/build-web.sh"
         );
     }
-    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let db = Db::open(&config.database_url)
+        .await
+        .map_err(|e| io::Error::other(format!("cannot open the database {}: {e}", db::redact(&config.database_url))))?;
+    tracing::info!(database = %db::redact(&config.database_url), "database ready");
+    let lessons = config.lessons_dir.as_deref().map(load_lessons).unwrap_or_default();
+    let (shutdown_tx, shutdown) = watch::channel(false);
+    let state = Arc::new(AppState::new(db, lessons, Limits::default(), shutdown));
+
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let bound = listener.local_addr()?;
     println!("kubelab serving on http://{bound} — open it in a browser");
 
-    axum::serve(listener, router(&static_dir)).with_graceful_shutdown(shutdown_signal()).await?;
+    let app = app(&config.static_dir, Arc::clone(&state)).into_make_service_with_connect_info::<SocketAddr>();
+    let closing = Arc::clone(&state);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            stop.await;
+            shutdown_tx.send_replace(true);
+            closing.labs.close_all();
+        })
+        .await?;
+    state.db.pool.close().await;
     tracing::info!("kubelab stopped");
     Ok(())
 }
 
-/// The routes: `/healthz`, then any file under `static_dir`; paths that name no file get
-/// `index.html`, so the web app's own routes survive a reload.
-fn router(static_dir: &Path) -> Router {
+/// The routes: `/api/…`, `/healthz`, then any file under `static_dir`; paths that name no
+/// file get `index.html`, so the web app's own routes survive a reload.
+pub fn app(static_dir: &Path, state: Arc<AppState>) -> Router {
     let index = ServeFile::new(static_dir.join("index.html"));
     Router::new()
+        .nest("/api", api::router(state))
         .route("/healthz", get(healthz))
         .fallback_service(ServeDir::new(static_dir).fallback(index))
         .layer(TraceLayer::new_for_http())
+}
+
+/// The lessons in a folder, by id; a file that does not parse is logged and skipped
+/// (`kubelab lessons check` says why).
+fn load_lessons(dir: &Path) -> HashMap<String, Lesson> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        tracing::warn!(dir = %dir.display(), "cannot read the lessons folder; hosted labs offer the sandbox only");
+        return HashMap::new();
+    };
+    let mut lessons = HashMap::new();
+    for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
+        if !path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            continue;
+        }
+        let loaded = std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|text| {
+            Lesson::from_yaml(&text).map_err(|e| format!("line {}:{}: {}", e.line, e.column, e.message))
+        });
+        match loaded {
+            Ok(lesson) => {
+                lessons.insert(lesson.id.clone(), lesson);
+            }
+            Err(error) => tracing::warn!(file = %path.display(), %error, "skipping a lesson that does not load"),
+        }
+    }
+    tracing::info!(count = lessons.len(), dir = %dir.display(), "lessons loaded");
+    lessons
 }
 
 async fn healthz() -> &'static str {
@@ -79,6 +143,13 @@ mod tests {
     use axum::http::{Request, StatusCode, header};
     use tower::ServiceExt;
 
+    /// An app over `dir` with a fresh SQLite database inside it.
+    async fn router(dir: &Path) -> Router {
+        let db = Db::open(&format!("sqlite://{}/test.db", dir.display())).await.unwrap();
+        let state = AppState::new(db, HashMap::new(), Limits::default(), watch::channel(false).1);
+        app(dir, Arc::new(state))
+    }
+
     /// A fresh static dir under the system temp dir, removed when dropped.
     struct StaticDir(PathBuf);
 
@@ -111,7 +182,7 @@ mod tests {
     #[tokio::test]
     async fn healthz_answers_ok() {
         let dir = StaticDir::new("healthz");
-        let (status, _, body) = get_path(router(&dir.0), "/healthz").await;
+        let (status, _, body) = get_path(router(&dir.0).await, "/healthz").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body, "ok");
     }
@@ -119,12 +190,12 @@ mod tests {
     #[tokio::test]
     async fn serves_files_from_the_static_dir() {
         let dir = StaticDir::new("files");
-        let (status, content_type, body) = get_path(router(&dir.0), "/pkg/kubelab_web.js").await;
+        let (status, content_type, body) = get_path(router(&dir.0).await, "/pkg/kubelab_web.js").await;
         assert_eq!(status, StatusCode::OK);
         assert!(content_type.unwrap().contains("javascript"));
         assert_eq!(body, "export {};");
 
-        let (status, _, body) = get_path(router(&dir.0), "/").await;
+        let (status, _, body) = get_path(router(&dir.0).await, "/").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body, "<h1>kubelab</h1>");
     }
@@ -132,7 +203,7 @@ mod tests {
     #[tokio::test]
     async fn unknown_paths_get_index_html() {
         let dir = StaticDir::new("fallback");
-        let (status, _, body) = get_path(router(&dir.0), "/lessons/first-deployment").await;
+        let (status, _, body) = get_path(router(&dir.0).await, "/lessons/first-deployment").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body, "<h1>kubelab</h1>");
     }
@@ -143,7 +214,16 @@ mod tests {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         drop(listener);
-        let server = tokio::spawn(run(addr, dir.0.clone()));
+        let config = ServeConfig {
+            addr,
+            static_dir: dir.0.clone(),
+            database_url: format!("sqlite://{}/serve.db", dir.0.display()),
+            lessons_dir: None,
+        };
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(run_until(config, async move {
+            let _ = stop_rx.await;
+        }));
 
         let mut reply = String::new();
         for _ in 0..50 {
@@ -158,7 +238,8 @@ mod tests {
             }
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
-        server.abort();
+        stop_tx.send(()).unwrap();
+        server.await.unwrap().unwrap();
         assert!(reply.starts_with("HTTP/1.1 200"), "reply: {reply}");
         assert!(reply.ends_with("ok"), "reply: {reply}");
     }

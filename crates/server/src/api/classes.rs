@@ -1,0 +1,155 @@
+//! Classes: an instructor creates them (each with a join code) and lists them; a learner joins
+//! one with its code and a display name (no password), and resumes on another device with the
+//! resume code they were given.
+
+use super::body::Body;
+use super::problem::{ApiError, ApiResult};
+use super::session::{self, Caller, set_cookie};
+use super::{AppState, codes, input};
+use crate::db::{Db, now_ms};
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+#[derive(Debug, Serialize)]
+pub struct Class {
+    pub id: String,
+    pub name: String,
+    pub join_code: String,
+    pub created_at: i64,
+    pub learners: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewClass {
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Join {
+    join_code: String,
+    display_name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resume {
+    resume_code: String,
+}
+
+/// `POST /api/classes`
+pub async fn create(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Body(form): Body<NewClass>,
+) -> ApiResult<impl IntoResponse> {
+    let instructor = caller.instructor("create classes")?;
+    let name = input::display_name("name", &form.name)?;
+    let id = codes::new_id();
+    let join_code = codes::new_join_code();
+    let created_at = now_ms();
+    sqlx::query("INSERT INTO classes (id, instructor_id, name, join_code, created_at) VALUES ($1, $2, $3, $4, $5)")
+        .bind(&id)
+        .bind(&instructor.id)
+        .bind(&name)
+        .bind(&join_code)
+        .bind(created_at)
+        .execute(&state.db.pool)
+        .await?;
+    Ok((StatusCode::CREATED, Json(Class { id, name, join_code, created_at, learners: 0 })))
+}
+
+/// `GET /api/classes`
+pub async fn list(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<Vec<Class>>> {
+    let instructor = caller.instructor("list classes")?;
+    let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
+        "SELECT c.id, c.name, c.join_code, c.created_at,
+                (SELECT COUNT(*) FROM users u WHERE u.class_id = c.id)
+         FROM classes c WHERE c.instructor_id = $1 ORDER BY c.created_at DESC, c.id",
+    )
+    .bind(&instructor.id)
+    .fetch_all(&state.db.pool)
+    .await?;
+    let classes = rows
+        .into_iter()
+        .map(|(id, name, join_code, created_at, learners)| Class { id, name, join_code, created_at, learners })
+        .collect();
+    Ok(Json(classes))
+}
+
+/// The class by id (404 when there is none), with its owner's id.
+async fn class_row(db: &Db, class_id: &str) -> ApiResult<(Class, String)> {
+    let row: Option<(String, String, String, i64, String, i64)> = sqlx::query_as(
+        "SELECT c.id, c.name, c.join_code, c.created_at, c.instructor_id,
+                (SELECT COUNT(*) FROM users u WHERE u.class_id = c.id)
+         FROM classes c WHERE c.id = $1",
+    )
+    .bind(class_id)
+    .fetch_optional(&db.pool)
+    .await?;
+    let (id, name, join_code, created_at, owner, learners) =
+        row.ok_or_else(|| ApiError::NotFound(format!("no class has id {class_id:?}")))?;
+    Ok((Class { id, name, join_code, created_at, learners }, owner))
+}
+
+pub async fn class_by_id(db: &Db, class_id: &str) -> ApiResult<Class> {
+    Ok(class_row(db, class_id).await?.0)
+}
+
+/// The class, if the caller is its instructor: 404 when there is no such class, 403 when it
+/// is someone else's.
+pub async fn owned_class(db: &Db, caller: &Caller, class_id: &str, doing: &str) -> ApiResult<Class> {
+    let instructor = caller.instructor(doing)?;
+    let (class, owner) = class_row(db, class_id).await?;
+    if owner != instructor.id {
+        return Err(ApiError::Forbidden(format!("only the class's instructor can {doing}")));
+    }
+    Ok(class)
+}
+
+/// `POST /api/join`
+pub async fn join(State(state): State<Arc<AppState>>, Body(form): Body<Join>) -> ApiResult<impl IntoResponse> {
+    let display_name = input::display_name("display_name", &form.display_name)?;
+    let unknown = || {
+        ApiError::NotFound(format!("no class has the join code {:?}; check it with your instructor", form.join_code))
+    };
+    let join_code = codes::normalize_code(&form.join_code).ok_or_else(unknown)?;
+    let class: Option<(String,)> = sqlx::query_as("SELECT id FROM classes WHERE join_code = $1")
+        .bind(&join_code)
+        .fetch_optional(&state.db.pool)
+        .await?;
+    let (class_id,) = class.ok_or_else(unknown)?;
+    let id = codes::new_id();
+    sqlx::query(
+        "INSERT INTO users (id, role, display_name, class_id, resume_code, created_at)
+         VALUES ($1, 'learner', $2, $3, $4, $5)",
+    )
+    .bind(&id)
+    .bind(&display_name)
+    .bind(&class_id)
+    .bind(codes::new_resume_code())
+    .bind(now_ms())
+    .execute(&state.db.pool)
+    .await?;
+    state.hub.class_changed(&class_id);
+    let cookie = session::start(&state.db, &id).await?;
+    Ok((StatusCode::CREATED, set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
+}
+
+/// `POST /api/resume`
+pub async fn resume(State(state): State<Arc<AppState>>, Body(form): Body<Resume>) -> ApiResult<impl IntoResponse> {
+    let unknown = || ApiError::NotFound("no learner has that resume code".into());
+    let code = codes::normalize_code(&form.resume_code).ok_or_else(unknown)?;
+    let row: Option<(String,)> = sqlx::query_as("SELECT id FROM users WHERE resume_code = $1")
+        .bind(&code)
+        .fetch_optional(&state.db.pool)
+        .await?;
+    let (id,) = row.ok_or_else(unknown)?;
+    let cookie = session::start(&state.db, &id).await?;
+    Ok((set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
+}

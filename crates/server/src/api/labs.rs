@@ -1,0 +1,185 @@
+//! Hosted labs over HTTP: an instructor starts one (capped per server), anyone signed in
+//! watches it over a WebSocket, and only its instructor runs scripts in it.
+
+use super::body::Body;
+use super::problem::{ApiError, ApiResult};
+use super::session::Caller;
+use super::socket::{self, Ended};
+use super::{AppState, codes};
+use crate::hosted_lab::HostedLab;
+use axum::Json;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use kubelab_core::lesson::{Lesson, Level};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast::error::RecvError;
+
+/// The running hosted labs, by id.
+#[derive(Default)]
+pub struct HostedLabs {
+    labs: Mutex<HashMap<String, Arc<HostedLab>>>,
+}
+
+impl HostedLabs {
+    fn get(&self, id: &str) -> ApiResult<Arc<HostedLab>> {
+        let labs = self.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        labs.get(id).cloned().ok_or_else(|| ApiError::NotFound(format!("no hosted lab has id {id:?}")))
+    }
+
+    /// Closes every lab (server shutdown).
+    pub fn close_all(&self) {
+        let labs = self.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        labs.values().for_each(|lab| lab.close());
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewLab {
+    #[serde(default)]
+    lesson: Option<String>,
+}
+
+/// `POST /api/labs`
+pub async fn create(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Body(form): Body<NewLab>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let instructor = caller.instructor("host labs")?;
+    let lesson = match &form.lesson {
+        Some(id) => {
+            state.lessons.get(id).cloned().ok_or_else(|| ApiError::NotFound(format!("no lesson has id {id:?}")))?
+        }
+        None => sandbox(),
+    };
+    let mut labs = state.labs.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if labs.len() >= state.limits.max_hosted_labs {
+        return Err(ApiError::Unavailable(format!(
+            "this server already hosts {} labs, its limit; close one first",
+            labs.len()
+        )));
+    }
+    let id = codes::new_id();
+    let lab = HostedLab::start(id.clone(), instructor.id.clone(), lesson)
+        .map_err(|e| ApiError::Internal(format!("lab thread: {e}")))?;
+    let answer = json!({ "id": id, "lesson": lab.lesson_id, "seed": lab.seed });
+    labs.insert(id, Arc::new(lab));
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// `GET /api/labs/{id}`
+pub async fn show(
+    State(state): State<Arc<AppState>>,
+    _caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let lab = state.labs.get(&id)?;
+    Ok(Json(json!({ "id": lab.id, "lesson": lab.lesson_id, "seed": lab.seed, "scripts": lab.scripts() })))
+}
+
+/// `DELETE /api/labs/{id}`
+pub async fn delete(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let lab = state.labs.get(&id)?;
+    if lab.owner_id != caller.me.id {
+        return Err(ApiError::Forbidden("only the lab's instructor can close it".into()));
+    }
+    lab.close();
+    state.labs.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&id);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/labs/{id}/ws` (WebSocket)
+pub async fn watch(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Path(id): Path<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
+    let lab = state.labs.get(&id)?;
+    let may_run = lab.owner_id == caller.me.id;
+    let upgrade = socket::upgrade(upgrade)?;
+    Ok(upgrade.on_upgrade(move |socket| follow(state, socket, lab, may_run)))
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Request {
+    Run { script: String },
+}
+
+async fn follow(state: Arc<AppState>, mut socket: WebSocket, lab: Arc<HostedLab>, may_run: bool) {
+    let (mut updates, mut closed) = lab.subscribe();
+    let mut shutdown = state.shutdown.clone();
+    let ended = match socket::send_text(&mut socket, lab.state_message()).await {
+        Err(gone) => Ended::from(gone),
+        Ok(()) => loop {
+            tokio::select! {
+                update = updates.recv() => match update {
+                    Ok(text) => if let Err(gone) = socket::send_text(&mut socket, text).await { break Ended::from(gone) },
+                    Err(RecvError::Lagged(_)) => break Ended::TooSlow,
+                    Err(RecvError::Closed) => break Ended::Closed(axum::extract::ws::close_code::NORMAL, "lab closed"),
+                },
+                _ = closed.changed() => break Ended::Closed(axum::extract::ws::close_code::NORMAL, "lab closed"),
+                _ = shutdown.changed() => break Ended::Shutdown,
+                message = socket.recv() => match message {
+                    Some(Ok(Message::Text(text))) => {
+                        let reply = handle(&lab, may_run, &text);
+                        if let Some(reply) = reply
+                            && let Err(gone) = socket::send_text(&mut socket, reply).await
+                        {
+                            break Ended::from(gone);
+                        }
+                    }
+                    other => if socket::is_goodbye(other) { break Ended::ClientLeft },
+                },
+            }
+        },
+    };
+    socket::finish(socket, ended).await;
+}
+
+/// A client's message; the reply, when there is one, is an error for that client only.
+fn handle(lab: &HostedLab, may_run: bool, text: &str) -> Option<String> {
+    let error = |message: String| Some(json!({ "type": "error", "message": message }).to_string());
+    match serde_json::from_str::<Request>(text) {
+        Err(e) => error(format!("not a request this lab understands: {e}")),
+        Ok(Request::Run { .. }) if !may_run => error("only the lab's instructor can run commands in it".into()),
+        Ok(Request::Run { script }) if script.len() > 64 * 1024 => error("the script is too long".into()),
+        Ok(Request::Run { script }) => {
+            if lab.submit(script) {
+                None
+            } else {
+                error("the lab is busy; try again in a moment".into())
+            }
+        }
+    }
+}
+
+/// A free lab: the default cluster, seed 1, nothing set up (what the web app's sandbox is).
+fn sandbox() -> Lesson {
+    Lesson {
+        id: "sandbox".into(),
+        title: "Sandbox".into(),
+        summary: String::new(),
+        minutes: 0,
+        level: Level::Beginner,
+        prerequisites: Vec::new(),
+        seed: None,
+        cluster: None,
+        files: Default::default(),
+        setup: String::new(),
+        steps: Vec::new(),
+        quiz: Vec::new(),
+    }
+}

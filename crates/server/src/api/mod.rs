@@ -1,0 +1,123 @@
+//! The HTTP API under `/api` (crates/server/API.md is its reference): accounts and sessions,
+//! classes, progress, the live dashboard, faults pushed to a class, and hosted labs.
+
+mod accounts;
+mod body;
+mod classes;
+mod codes;
+mod dashboard;
+mod faults;
+mod input;
+mod labs;
+mod problem;
+mod progress;
+mod rate_limit;
+mod session;
+mod socket;
+
+pub use labs::HostedLabs;
+pub use problem::ApiError;
+pub use rate_limit::Rate;
+
+use crate::db::Db;
+use crate::hub::Hub;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::routing::{get, post, put};
+use axum::{Json, Router, middleware};
+use kubelab_core::lesson::Lesson;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::sync::watch;
+
+/// The server's bounds; `Limits::default()` is what `kubelab serve` uses.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_body_bytes: usize,
+    /// `PUT /api/lab` carries a whole lab log.
+    pub max_lab_body_bytes: usize,
+    pub session_writes: Rate,
+    pub anonymous_writes: Rate,
+    pub max_hosted_labs: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_body_bytes: 64 * 1024,
+            max_lab_body_bytes: 1024 * 1024,
+            session_writes: Rate { per_second: 20.0, burst: 40.0 },
+            anonymous_writes: Rate { per_second: 100.0, burst: 200.0 },
+            max_hosted_labs: 8,
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct AppState {
+    pub db: Db,
+    pub hub: Hub,
+    pub labs: HostedLabs,
+    pub limits: Limits,
+    pub rate: rate_limit::RateLimiter,
+    /// Lessons by id (hosted labs start from them).
+    pub lessons: HashMap<String, Lesson>,
+    /// Turns true when the server shuts down: every WebSocket closes with a reason.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+impl AppState {
+    pub fn new(db: Db, lessons: HashMap<String, Lesson>, limits: Limits, shutdown: watch::Receiver<bool>) -> AppState {
+        AppState {
+            db,
+            hub: Hub::default(),
+            labs: HostedLabs::default(),
+            limits,
+            rate: rate_limit::RateLimiter::default(),
+            lessons,
+            shutdown,
+        }
+    }
+}
+
+/// The `/api` routes (mount with `Router::nest("/api", …)`).
+pub fn router(state: Arc<AppState>) -> Router {
+    let lab_log = Router::new()
+        .route("/lab", put(progress::save_lab))
+        .layer(DefaultBodyLimit::max(state.limits.max_lab_body_bytes));
+    Router::new()
+        .route("/health", get(health))
+        .route("/me", get(accounts::me))
+        .route("/instructors", post(accounts::sign_up))
+        .route("/session", post(accounts::sign_in).delete(accounts::sign_out))
+        .route("/classes", post(classes::create).get(classes::list))
+        .route("/join", post(classes::join))
+        .route("/resume", post(classes::resume))
+        .route("/progress", post(progress::record).get(progress::read))
+        .route("/live", get(faults::learner_live))
+        .route("/classes/{id}/dashboard", get(dashboard::show))
+        .route("/classes/{id}/live", get(dashboard::live))
+        .route("/classes/{id}/faults", post(faults::push))
+        .route("/classes/{id}/learners/{learner}/lab", get(progress::learner_lab))
+        .route("/labs", post(labs::create))
+        .route("/labs/{id}", get(labs::show).delete(delete_lab))
+        .route("/labs/{id}/ws", get(labs::watch))
+        .layer(DefaultBodyLimit::max(state.limits.max_body_bytes))
+        .merge(lab_log)
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(Arc::clone(&state), rate_limit::limit_writes))
+        .with_state(state)
+}
+
+use labs::delete as delete_lab;
+
+async fn health(State(state): State<Arc<AppState>>) -> Json<Value> {
+    Json(json!({ "ok": true, "database": state.db.backend.name() }))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("no such API endpoint; see API.md".into())
+}
+
+#[cfg(test)]
+mod tests;

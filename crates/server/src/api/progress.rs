@@ -1,0 +1,184 @@
+//! Learners' progress: events the web app posts as a learner works (idempotent by the event's
+//! client-made id, so retries never double-count), read back to resume; and the learner's
+//! current lab (lesson, seed, scripts) kept for the instructor's read-only replay.
+
+use super::body::Body;
+use super::classes::owned_class;
+use super::problem::{ApiError, ApiResult};
+use super::session::Caller;
+use super::{AppState, input};
+use crate::db::now_ms;
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    StepOpened,
+    PredictionAnswered,
+    TaskPassed,
+    HintRevealed,
+    QuizAnswered,
+    StepCompleted,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::StepOpened => "step_opened",
+            Kind::PredictionAnswered => "prediction_answered",
+            Kind::TaskPassed => "task_passed",
+            Kind::HintRevealed => "hint_revealed",
+            Kind::QuizAnswered => "quiz_answered",
+            Kind::StepCompleted => "step_completed",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressEvent {
+    pub id: String,
+    pub lesson: String,
+    pub step: i64,
+    pub kind: Kind,
+    #[serde(default)]
+    pub item: Option<String>,
+    #[serde(default)]
+    pub answer: Option<String>,
+}
+
+/// The most steps a lesson may have, as far as progress is concerned.
+const MAX_STEP: i64 = 1000;
+
+fn validate(event: &ProgressEvent) -> ApiResult<()> {
+    input::token("id", &event.id, 64)?;
+    input::token("lesson", &event.lesson, 100)?;
+    if !(0..=MAX_STEP).contains(&event.step) {
+        return Err(input::bad("step", &format!("must be between 0 and {MAX_STEP}")));
+    }
+    if let Some(item) = &event.item {
+        input::token("item", item, 200)?;
+    }
+    if let Some(answer) = &event.answer {
+        input::token("answer", answer, 500)?;
+    }
+    Ok(())
+}
+
+/// `POST /api/progress`
+pub async fn record(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Body(event): Body<ProgressEvent>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let (learner, class_id) = caller.learner("record progress")?;
+    validate(&event)?;
+    let result = sqlx::query(
+        "INSERT INTO progress (learner_id, event_id, class_id, lesson, step, kind, item, answer, at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (learner_id, event_id) DO NOTHING",
+    )
+    .bind(&learner.id)
+    .bind(&event.id)
+    .bind(class_id)
+    .bind(&event.lesson)
+    .bind(event.step)
+    .bind(event.kind.as_str())
+    .bind(&event.item)
+    .bind(&event.answer)
+    .bind(now_ms())
+    .execute(&state.db.pool)
+    .await?;
+    let recorded = result.rows_affected() == 1;
+    if recorded {
+        state.hub.class_changed(class_id);
+    }
+    let status = if recorded { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, Json(json!({ "recorded": recorded }))))
+}
+
+type EventRow = (String, String, i64, String, Option<String>, Option<String>, i64);
+
+/// `GET /api/progress`
+pub async fn read(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<Value>> {
+    let (learner, _) = caller.learner("read their progress")?;
+    let rows: Vec<EventRow> = sqlx::query_as(
+        "SELECT event_id, lesson, step, kind, item, answer, at FROM progress
+         WHERE learner_id = $1 ORDER BY at, event_id",
+    )
+    .bind(&learner.id)
+    .fetch_all(&state.db.pool)
+    .await?;
+    let resume = rows.last().map(|(_, lesson, step, ..)| json!({ "lesson": lesson, "step": step }));
+    let events: Vec<Value> = rows
+        .into_iter()
+        .map(|(id, lesson, step, kind, item, answer, at)| {
+            json!({"id": id, "lesson": lesson, "step": step, "kind": kind, "item": item, "answer": answer, "at": at})
+        })
+        .collect();
+    Ok(Json(json!({ "events": events, "resume": resume })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabLog {
+    lesson: String,
+    seed: u64,
+    scripts: Vec<String>,
+}
+
+/// The most scripts a stored lab log keeps (a long session still replays in well under a second).
+const MAX_SCRIPTS: usize = 5000;
+
+/// `PUT /api/lab`
+pub async fn save_lab(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Body(lab): Body<LabLog>,
+) -> ApiResult<StatusCode> {
+    let (learner, _) = caller.learner("save a lab")?;
+    let lesson = input::token("lesson", &lab.lesson, 100)?;
+    if lab.scripts.len() > MAX_SCRIPTS {
+        return Err(input::bad("scripts", &format!("must hold at most {MAX_SCRIPTS} entries")));
+    }
+    let seed = i64::try_from(lab.seed).map_err(|_| input::bad("seed", "must be below 2^63"))?;
+    let scripts = serde_json::to_string(&lab.scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
+    sqlx::query(
+        "INSERT INTO labs (learner_id, lesson, seed, scripts, updated_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (learner_id) DO UPDATE SET lesson = excluded.lesson, seed = excluded.seed,
+             scripts = excluded.scripts, updated_at = excluded.updated_at",
+    )
+    .bind(&learner.id)
+    .bind(&lesson)
+    .bind(seed)
+    .bind(&scripts)
+    .bind(now_ms())
+    .execute(&state.db.pool)
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/classes/{id}/learners/{learner}/lab`
+pub async fn learner_lab(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Path((class_id, learner_id)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
+    owned_class(&state.db, &caller, &class_id, "replay its learners' labs").await?;
+    let row: Option<(String, i64, String, i64)> = sqlx::query_as(
+        "SELECT l.lesson, l.seed, l.scripts, l.updated_at FROM labs l JOIN users u ON u.id = l.learner_id
+         WHERE l.learner_id = $1 AND u.class_id = $2",
+    )
+    .bind(&learner_id)
+    .bind(&class_id)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let (lesson, seed, scripts, updated_at) =
+        row.ok_or_else(|| ApiError::NotFound("that learner has not started a lab in this class yet".into()))?;
+    let scripts: Value = serde_json::from_str(&scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(Json(json!({"lesson": lesson, "seed": seed, "scripts": scripts, "updated_at": updated_at})))
+}

@@ -1,0 +1,74 @@
+//! Hosted labs: the core running in the server, watched over WebSockets, driven by its
+//! instructor only, capped per server.
+
+use super::{TestApp, assert_problem, close_frame, connect, next_json};
+use crate::api::Limits;
+use axum::http::StatusCode;
+use futures_util::SinkExt;
+use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test]
+async fn an_instructor_demos_and_the_class_watches() {
+    let app = TestApp::new().await;
+    let addr = app.serve().await;
+    let instructor = app.instructor("Ada").await;
+    let (_, code) = app.class(&instructor, "C").await;
+    let (learner, _) = app.learner(&code, "Bob").await;
+
+    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({"lesson": "demo"}))).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{:?}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
+    let mut watcher = connect(addr, &format!("/api/labs/{id}/ws"), &learner).await;
+    let state = next_json(&mut watcher).await;
+    assert_eq!(state["type"], "state");
+    assert_eq!((state["lesson"].as_str(), state["seed"].as_i64()), (Some("demo"), Some(1)));
+    next_json(&mut demo).await;
+
+    demo.send(Message::text(json!({"type": "run", "script": "kubectl get deployments"}).to_string())).await.unwrap();
+    let ran = next_json(&mut watcher).await;
+    assert_eq!(ran["type"], "ran");
+    let output = ran["entries"][0]["output"].as_str().unwrap();
+    assert!(output.starts_with("NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nhello   2/2"), "{output}");
+    assert_eq!(next_json(&mut demo).await, ran, "everyone sees the same");
+
+    watcher
+        .send(Message::text(json!({"type": "run", "script": "kubectl delete deployment hello"}).to_string()))
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut watcher).await["message"], "only the lab's instructor can run commands in it");
+    watcher.send(Message::text("not json")).await.unwrap();
+    assert!(
+        next_json(&mut watcher).await["message"].as_str().unwrap().starts_with("not a request this lab understands")
+    );
+
+    let shown = app.call("GET", &format!("/api/labs/{id}"), Some(&learner), None).await.body;
+    assert_eq!(shown["scripts"], json!(["kubectl get deployments"]));
+
+    let by_learner = app.call("DELETE", &format!("/api/labs/{id}"), Some(&learner), None).await;
+    assert_problem(&by_learner, StatusCode::FORBIDDEN, "only the lab's instructor can close it");
+    assert_eq!(
+        app.call("DELETE", &format!("/api/labs/{id}"), Some(&instructor), None).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(close_frame(&mut watcher).await, (1000, "lab closed".to_string()));
+    assert_problem(
+        &app.call("GET", &format!("/api/labs/{id}"), Some(&learner), None).await,
+        StatusCode::NOT_FOUND,
+        "no hosted lab",
+    );
+}
+
+#[tokio::test]
+async fn hosted_labs_are_capped() {
+    let app = TestApp::with_limits(Limits { max_hosted_labs: 1, ..Limits::default() }).await;
+    let instructor = app.instructor("Ada").await;
+    let first = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
+    assert_eq!(first.status, StatusCode::CREATED);
+    assert_eq!(first.body["lesson"], "sandbox");
+    let second = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
+    assert_problem(&second, StatusCode::SERVICE_UNAVAILABLE, "already hosts 1 labs, its limit");
+    let unknown = app.call("POST", "/api/labs", Some(&instructor), Some(json!({"lesson": "nope"}))).await;
+    assert_problem(&unknown, StatusCode::NOT_FOUND, "no lesson has id");
+}

@@ -1,0 +1,91 @@
+//! The schema, as numbered migrations applied in order at start and recorded in
+//! `schema_migrations`; one statement per entry, written to run on SQLite and PostgreSQL alike.
+
+use super::{Backend, Db, now_ms};
+use sqlx::{Acquire, Executor};
+
+/// Append only: a released migration never changes; a change is a new entry.
+const MIGRATIONS: &[(i64, &[&str])] = &[(
+    1,
+    &[
+        "CREATE TABLE users (
+            id TEXT PRIMARY KEY,
+            role TEXT NOT NULL,
+            email TEXT UNIQUE,
+            password_hash TEXT,
+            display_name TEXT NOT NULL,
+            class_id TEXT,
+            resume_code TEXT UNIQUE,
+            created_at BIGINT NOT NULL)",
+        "CREATE INDEX users_class ON users (class_id)",
+        "CREATE TABLE sessions (
+            token_hash TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            created_at BIGINT NOT NULL)",
+        "CREATE INDEX sessions_user ON sessions (user_id, created_at)",
+        "CREATE TABLE classes (
+            id TEXT PRIMARY KEY,
+            instructor_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            join_code TEXT NOT NULL UNIQUE,
+            created_at BIGINT NOT NULL)",
+        "CREATE INDEX classes_instructor ON classes (instructor_id, created_at)",
+        "CREATE TABLE progress (
+            learner_id TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            class_id TEXT NOT NULL,
+            lesson TEXT NOT NULL,
+            step BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            item TEXT,
+            answer TEXT,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (learner_id, event_id))",
+        "CREATE INDEX progress_class ON progress (class_id, at)",
+        "CREATE TABLE labs (
+            learner_id TEXT PRIMARY KEY,
+            lesson TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            scripts TEXT NOT NULL,
+            updated_at BIGINT NOT NULL)",
+    ],
+)];
+
+/// Applies the migrations not applied yet, each in its own transaction. On PostgreSQL an
+/// advisory lock keeps two servers starting at once from racing.
+pub async fn run(db: &Db) -> Result<(), sqlx::Error> {
+    let mut conn = db.pool.acquire().await?;
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+    )
+    .await?;
+    if db.backend == Backend::Postgres {
+        conn.execute("SELECT pg_advisory_lock(7253001)").await?;
+    }
+    let result = apply_pending(&mut conn).await;
+    if db.backend == Backend::Postgres {
+        conn.execute("SELECT pg_advisory_unlock(7253001)").await?;
+    }
+    result
+}
+
+async fn apply_pending(conn: &mut sqlx::AnyConnection) -> Result<(), sqlx::Error> {
+    let applied: Vec<(i64,)> = sqlx::query_as("SELECT version FROM schema_migrations").fetch_all(&mut *conn).await?;
+    for (version, statements) in MIGRATIONS {
+        if applied.iter().any(|(v,)| v == version) {
+            continue;
+        }
+        let mut tx = conn.begin().await?;
+        for statement in *statements {
+            tx.execute(*statement).await?;
+        }
+        sqlx::query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)")
+            .bind(*version)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        tracing::info!(version, "applied database migration");
+    }
+    Ok(())
+}

@@ -1,0 +1,119 @@
+//! The database: one sqlx `AnyPool` over SQLite (the default, a file in the working folder) or
+//! PostgreSQL (`postgres://…`), with the same SQL and migrations for both.
+//!
+//! Portable SQL only: `TEXT` and `BIGINT` columns, `$N` placeholders (SQLite reads them as
+//! numbered parameters), `ON CONFLICT DO NOTHING`, times as Unix milliseconds.
+
+mod migrations;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Which server the pool talks to; the only place the SQL differs is set-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Db {
+    pub pool: AnyPool,
+    pub backend: Backend,
+}
+
+/// The URL used when neither `--database` nor `DATABASE_URL` names one.
+pub const DEFAULT_URL: &str = "sqlite://kubelab.db";
+
+impl Db {
+    /// Connects (creating an SQLite file when missing) and runs the migrations.
+    pub async fn open(url: &str) -> Result<Db, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        let backend = backend_of(url)?;
+        let url = match backend {
+            Backend::Sqlite if !url.contains("mode=") => {
+                format!("{url}{}mode=rwc", if url.contains('?') { '&' } else { '?' })
+            }
+            _ => url.to_string(),
+        };
+        let options = AnyConnectOptions::from_str(&url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 4 } else { 16 })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers run beside the one writer; synchronous=FULL makes
+                        // every acknowledged write survive a crash or a power cut; the busy
+                        // timeout queues writers instead of failing them.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        let db = Db { pool, backend };
+        migrations::run(&db).await?;
+        Ok(db)
+    }
+}
+
+fn backend_of(url: &str) -> Result<Backend, sqlx::Error> {
+    if url.starts_with("sqlite:") {
+        Ok(Backend::Sqlite)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Backend::Postgres)
+    } else {
+        Err(sqlx::Error::Configuration(
+            format!("unsupported database URL {:?}: use sqlite://FILE or postgres://…", redact(url)).into(),
+        ))
+    }
+}
+
+/// A URL fit for a log line: the password, if any, replaced by `***`.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let Some((credentials, host)) = rest.split_once('@') else { return url.to_string() };
+    match credentials.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
+}
+
+/// Milliseconds since the Unix epoch: what every time column holds.
+pub fn now_ms() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_reach_the_log() {
+        assert_eq!(redact("postgres://kubelab:s3cret@127.0.0.1:5432/db"), "postgres://kubelab:***@127.0.0.1:5432/db");
+        assert_eq!(redact("sqlite://kubelab.db"), "sqlite://kubelab.db");
+        assert_eq!(redact("postgres://kubelab@localhost/db"), "postgres://kubelab@localhost/db");
+    }
+
+    #[test]
+    fn unknown_schemes_are_refused_by_name() {
+        let err = backend_of("mysql://root:pw@host/db").unwrap_err().to_string();
+        assert!(err.contains("mysql://root:***@host/db") && err.contains("sqlite://FILE"), "{err}");
+    }
+}
