@@ -2,7 +2,7 @@
 # The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
 # prints a header and its time; the first failing stage stops the run and is named at the end.
 #   format · clippy · native tests · server API on PostgreSQL · lessons · wasm32 build of the core · web bundle · native/wasm determinism
-#   · browser end-to-end
+#   · browser end-to-end · classes end-to-end
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -66,5 +66,6 @@ stage "wasm32 build of kubelab-core" scripts/cargo-wasm.sh build --quiet -p kube
 stage "web bundle" scripts/build-web.sh
 stage "determinism native = wasm" determinism
 stage "browser end-to-end" node tests/e2e/run.mjs
+stage "classes end-to-end" node tests/e2e/class.mjs
 
 # Later stages go here, each as one `stage` line.

@@ -9,6 +9,7 @@
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -45,9 +46,11 @@ try {
   process.exit(1);
 }
 
-// Starts `kubelab serve` on a free loopback port; resolves with its base URL.
-function startServer() {
-  const child = spawn(server, ["serve", "--addr", "127.0.0.1:0", "--static", bundle], {
+// Starts `kubelab serve` on a free loopback port over a throwaway database in `dataDir` (so a
+// test run never writes kubelab.db into the repository); resolves with its base URL.
+function startServer(dataDir) {
+  const database = `sqlite://${path.join(dataDir, "kubelab.db")}`;
+  const child = spawn(server, ["serve", "--addr", "127.0.0.1:0", "--static", bundle, "--database", database], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   return new Promise((resolve, reject) => {
@@ -107,7 +110,8 @@ fs.rmSync(artifacts, { recursive: true, force: true });
 fs.mkdirSync(artifacts, { recursive: true });
 const lessonCount = fs.readdirSync(path.join(root, "lessons")).filter((f) => f.endsWith(".yaml")).length;
 
-const { child, base } = externalBase ? { child: null, base: externalBase } : await startServer();
+const dataDir = externalBase ? null : fs.mkdtempSync(path.join(os.tmpdir(), "kubelab-e2e-"));
+const { child, base } = externalBase ? { child: null, base: externalBase } : await startServer(dataDir);
 const browser = await chromium.launch({
   executablePath: chromiumPath,
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -229,4 +233,5 @@ try {
 } finally {
   await browser.close().catch(() => {});
   child?.kill("SIGTERM");
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,0 +1,258 @@
+// Browser end-to-end test of classes: starts `kubelab serve` on loopback with a throwaway
+// SQLite database, then drives two /usr/bin/chromium contexts (headless, playwright-core):
+// an instructor signs up, creates a class and opens its live dashboard; a learner joins with
+// the join code and completes a task in lesson 1; the dashboard shows it without a reload; the
+// instructor pushes `lab node power-off node-2` and the learner's lab runs it (transcript line,
+// then node-2 NotReady once time passes); the instructor replays the learner's lab read-only.
+// Screenshots per step go to target/e2e-artifacts/class-*.png. Exits non-zero naming the
+// failed step.
+//
+// Needs: target/debug/kubelab (cargo build -p kubelab-server), the bundle (scripts/build-web.sh),
+// chromium and playwright-core (scripts/setup.sh). Usage: node tests/e2e/class.mjs
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const server = path.join(root, "target/debug/kubelab");
+const bundle = path.join(root, "target/web-bundle");
+const artifacts = path.join(root, "target/e2e-artifacts");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const TIMEOUT_MS = 20_000;
+const FAULT = "lab node power-off node-2";
+
+function fail(message) {
+  console.error(`class e2e: FAIL: ${message}`);
+  process.exitCode = 1;
+  throw new Error(message);
+}
+
+for (const [file, hint] of [
+  [server, "build it with: cargo build -p kubelab-server"],
+  [path.join(bundle, "pkg/kubelab_web_bg.wasm"), "build it with: scripts/build-web.sh"],
+  [chromiumPath, "install it with scripts/setup.sh (apt-get install chromium)"],
+]) {
+  if (!fs.existsSync(file)) {
+    console.error(`class e2e: ${file} is missing; ${hint}`);
+    process.exit(1);
+  }
+}
+
+let chromium;
+try {
+  ({ chromium } = await import("playwright-core"));
+} catch {
+  console.error("class e2e: playwright-core is missing; run scripts/setup.sh");
+  process.exit(1);
+}
+
+// Starts `kubelab serve` on a free loopback port over a database in `dataDir`.
+function startServer(dataDir) {
+  const database = `sqlite://${path.join(dataDir, "kubelab.db")}`;
+  const child = spawn(server, ["serve", "--addr", "127.0.0.1:0", "--static", bundle, "--database", database], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`kubelab serve did not start: ${seen}`)), 15_000);
+    child.stdout.on("data", (chunk) => {
+      seen += chunk;
+      const match = /http:\/\/(127\.0\.0\.1:\d+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, base: `http://${match[1]}` });
+      }
+    });
+    child.stderr.on("data", (chunk) => (seen += chunk));
+    child.on("exit", (code) => reject(new Error(`kubelab serve exited (${code}): ${seen}`)));
+  });
+}
+
+const steps = [];
+let shot = 0;
+// Runs one step; screenshots every page given (instructor, learner) after it, or on failure.
+async function step(name, body, pages) {
+  const start = Date.now();
+  const snap = async (prefix) => {
+    for (const [who, page] of Object.entries(pages)) {
+      await page.screenshot({ path: path.join(artifacts, `${prefix}-${who}.png`), fullPage: true }).catch(() => {});
+    }
+  };
+  try {
+    await body();
+  } catch (error) {
+    await snap(`class-failed-${name}`);
+    fail(`step "${name}": ${error.message.split("\n")[0]}`);
+  }
+  shot += 1;
+  await snap(`class-${String(shot).padStart(2, "0")}-${name}`);
+  steps.push(`  ok  ${name} (${Date.now() - start} ms)`);
+  console.log(steps.at(-1));
+}
+
+async function type(page, command) {
+  const input = page.locator("#terminal-input");
+  await input.fill(command);
+  await input.press("Enter");
+  await page.waitForFunction(
+    (c) => document.getElementById("terminal-output").textContent.includes(`$ ${c}`),
+    command,
+    { timeout: TIMEOUT_MS },
+  );
+}
+
+async function expectTerminal(page, needle, what) {
+  await page.waitForFunction(
+    (n) => document.getElementById("terminal-output")?.textContent.includes(n),
+    needle,
+    { timeout: TIMEOUT_MS },
+  ).catch(async () => {
+    const text = await page.locator("#terminal-output").innerText().catch(() => "(no terminal)");
+    fail(`${what}: the terminal never showed ${JSON.stringify(needle)}; it shows:\n${text}`);
+  });
+}
+
+// Fails with the page's form error, if it shows one, instead of a bare timeout.
+async function orFormError(page, promise, what) {
+  try {
+    await promise;
+  } catch (error) {
+    const shown = await page.locator(".form-error").allInnerTexts().catch(() => []);
+    fail(`${what}: ${shown.filter(Boolean).join("; ") || error.message.split("\n")[0]}`);
+  }
+}
+
+// Only this test's screenshots are replaced; run.mjs's stay beside them.
+fs.mkdirSync(artifacts, { recursive: true });
+for (const file of fs.readdirSync(artifacts)) {
+  if (file.startsWith("class-")) fs.rmSync(path.join(artifacts, file));
+}
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kubelab-class-e2e-"));
+
+const { child, base } = await startServer(dataDir);
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+const started = Date.now();
+const pageErrors = [];
+
+async function openPage(who) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT_MS);
+  page.on("pageerror", (error) => pageErrors.push(`${who}: ${error}`));
+  page.on("console", (message) => {
+    // Asking `GET /api/me` before signing in is answered 401 by contract; the browser logs it.
+    const signedOutProbe = message.text().includes("401") && message.location().url?.endsWith("/api/me");
+    if (message.type() === "error" && !signedOutProbe) pageErrors.push(`${who}: ${message.text()} (${message.location().url})`);
+  });
+  return page;
+}
+
+try {
+  const teacher = await openPage("instructor");
+  const learner = await openPage("learner");
+  const both = { instructor: teacher, learner };
+  let joinCode = "";
+
+  await step("instructor-signs-up", async () => {
+    await teacher.goto(`${base}/#/teach`);
+    await teacher.locator("#sign-up-name").fill("Ada Lovelace");
+    await teacher.locator("#sign-up-email").fill("ada@example.org");
+    await teacher.locator("#sign-up-password").fill("correct horse battery");
+    await teacher.getByRole("button", { name: "Create account" }).click();
+    await orFormError(teacher, teacher.locator(".signed-in", { hasText: "Signed in as Ada Lovelace" }).waitFor(), "sign up");
+    await teacher.locator(".signed-in-as", { hasText: "Ada Lovelace" }).waitFor();
+  }, { instructor: teacher });
+
+  await step("instructor-creates-a-class", async () => {
+    await teacher.locator("#class-name").fill("Cluster 101");
+    await teacher.getByRole("button", { name: "Create class" }).click();
+    await orFormError(teacher, teacher.locator("#new-join-code").waitFor(), "create class");
+    joinCode = (await teacher.locator("#new-join-code").innerText()).trim();
+    if (!joinCode) fail("the new class shows no join code");
+    await teacher.locator(".class-item", { hasText: "Cluster 101" }).waitFor();
+    await teacher.getByRole("link", { name: "Open its dashboard" }).click();
+    await teacher.locator(".link-state", { hasText: "Live" }).waitFor();
+    await teacher.locator(".no-learners").waitFor();
+  }, { instructor: teacher });
+
+  await step("learner-joins", async () => {
+    await learner.goto(`${base}/#/join`);
+    await learner.locator("#join-code").fill(joinCode);
+    await learner.locator("#display-name").fill("Grace");
+    await learner.getByRole("button", { name: "Join" }).click();
+    await orFormError(learner, learner.locator("#resume-code").waitFor(), "join");
+    if (!(await learner.locator("#resume-code").innerText()).trim()) fail("no resume code shown");
+    await learner.locator(".signed-in-as", { hasText: "Grace · Cluster 101" }).waitFor();
+  }, both);
+
+  await step("dashboard-shows-the-learner", async () => {
+    await teacher.locator('tr.learner', { hasText: "Grace" }).waitFor()
+      .catch(() => fail("the dashboard never listed Grace without a reload"));
+  }, both);
+
+  await step("learner-completes-a-task", async () => {
+    await learner.getByRole("link", { name: "Start the first lesson" }).click();
+    await learner.locator("#step-heading", { hasText: "Why an orchestrator?" }).waitFor();
+    await learner.getByRole("button", { name: "Next →" }).click();
+    await learner.getByRole("button", { name: "Next →" }).click();
+    await learner.locator("#step-heading", { hasText: "Record an intention" }).waitFor();
+    await learner.locator(".hint-button").click();
+    await type(learner, "kubectl apply -f hello.yaml");
+    await learner.locator(".task-status", { hasText: "Task complete" }).waitFor();
+  }, both);
+
+  await step("dashboard-updates-live", async () => {
+    const row = teacher.locator('tr.learner', { hasText: "Grace" });
+    await teacher.waitForFunction(() => {
+      const row = [...document.querySelectorAll("tr.learner")].find((r) => r.textContent.includes("Grace"));
+      return row && row.querySelector(".tasks-passed").textContent.trim() === "1"
+        && row.querySelector(".hints").textContent.trim() === "1";
+    }).catch(async () => fail(`the dashboard row never showed 1 task and 1 hint; it shows: ${await row.innerText()}`));
+    const place = await row.locator(".place").innerText();
+    if (!place.includes("step 3")) fail(`the dashboard shows Grace at "${place}", expected step 3`);
+  }, both);
+
+  await step("instructor-pushes-a-fault", async () => {
+    await teacher.locator("#fault-command").fill(FAULT);
+    await teacher.getByRole("button", { name: "Push to every connected learner" }).click();
+    await orFormError(teacher, teacher.locator(".fault-status", { hasText: "to 1 learner" }).waitFor(), "push fault");
+    await expectTerminal(learner, `$ ${FAULT}   # from your instructor, Ada Lovelace`, "the learner's lab");
+    await learner.locator(".instructor-notice", { hasText: FAULT }).waitFor();
+  }, both);
+
+  await step("learner-node-goes-not-ready", async () => {
+    await type(learner, "sleep 1m");
+    await learner.locator('.node.not-ready[data-node="node-2"]').waitFor()
+      .catch(() => fail("node-2 never showed NotReady in the learner's cluster view"));
+  }, both);
+
+  await step("instructor-replays-the-lab", async () => {
+    // The lab is saved a second after the last command.
+    await teacher.waitForTimeout(1500);
+    await teacher.locator('tr.learner', { hasText: "Grace" }).getByRole("link", { name: /Replay/ }).click();
+    await expectTerminal(teacher, "$ kubectl apply -f hello.yaml", "the replay");
+    await expectTerminal(teacher, `$ ${FAULT}`, "the replay");
+    await teacher.locator('.node.not-ready[data-node="node-2"]').waitFor()
+      .catch(() => fail("node-2 is not NotReady in the replay"));
+    if ((await teacher.locator("#terminal-input").count()) !== 0) fail("the replay has a prompt; it must be read-only");
+  }, both);
+
+  if (pageErrors.length > 0) fail(`the pages logged errors:\n  ${pageErrors.join("\n  ")}`);
+  console.log(`class e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/class-*.png`);
+} catch (error) {
+  if (!process.exitCode) {
+    console.error(`class e2e: FAIL: ${error.message}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await browser.close().catch(() => {});
+  child.kill("SIGTERM");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
