@@ -3,7 +3,8 @@
 // an instructor signs up, creates a class and opens its live dashboard; a learner joins with
 // the join code and completes a task in lesson 1; the dashboard shows it without a reload; the
 // instructor pushes `lab node power-off node-2` and the learner's lab runs it (transcript line,
-// then node-2 NotReady once time passes); the instructor replays the learner's lab read-only.
+// then node-2 NotReady once time passes); the instructor replays the learner's lab read-only;
+// the learner resumes at their step after a reload and on a second device (resume code).
 // Screenshots per step go to target/e2e-artifacts/class-*.png. Exits non-zero naming the
 // failed step.
 //
@@ -243,6 +244,30 @@ try {
       .catch(() => fail("node-2 is not NotReady in the replay"));
     if ((await teacher.locator("#terminal-input").count()) !== 0) fail("the replay has a prompt; it must be read-only");
   }, both);
+
+  await step("learner-resumes-after-a-reload", async () => {
+    await learner.goto(`${base}/#/`);
+    await learner.reload();
+    await learner.waitForURL(/#\/lesson\/apply-to-running$/).catch(() => fail("the catalogue did not send Grace back to lesson 1"));
+    await learner.locator("#step-heading", { hasText: "Record an intention" }).waitFor()
+      .catch(() => fail("lesson 1 did not reopen at step 3"));
+  }, { learner });
+
+  await step("learner-resumes-on-another-device", async () => {
+    const resumeCode = await (async () => {
+      await learner.goto(`${base}/#/join`);
+      return (await learner.locator("#resume-code").innerText()).trim();
+    })();
+    const tablet = await openPage("second device");
+    await tablet.goto(`${base}/#/join`);
+    await tablet.locator("#resume-code-input").fill(resumeCode);
+    await tablet.getByRole("button", { name: "Resume" }).click();
+    await orFormError(tablet, tablet.locator(".signed-in-as", { hasText: "Grace · Cluster 101" }).waitFor(), "resume");
+    await tablet.getByRole("link", { name: "Continue where you left off" }).click();
+    await tablet.locator("#step-heading", { hasText: "Record an intention" }).waitFor()
+      .catch(() => fail("the second device did not open lesson 1 at step 3"));
+    await tablet.screenshot({ path: path.join(artifacts, "class-second-device.png"), fullPage: true });
+  }, { learner });
 
   if (pageErrors.length > 0) fail(`the pages logged errors:\n  ${pageErrors.join("\n  ")}`);
   console.log(`class e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/class-*.png`);

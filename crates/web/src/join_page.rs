@@ -5,6 +5,7 @@ use crate::api_client;
 use crate::api_types::Me;
 use crate::error_panel::FormError;
 use crate::lessons::catalogue;
+use crate::route::Route;
 use crate::server_context::ServerContext;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -28,7 +29,7 @@ pub fn JoinPage() -> impl IntoView {
         <h1>"Join a class"</h1>
         {move || match (server.available.get(), server.me.get()) {
             (Some(false), _) => view! { <p>"Classes need a kubelab server; this copy of kubelab runs on its own."</p> }.into_any(),
-            (_, Some(me @ Me::Learner { .. })) => view! { <Joined me=me /> }.into_any(),
+            (_, Some(me @ Me::Learner { .. })) => view! { <Joined me=me server=server /> }.into_any(),
             _ => view! { <JoinForm server=server /> <ResumeForm server=server /> }.into_any(),
         }}
     }
@@ -97,16 +98,24 @@ fn ResumeForm(server: ServerContext) -> impl IntoView {
 }
 
 #[component]
-fn Joined(me: Me) -> impl IntoView {
+fn Joined(me: Me, server: ServerContext) -> impl IntoView {
     let Me::Learner { display_name, class_name, resume_code, .. } = me else { return ().into_any() };
-    let first = catalogue().lessons.first().map(|l| format!("#/lesson/{}", l.id)).unwrap_or_else(|| "#/".into());
+    let first = catalogue().lessons.first().map(|l| Route::Lesson(l.id.clone()).href()).unwrap_or_else(|| "#/".into());
+    // A learner back on a new device continues where they were; a new one starts at lesson 1.
+    let next = move || match server.resume.get() {
+        Some(resume) => {
+            view! { <a class="button" href=Route::Lesson(resume.lesson).href()>"Continue where you left off"</a> }
+                .into_any()
+        }
+        None => view! { <a class="button" href=first.clone()>"Start the first lesson"</a> }.into_any(),
+    };
     view! {
         <section class="joined" aria-labelledby="joined-heading">
             <h2 id="joined-heading">{format!("Welcome, {display_name}: you are in {class_name}")}</h2>
             <p>"Your resume code — write it down to continue on another device:"</p>
             <p class="resume-code"><code id="resume-code">{resume_code}</code></p>
             <p>"Your instructor sees your progress as you go, and may break your cluster on purpose."</p>
-            <p><a class="button" href=first>"Start the first lesson"</a></p>
+            <p>{next}</p>
         </section>
     }
     .into_any()

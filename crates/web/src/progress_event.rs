@@ -38,9 +38,17 @@ pub fn event(lesson: &str, step: usize, kind: ProgressKind, item: Option<&str>, 
         lesson: lesson.to_string(),
         step,
         kind: kind.as_str().to_string(),
-        item: item.map(str::to_string),
-        answer: answer.map(str::to_string),
+        item: item.map(|text| cut(text, ITEM_LIMIT)),
+        answer: answer.map(|text| cut(text, ANSWER_LIMIT)),
     }
+}
+
+/// The longest item and answer the server takes, in characters.
+const ITEM_LIMIT: usize = 200;
+const ANSWER_LIMIT: usize = 500;
+
+fn cut(text: &str, limit: usize) -> String {
+    text.chars().take(limit).collect()
 }
 
 /// `lesson:step:kind[:item]`; past 64 characters, a prefix and a hash of the whole (long
@@ -72,9 +80,12 @@ mod tests {
     fn ids_name_what_happened() {
         assert_eq!(event_id("pods", 2, ProgressKind::StepOpened, None), "pods:2:step_opened");
         assert_eq!(event_id("pods", 2, ProgressKind::HintRevealed, Some("hint-1")), "pods:2:hint_revealed:hint-1");
-        let event = event("pods", 3, ProgressKind::PredictionAnswered, Some("prediction"), Some("A"));
-        assert_eq!(event.kind, "prediction_answered");
-        assert_eq!(event.answer.as_deref(), Some("A"));
+        let answered = event("pods", 3, ProgressKind::PredictionAnswered, Some("prediction"), Some("A"));
+        assert_eq!(answered.kind, "prediction_answered");
+        assert_eq!(answered.answer.as_deref(), Some("A"));
+        let long = "x".repeat(900);
+        let cut = event("pods", 3, ProgressKind::QuizAnswered, Some(&long), Some(&long));
+        assert_eq!((cut.item.unwrap().len(), cut.answer.unwrap().len()), (200, 500));
     }
 
     #[test]
