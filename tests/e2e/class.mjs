@@ -148,9 +148,7 @@ async function openPage(who) {
   page.setDefaultTimeout(TIMEOUT_MS);
   page.on("pageerror", (error) => pageErrors.push(`${who}: ${error}`));
   page.on("console", (message) => {
-    // Asking `GET /api/me` before signing in is answered 401 by contract; the browser logs it.
-    const signedOutProbe = message.text().includes("401") && message.location().url?.endsWith("/api/me");
-    if (message.type() === "error" && !signedOutProbe) pageErrors.push(`${who}: ${message.text()} (${message.location().url})`);
+    if (message.type() === "error") pageErrors.push(`${who}: ${message.text()} (${message.location().url})`);
   });
   return page;
 }

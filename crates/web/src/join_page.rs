@@ -41,7 +41,7 @@ fn sign_in_with(server: ServerContext, answer: Result<Me, api_client::ApiError>,
     match answer {
         Ok(me) => {
             error.set(None);
-            server.me.set(Some(me));
+            server.set_me(Some(me));
         }
         Err(problem) => error.set(Some(problem.detail)),
     }

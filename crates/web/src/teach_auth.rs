@@ -33,7 +33,7 @@ fn submit_and_sign_in<B: Serialize + 'static>(
         match api_client::send_json::<_, Me>("POST", path, &body).await {
             Ok(me) => {
                 error.set(None);
-                server.me.set(Some(me));
+                server.set_me(Some(me));
             }
             Err(problem) => error.set(Some(problem.detail)),
         }
@@ -44,7 +44,7 @@ fn submit_and_sign_in<B: Serialize + 'static>(
 pub fn sign_out(server: ServerContext) {
     spawn_local(async move {
         let _ = api_client::send_no_answer::<()>("DELETE", "/api/session", None).await;
-        server.me.set(None);
+        server.set_me(None);
     });
 }
 
