@@ -267,6 +267,19 @@ try {
     await tablet.screenshot({ path: path.join(artifacts, "class-second-device.png"), fullPage: true });
   }, { learner });
 
+  await step("a-learner-cannot-open-the-dashboard", async () => {
+    const classId = /#\/teach\/class\/([^/]+)/.exec(teacher.url())?.[1];
+    if (!classId) fail(`no class id in the instructor's URL ${teacher.url()}`);
+    await learner.goto(`${base}/#/teach/class/${classId}`);
+    const panel = learner.locator(".error-panel");
+    await panel.waitFor().catch(() => fail("a learner opening the dashboard saw no refusal"));
+    const text = await panel.innerText();
+    if (!/instructor/i.test(text)) fail(`the refusal does not show the server's detail: ${text}`);
+    // The browser logs the refused request itself; that one is expected here.
+    const expected = (e) => e.startsWith("learner:") && e.includes("403") && e.includes(`/api/classes/${classId}/dashboard`);
+    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !expected(e)));
+  }, { learner });
+
   if (pageErrors.length > 0) fail(`the pages logged errors:\n  ${pageErrors.join("\n  ")}`);
   console.log(`class e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/class-*.png`);
 } catch (error) {

@@ -11,7 +11,7 @@ use crate::header::Header;
 use crate::join_page::JoinPage;
 use crate::lesson_page::LessonPage;
 use crate::live_faults::{FaultAnnouncer, LiveFaults};
-use crate::progress_sync::ProgressSync;
+use crate::progress_sync::{ProgressNotice, ProgressSync};
 use crate::replay_page::ReplayPage;
 use crate::route::Route;
 use crate::sandbox_page::SandboxPage;
@@ -43,6 +43,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Header route=route />
         <FaultAnnouncer />
+        <ProgressNotice />
         <main id="main" tabindex="-1">
             {move || page(route.get())}
         </main>

@@ -6,10 +6,12 @@
 use crate::api_client;
 use crate::api_types::{Dashboard, LearnerRow, LiveMessage};
 use crate::dashboard_model::{AnswerGroup, format_elapsed, group_answers, lesson_label};
+use crate::error_panel::ErrorPanel;
 use crate::fault_form::FaultForm;
 use crate::live_socket::{LinkState, LiveSocket};
 use crate::route::Route;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use std::time::Duration;
 
 fn now_ms() -> i64 {
@@ -23,13 +25,15 @@ pub fn DashboardPage(class_id: String) -> impl IntoView {
     let clock_offset = RwSignal::new(0i64);
     let link = RwSignal::new(LinkState::Connecting);
     let tick = RwSignal::new(now_ms());
-    open_socket(&class_id, dashboard, clock_offset, link);
+    let refused = RwSignal::new(None::<String>);
+    check_then_open(class_id.clone(), dashboard, clock_offset, link, refused);
     if let Ok(handle) = set_interval_with_handle(move || tick.set(now_ms()), Duration::from_secs(1)) {
         on_cleanup(move || handle.clear());
     }
     let now = Signal::derive(move || tick.get() + clock_offset.get());
     view! {
         <p class="breadcrumb"><a href=Route::Teach.href()>"Teach"</a>" › dashboard"</p>
+        {move || refused.get().map(|detail| view! { <ErrorPanel title="This dashboard is not yours to see".to_string() message=detail /> })}
         <h1>{move || dashboard.with(|d| d.as_ref().map(|d| d.class.name.clone()).unwrap_or_else(|| "Class".into()))}</h1>
         <p class="link-state" role="status">{move || link_text(link.get())}
             {move || dashboard.with(|d| d.as_ref().map(|d| format!(" · join code {}", d.class.join_code)))}
@@ -41,8 +45,44 @@ pub fn DashboardPage(class_id: String) -> impl IntoView {
                 <Answers groups=group_answers(&d.answers) />
             }
         })}
-        <FaultForm class_id=class_id />
+        <Show when=move || refused.get().is_none()>
+            <FaultForm class_id=class_id.clone() />
+        </Show>
     }
+}
+
+/// Loads the dashboard once over HTTP (a WebSocket cannot say why it was refused), then keeps
+/// it live over the socket; a refusal is shown instead.
+fn check_then_open(
+    class_id: String,
+    dashboard: RwSignal<Option<Dashboard>>,
+    clock_offset: RwSignal<i64>,
+    link: RwSignal<LinkState>,
+    refused: RwSignal<Option<String>>,
+) {
+    // The socket lives in the page's arena so the page's cleanup closes it.
+    let socket = StoredValue::new_local(None::<LiveSocket>);
+    on_cleanup(move || {
+        socket.try_update_value(|socket| socket.take().map(|s| s.close()));
+    });
+    spawn_local(async move {
+        let path = format!("/api/classes/{}/dashboard", api_client::path_segment(&class_id));
+        match api_client::get::<Dashboard>(&path).await {
+            Ok(first) => {
+                let _ = clock_offset.try_set(first.now - now_ms());
+                let _ = dashboard.try_set(Some(first));
+                let opened = open_socket(&class_id, dashboard, clock_offset, link);
+                // Handed back when the page was left while loading: close it now.
+                if let Some(Some(orphan)) = socket.try_set_value(opened) {
+                    orphan.close();
+                }
+            }
+            Err(problem) => {
+                let _ = refused.try_set(Some(problem.detail));
+                let _ = link.try_set(LinkState::Closed);
+            }
+        }
+    });
 }
 
 fn open_socket(
@@ -50,9 +90,9 @@ fn open_socket(
     dashboard: RwSignal<Option<Dashboard>>,
     clock_offset: RwSignal<i64>,
     link: RwSignal<LinkState>,
-) {
+) -> Option<LiveSocket> {
     let path = format!("/api/classes/{}/live", api_client::path_segment(class_id));
-    let Some(url) = api_client::socket_url(&path) else { return };
+    let url = api_client::socket_url(&path)?;
     let on_message = move |text: String| {
         if let Some(LiveMessage::Dashboard(snapshot)) = LiveMessage::parse(&text) {
             clock_offset.set(snapshot.now - now_ms());
@@ -62,11 +102,7 @@ fn open_socket(
     let socket = LiveSocket::open(url, on_message, move |state| {
         let _ = link.try_set(state);
     });
-    // Kept in the page's arena (not moved into the cleanup, which must be Send).
-    let socket = StoredValue::new_local(socket);
-    on_cleanup(move || {
-        socket.try_with_value(LiveSocket::close);
-    });
+    Some(socket)
 }
 
 fn link_text(state: LinkState) -> &'static str {

@@ -135,3 +135,15 @@ impl LessonReporter {
         }
     }
 }
+
+/// A line shown when the server refused a progress event, with its reason.
+#[component]
+pub fn ProgressNotice() -> impl IntoView {
+    let sync = ProgressSync::get();
+    let text = move || sync.and_then(|s| s.last_error.get());
+    view! {
+        <Show when=move || text().is_some()>
+            <p class="progress-notice" role="alert">{text}</p>
+        </Show>
+    }
+}
