@@ -38,6 +38,8 @@ pub struct Limits {
     pub max_lab_body_bytes: usize,
     pub session_writes: Rate,
     pub anonymous_writes: Rate,
+    /// Sign-ups and sign-ins per client address.
+    pub password_attempts: Rate,
     pub max_hosted_labs: usize,
 }
 
@@ -48,6 +50,7 @@ impl Default for Limits {
             max_lab_body_bytes: 1024 * 1024,
             session_writes: Rate { per_second: 20.0, burst: 40.0 },
             anonymous_writes: Rate { per_second: 100.0, burst: 200.0 },
+            password_attempts: Rate { per_second: 0.2, burst: 20.0 },
             max_hosted_labs: 8,
         }
     }
