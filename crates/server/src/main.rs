@@ -7,6 +7,7 @@ mod db;
 mod disk_files;
 mod hosted_lab;
 mod hub;
+mod lesson_library;
 mod lessons_command;
 mod serve;
 mod sim_command;

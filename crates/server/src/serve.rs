@@ -4,8 +4,7 @@
 
 use crate::api::{self, AppState, Limits};
 use crate::db::{self, Db};
-use kubelab_core::lesson::Lesson;
-use std::collections::HashMap;
+use crate::lesson_library::LessonLibrary;
 use std::io;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -43,7 +42,7 @@ pub async fn run_until(config: ServeConfig, stop: impl Future<Output = ()> + Sen
         .await
         .map_err(|e| io::Error::other(format!("cannot open the database {}: {e}", db::redact(&config.database_url))))?;
     tracing::info!(database = %db::redact(&config.database_url), "database ready");
-    let lessons = config.lessons_dir.as_deref().map(load_lessons).unwrap_or_default();
+    let lessons = config.lessons_dir.as_deref().map(LessonLibrary::load).unwrap_or_default();
     let (shutdown_tx, shutdown) = watch::channel(false);
     let state = Arc::new(AppState::new(db, lessons, Limits::default(), shutdown));
 
@@ -74,32 +73,6 @@ pub fn app(static_dir: &Path, state: Arc<AppState>) -> Router {
         .route("/healthz", get(healthz))
         .fallback_service(ServeDir::new(static_dir).fallback(index))
         .layer(TraceLayer::new_for_http())
-}
-
-/// The lessons in a folder, by id; a file that does not parse is logged and skipped
-/// (`kubelab lessons check` says why).
-fn load_lessons(dir: &Path) -> HashMap<String, Lesson> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        tracing::warn!(dir = %dir.display(), "cannot read the lessons folder; hosted labs offer the sandbox only");
-        return HashMap::new();
-    };
-    let mut lessons = HashMap::new();
-    for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
-        if !path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            continue;
-        }
-        let loaded = std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|text| {
-            Lesson::from_yaml(&text).map_err(|e| format!("line {}:{}: {}", e.line, e.column, e.message))
-        });
-        match loaded {
-            Ok(lesson) => {
-                lessons.insert(lesson.id.clone(), lesson);
-            }
-            Err(error) => tracing::warn!(file = %path.display(), %error, "skipping a lesson that does not load"),
-        }
-    }
-    tracing::info!(count = lessons.len(), dir = %dir.display(), "lessons loaded");
-    lessons
 }
 
 async fn healthz() -> &'static str {
@@ -146,7 +119,7 @@ mod tests {
     /// An app over `dir` with a fresh SQLite database inside it.
     async fn router(dir: &Path) -> Router {
         let db = Db::open(&format!("sqlite://{}/test.db", dir.display())).await.unwrap();
-        let state = AppState::new(db, HashMap::new(), Limits::default(), watch::channel(false).1);
+        let state = AppState::new(db, LessonLibrary::default(), Limits::default(), watch::channel(false).1);
         app(dir, Arc::new(state))
     }
 

@@ -14,6 +14,7 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 use std::sync::{Arc, LazyLock};
+use tokio::sync::Semaphore;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -114,7 +115,12 @@ async fn verify_password(password: String, stored: Option<String>) -> ApiResult<
     .await
 }
 
+/// Password hashes computed at once: each takes ~19 MiB and tens of ms of a core, so a burst
+/// of sign-ins queues here rather than exhausting memory or starving other requests.
+static HASHING: Semaphore = Semaphore::const_new(2);
+
 async fn blocking<T: Send + 'static>(work: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
+    let _permit = HASHING.acquire().await.map_err(|e| ApiError::Internal(format!("hashing: {e}")))?;
     tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(format!("blocking task: {e}")))?
 }
 

@@ -21,12 +21,11 @@ pub use rate_limit::Rate;
 
 use crate::db::Db;
 use crate::hub::Hub;
+use crate::lesson_library::LessonLibrary;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::routing::{get, post, put};
 use axum::{Json, Router, middleware};
-use kubelab_core::lesson::Lesson;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -38,6 +37,8 @@ pub struct Limits {
     pub max_lab_body_bytes: usize,
     pub session_writes: Rate,
     pub anonymous_writes: Rate,
+    /// Sign-ups and sign-ins per client address.
+    pub password_attempts: Rate,
     pub max_hosted_labs: usize,
 }
 
@@ -48,6 +49,7 @@ impl Default for Limits {
             max_lab_body_bytes: 1024 * 1024,
             session_writes: Rate { per_second: 20.0, burst: 40.0 },
             anonymous_writes: Rate { per_second: 100.0, burst: 200.0 },
+            password_attempts: Rate { per_second: 0.2, burst: 20.0 },
             max_hosted_labs: 8,
         }
     }
@@ -60,14 +62,14 @@ pub struct AppState {
     pub labs: HostedLabs,
     pub limits: Limits,
     pub rate: rate_limit::RateLimiter,
-    /// Lessons by id (hosted labs start from them).
-    pub lessons: HashMap<String, Lesson>,
+    /// The lessons served (hosted labs start from them).
+    pub lessons: LessonLibrary,
     /// Turns true when the server shuts down: every WebSocket closes with a reason.
     pub shutdown: watch::Receiver<bool>,
 }
 
 impl AppState {
-    pub fn new(db: Db, lessons: HashMap<String, Lesson>, limits: Limits, shutdown: watch::Receiver<bool>) -> AppState {
+    pub fn new(db: Db, lessons: LessonLibrary, limits: Limits, shutdown: watch::Receiver<bool>) -> AppState {
         AppState {
             db,
             hub: Hub::default(),
@@ -88,6 +90,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/health", get(health))
         .route("/me", get(accounts::me))
+        .route("/lessons", get(lessons))
         .route("/instructors", post(accounts::sign_up))
         .route("/session", post(accounts::sign_in).delete(accounts::sign_out))
         .route("/classes", post(classes::create).get(classes::list))
@@ -113,6 +116,11 @@ use labs::delete as delete_lab;
 
 async fn health(State(state): State<Arc<AppState>>) -> Json<Value> {
     Json(json!({ "ok": true, "database": state.db.backend.name() }))
+}
+
+/// `GET /api/lessons`: the served lessons' texts, in order.
+async fn lessons(State(state): State<Arc<AppState>>) -> Json<Value> {
+    Json(json!({ "lessons": state.lessons.lessons }))
 }
 
 async fn not_found() -> ApiError {

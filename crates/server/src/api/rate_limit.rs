@@ -53,26 +53,33 @@ impl RateLimiter {
     }
 }
 
-/// The middleware: limits POST, PUT, PATCH and DELETE.
+/// The middleware: limits POST, PUT, PATCH and DELETE; password attempts (signing up or in)
+/// also draw on a much smaller bucket per address, against guessing.
 pub async fn limit_writes(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         return next.run(request).await;
     }
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip().to_string());
+    let address = format!("address:{}", peer.unwrap_or_default());
+    let now = Instant::now();
+    if matches!(request.uri().path(), "/session" | "/instructors")
+        && let Err(retry_after_s) = state.rate.take(&format!("password:{address}"), state.limits.password_attempts, now)
+    {
+        return too_many("too many password attempts", retry_after_s);
+    }
     let (key, rate) = match session_token(request.headers()) {
         Some(token) => (format!("session:{}", super::codes::token_hash(&token)), state.limits.session_writes),
-        None => {
-            let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip().to_string());
-            (format!("address:{}", peer.unwrap_or_default()), state.limits.anonymous_writes)
-        }
+        None => (address, state.limits.anonymous_writes),
     };
-    match state.rate.take(&key, rate, Instant::now()) {
+    match state.rate.take(&key, rate, now) {
         Ok(()) => next.run(request).await,
-        Err(retry_after_s) => ApiError::TooManyRequests {
-            detail: format!("too many writes; try again in {retry_after_s} s"),
-            retry_after_s,
-        }
-        .into_response(),
+        Err(retry_after_s) => too_many("too many writes", retry_after_s),
     }
+}
+
+fn too_many(what: &str, retry_after_s: u64) -> Response {
+    let detail = format!("{what}; try again in {retry_after_s} s");
+    ApiError::TooManyRequests { detail, retry_after_s }.into_response()
 }
 
 #[cfg(test)]

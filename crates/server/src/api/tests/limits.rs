@@ -35,3 +35,15 @@ async fn writes_past_the_rate_get_429_with_retry_after() {
         "reads are not limited"
     );
 }
+
+#[tokio::test]
+async fn password_guessing_is_slowed_per_address() {
+    let limits = Limits { password_attempts: Rate { per_second: 0.1, burst: 3.0 }, ..Limits::default() };
+    let app = TestApp::with_limits(limits).await;
+    let guess = json!({"email": "ada@example.org", "password": "guess guess"});
+    for _ in 0..3 {
+        assert_eq!(app.call("POST", "/api/session", None, Some(guess.clone())).await.status, StatusCode::UNAUTHORIZED);
+    }
+    let limited = app.call("POST", "/api/session", None, Some(guess)).await;
+    assert_problem(&limited, StatusCode::TOO_MANY_REQUESTS, "too many password attempts; try again in 10 s");
+}

@@ -8,6 +8,7 @@ mod labs;
 mod limits;
 mod live;
 mod progress;
+mod public;
 
 use super::{AppState, Limits};
 use crate::db::Db;
@@ -15,7 +16,6 @@ use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::watch;
@@ -54,8 +54,8 @@ impl TestApp {
         let url = std::env::var("KUBELAB_TEST_DATABASE_URL")
             .unwrap_or_else(|_| format!("sqlite://{}/kubelab.db", dir.display()));
         let db = Db::open(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
-        let lesson = kubelab_core::lesson::Lesson::from_yaml(LESSON).unwrap();
-        let lessons = HashMap::from([(lesson.id.clone(), lesson)]);
+        let mut lessons = crate::lesson_library::LessonLibrary::default();
+        lessons.add(LESSON.to_string()).unwrap();
         let (shutdown, stopping) = watch::channel(false);
         let state = Arc::new(AppState::new(db, lessons, limits, stopping));
         let router = Router::new().nest("/api", super::router(state));

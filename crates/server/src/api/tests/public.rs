@@ -1,0 +1,25 @@
+//! What anyone may read without signing in: health and the served lessons.
+
+use super::TestApp;
+use axum::http::StatusCode;
+
+#[tokio::test]
+async fn health_names_the_database() {
+    let app = TestApp::new().await;
+    let health = app.call("GET", "/api/health", None, None).await;
+    assert_eq!(health.status, StatusCode::OK);
+    assert_eq!(health.body["ok"], true);
+    let expected = if std::env::var("KUBELAB_TEST_DATABASE_URL").is_ok() { "postgres" } else { "sqlite" };
+    assert_eq!(health.body["database"], expected);
+}
+
+#[tokio::test]
+async fn lessons_are_served_as_written() {
+    let app = TestApp::new().await;
+    let answer = app.call("GET", "/api/lessons", None, None).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let lessons = answer.body["lessons"].as_array().unwrap();
+    assert_eq!(lessons.len(), 1);
+    assert_eq!((lessons[0]["id"].as_str(), lessons[0]["title"].as_str()), (Some("demo"), Some("Demo")));
+    assert!(lessons[0]["source"].as_str().unwrap().contains("kubectl create deployment hello"));
+}
