@@ -39,7 +39,12 @@ fn LessonView(lesson: &'static Lesson, lab: LabHandle) -> impl IntoView {
     let reporter = LessonReporter::new(&lesson.id);
     provide_context(reporter);
     connect_to_class(lesson, lab, step);
-    Effect::new(move |_| reporter.report(step.get(), ProgressKind::StepOpened, None, None));
+    // Each visit to a step is its own event (the visit's time is its item), so the dashboard
+    // shows where the learner is now, also after going back; a retry of one visit stays one.
+    Effect::new(move |_| {
+        let visit = format!("visit-{}", js_sys::Date::now() as u64);
+        reporter.report(step.get(), ProgressKind::StepOpened, Some(&visit), None)
+    });
     let go = move |to: usize| {
         let from = step.get_untracked();
         if lesson.steps.get(from).is_some_and(|s| s.task.is_none()) && to > from {

@@ -40,7 +40,7 @@ pub struct LearnerRow {
     pub display_name: String,
     pub lesson: Option<String>,
     pub step: Option<i64>,
-    /// When the learner first recorded anything at their current step.
+    /// When the learner arrived at their current step (this visit).
     pub step_since: Option<i64>,
     pub last_progress_at: Option<i64>,
     pub tasks_passed: i64,
@@ -104,7 +104,9 @@ pub async fn build(db: &Db, class: Class, online: &HashSet<String>, stuck_after_
     .bind(&class.id)
     .fetch_all(&db.pool)
     .await?;
-    // Where each learner is: their latest event's lesson and step, and when they first got there.
+    // Where each learner is: their latest event's lesson and step, and since when: the first
+    // event there after the last one anywhere else (a learner who comes back to a step starts
+    // its clock again).
     let positions: Vec<Position> = sqlx::query_as(
         "SELECT l.learner_id, l.lesson, l.step, MIN(p.at) FROM (
              SELECT learner_id, lesson, step FROM (
@@ -113,6 +115,8 @@ pub async fn build(db: &Db, class: Class, online: &HashSet<String>, stuck_after_
                  FROM progress WHERE class_id = $1) ranked
              WHERE newest = 1) l
          JOIN progress p ON p.learner_id = l.learner_id AND p.lesson = l.lesson AND p.step = l.step
+         WHERE p.at >= COALESCE((SELECT MAX(o.at) FROM progress o WHERE o.learner_id = l.learner_id
+                                   AND (o.lesson <> l.lesson OR o.step <> l.step)), 0)
          GROUP BY l.learner_id, l.lesson, l.step",
     )
     .bind(&class.id)

@@ -23,8 +23,10 @@ use crate::db::Db;
 use crate::hub::Hub;
 use crate::lesson_library::LessonLibrary;
 use axum::extract::{DefaultBodyLimit, State};
+use axum::http::HeaderMap;
 use axum::routing::{get, post, put};
 use axum::{Json, Router, middleware};
+use problem::ApiResult;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::sync::watch;
@@ -85,7 +87,7 @@ impl AppState {
 /// The `/api` routes (mount with `Router::nest("/api", …)`).
 pub fn router(state: Arc<AppState>) -> Router {
     let lab_log = Router::new()
-        .route("/lab", put(progress::save_lab))
+        .route("/lab", put(progress::save_lab).get(progress::own_lab))
         .layer(DefaultBodyLimit::max(state.limits.max_lab_body_bytes));
     Router::new()
         .route("/health", get(health))
@@ -114,8 +116,11 @@ pub fn router(state: Arc<AppState>) -> Router {
 
 use labs::delete as delete_lab;
 
-async fn health(State(state): State<Arc<AppState>>) -> Json<Value> {
-    Json(json!({ "ok": true, "database": state.db.backend.name() }))
+/// `GET /api/health`: the server is there, on which database, and who this browser is signed
+/// in as (`null` when no one: a page can ask without a 401 in its console).
+async fn health(State(state): State<Arc<AppState>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let me = session::optional_caller(&state.db, &headers).await?.map(|caller| caller.me);
+    Ok(Json(json!({ "ok": true, "database": state.db.backend.name(), "me": me })))
 }
 
 /// `GET /api/lessons`: the served lessons' texts, in order.

@@ -162,6 +162,30 @@ pub async fn save_lab(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// `GET /api/lab`: the learner's own saved lab (to pick it up again after a reload or on
+/// another device); 404 before the first save.
+pub async fn own_lab(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<Value>> {
+    let (learner, class_id) = caller.learner("read their lab")?;
+    lab_of(&state, &learner.id, class_id, "you have not saved a lab yet").await.map(Json)
+}
+
+/// The saved lab of a learner in a class, as JSON.
+async fn lab_of(state: &AppState, learner_id: &str, class_id: &str, missing: &str) -> ApiResult<Value> {
+    let row: Option<(String, i64, String, i64, String)> = sqlx::query_as(
+        "SELECT l.lesson, l.seed, l.scripts, l.updated_at, u.display_name FROM labs l JOIN users u ON u.id = l.learner_id
+         WHERE l.learner_id = $1 AND u.class_id = $2",
+    )
+    .bind(learner_id)
+    .bind(class_id)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let (lesson, seed, scripts, updated_at, display_name) = row.ok_or_else(|| ApiError::NotFound(missing.into()))?;
+    let scripts: Value = serde_json::from_str(&scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(
+        json!({"lesson": lesson, "seed": seed, "scripts": scripts, "updated_at": updated_at, "display_name": display_name}),
+    )
+}
+
 /// `GET /api/classes/{id}/learners/{learner}/lab`
 pub async fn learner_lab(
     State(state): State<Arc<AppState>>,
@@ -169,16 +193,5 @@ pub async fn learner_lab(
     Path((class_id, learner_id)): Path<(String, String)>,
 ) -> ApiResult<Json<Value>> {
     owned_class(&state.db, &caller, &class_id, "replay its learners' labs").await?;
-    let row: Option<(String, i64, String, i64)> = sqlx::query_as(
-        "SELECT l.lesson, l.seed, l.scripts, l.updated_at FROM labs l JOIN users u ON u.id = l.learner_id
-         WHERE l.learner_id = $1 AND u.class_id = $2",
-    )
-    .bind(&learner_id)
-    .bind(&class_id)
-    .fetch_optional(&state.db.pool)
-    .await?;
-    let (lesson, seed, scripts, updated_at) =
-        row.ok_or_else(|| ApiError::NotFound("that learner has not started a lab in this class yet".into()))?;
-    let scripts: Value = serde_json::from_str(&scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(Json(json!({"lesson": lesson, "seed": seed, "scripts": scripts, "updated_at": updated_at})))
+    lab_of(&state, &learner_id, &class_id, "that learner has not started a lab in this class yet").await.map(Json)
 }

@@ -70,11 +70,15 @@ impl FromRequestParts<Arc<AppState>> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, state: &Arc<AppState>) -> Result<Caller, ApiError> {
         let not_signed_in = || ApiError::Unauthorized("sign in first: this needs a kubelab session".into());
-        let token = session_token(&parts.headers).ok_or_else(not_signed_in)?;
-        let token_hash = codes::token_hash(&token);
-        let me = lookup(&state.db, &token_hash).await?.ok_or_else(not_signed_in)?;
-        Ok(Caller { me, token_hash })
+        optional_caller(&state.db, &parts.headers).await?.ok_or_else(not_signed_in)
     }
+}
+
+/// The caller when the request carries a live session, else `None` (no error).
+pub async fn optional_caller(db: &Db, headers: &HeaderMap) -> ApiResult<Option<Caller>> {
+    let Some(token) = session_token(headers) else { return Ok(None) };
+    let token_hash = codes::token_hash(&token);
+    Ok(lookup(db, &token_hash).await?.map(|me| Caller { me, token_hash }))
 }
 
 /// The session cookie's value, if the request carries one.

@@ -121,6 +121,9 @@ async fn an_instructor_replays_a_learners_lab() {
 
     let replay = app.call("GET", &path, Some(&instructor), None).await.body;
     assert_eq!(replay["scripts"], json!(["kubectl get pods", "sleep 10s", "kubectl get nodes"]));
+    assert_eq!(replay["display_name"], "Bob");
+    let own = app.call("GET", "/api/lab", Some(&learner), None).await.body;
+    assert_eq!(own["scripts"], replay["scripts"], "the learner picks their lab up again");
     assert_eq!((replay["lesson"].as_str(), replay["seed"].as_i64()), (Some("first-deployment"), Some(7)));
 
     let other = app.instructor("Eve").await;
@@ -136,4 +139,21 @@ async fn an_instructor_replays_a_learners_lab() {
         StatusCode::NOT_FOUND,
         "has not started a lab in this class",
     );
+}
+
+#[tokio::test]
+async fn coming_back_to_a_step_starts_its_clock_again() {
+    let app = TestApp::new().await;
+    let instructor = app.instructor("Ada").await;
+    let (class_id, code) = app.class(&instructor, "C").await;
+    let (bob, _) = app.learner(&code, "Bob").await;
+    for (id, step) in [("visit-1", 0), ("visit-2", 1), ("visit-3", 0)] {
+        app.call("POST", "/api/progress", Some(&bob), Some(event(id, step, "step_opened", None, None))).await;
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let events = app.call("GET", "/api/progress", Some(&bob), None).await.body["events"].clone();
+    let dashboard = app.call("GET", &format!("/api/classes/{class_id}/dashboard"), Some(&instructor), None).await.body;
+    let row = &dashboard["learners"][0];
+    assert_eq!(row["step"], 0);
+    assert_eq!(row["step_since"], events[2]["at"], "since the third visit, not the first");
 }

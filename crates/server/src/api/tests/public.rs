@@ -11,6 +11,14 @@ async fn health_names_the_database() {
     assert_eq!(health.body["ok"], true);
     let expected = if std::env::var("KUBELAB_TEST_DATABASE_URL").is_ok() { "postgres" } else { "sqlite" };
     assert_eq!(health.body["database"], expected);
+    assert_eq!(health.body["me"], serde_json::Value::Null);
+
+    let instructor = app.instructor("Ada").await;
+    let signed_in = app.call("GET", "/api/health", Some(&instructor), None).await;
+    assert_eq!(
+        (signed_in.body["me"]["role"].as_str(), signed_in.body["me"]["display_name"].as_str()),
+        (Some("instructor"), Some("Ada"))
+    );
 }
 
 #[tokio::test]
