@@ -280,6 +280,33 @@ try {
     pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !expected(e)));
   }, { learner });
 
+  await step("instructor-hosts-a-live-lab", async () => {
+    await teacher.goto(`${base}/#/teach`);
+    await teacher.locator("#host-lab-lesson").waitFor();
+    await teacher.getByRole("button", { name: "Start the lab" }).click();
+    await teacher.waitForURL(/#\/labs\/[0-9a-f]+$/).catch(() => fail("starting a hosted lab did not open its page"));
+    await teacher.locator("#hosted-lab-input").waitFor().catch(() => fail("the lab's instructor has no prompt"));
+    await teacher.fill("#hosted-lab-input", "kubectl create deployment web --image=nginx --replicas=3");
+    await teacher.press("#hosted-lab-input", "Enter");
+    await teacher.getByRole("button", { name: "+1m" }).click();
+    const pods = teacher.locator("li[data-pod^='web-']");
+    await pods.nth(2).waitFor().catch(() => fail("the instructor's lab shows no web pods after a minute"));
+  }, { teacher });
+
+  await step("learner-watches-the-live-lab", async () => {
+    await learner.goto(teacher.url());
+    await learner.locator("li[data-pod^='web-']").nth(2).waitFor()
+      .catch(() => fail("the learner watching the lab does not see its three pods"));
+    if (await learner.locator("#hosted-lab-input").count()) fail("a learner watching a hosted lab got a prompt");
+    await teacher.fill("#hosted-lab-input", "lab node power-off node-1");
+    await teacher.press("#hosted-lab-input", "Enter");
+    await learner.locator("#terminal-output", { hasText: "node/node-1 powered off" }).waitFor()
+      .catch(() => fail("the learner did not see the instructor's next command"));
+    const same = async (page) => (await page.locator("li[data-pod]").allInnerTexts()).join("|");
+    const [mine, theirs] = [await same(teacher), await same(learner)];
+    if (mine !== theirs) fail(`the two browsers show different clusters:\n  ${mine}\n  ${theirs}`);
+  }, { teacher, learner });
+
   if (pageErrors.length > 0) fail(`the pages logged errors:\n  ${pageErrors.join("\n  ")}`);
   console.log(`class e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/class-*.png`);
 } catch (error) {

@@ -69,11 +69,12 @@ impl HostedLab {
         self.history.lock().map(|h| h.scripts.clone()).unwrap_or_default()
     }
 
-    /// The message a newcomer gets first: everything needed to replay the lab.
-    pub fn state_message(&self) -> String {
+    /// The message a newcomer gets first: everything needed to replay the lab, and whether
+    /// this newcomer may run scripts in it.
+    pub fn state_message(&self, may_run: bool) -> String {
         let history = self.history.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         json!({
-            "type": "state", "id": self.id, "lesson": self.lesson_id, "seed": self.seed,
+            "type": "state", "id": self.id, "lesson": self.lesson_id, "seed": self.seed, "may_run": may_run,
             "scripts": history.scripts, "transcript": history.transcript,
         })
         .to_string()

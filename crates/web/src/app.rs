@@ -8,6 +8,7 @@ use crate::catalogue_page::CataloguePage;
 use crate::dashboard_page::DashboardPage;
 use crate::error_panel::ErrorPanel;
 use crate::header::Header;
+use crate::hosted_lab_page::HostedLabPage;
 use crate::join_page::JoinPage;
 use crate::lesson_page::LessonPage;
 use crate::live_faults::{FaultAnnouncer, LiveFaults};
@@ -73,6 +74,7 @@ fn page(route: Route) -> AnyView {
         Route::Teach => view! { <TeachPage /> }.into_any(),
         Route::TeachClass(id) => view! { <DashboardPage class_id=id /> }.into_any(),
         Route::Replay(id, learner) => view! { <ReplayPage class_id=id learner=learner /> }.into_any(),
+        Route::HostedLab(id) => view! { <HostedLabPage id=id /> }.into_any(),
         Route::NotFound(path) => view! {
             <ErrorPanel title="Page not found".to_string() message=format!("Nothing lives at #/{path}.") />
             <p><a href="#/">"Back to the lessons"</a></p>

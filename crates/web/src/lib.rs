@@ -27,6 +27,8 @@ pub mod dashboard_page;
 pub mod error_panel;
 pub mod fault_form;
 pub mod header;
+pub mod host_lab_form;
+pub mod hosted_lab_page;
 pub mod join_page;
 pub mod lab_handle;
 pub mod lab_session;

@@ -65,6 +65,16 @@ impl LiveSocket {
         live
     }
 
+    /// Sends a text message now; false when the socket is not open (the caller says so).
+    pub fn send(&self, text: &str) -> bool {
+        let inner = self.0.borrow();
+        inner
+            .socket
+            .as_ref()
+            .filter(|socket| socket.ready_state() == web_sys::WebSocket::OPEN)
+            .is_some_and(|socket| socket.send_with_str(text).is_ok())
+    }
+
     /// Closes the socket and stops reopening it.
     pub fn close(&self) {
         let socket = {

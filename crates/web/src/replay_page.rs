@@ -40,7 +40,7 @@ pub fn ReplayPage(class_id: String, learner: String) -> impl IntoView {
 }
 
 fn replay(log: LabLog) -> AnyView {
-    let session = match rebuild(&log) {
+    let session = match rebuild(&log.lesson, log.seed) {
         Ok(session) => session,
         Err(message) => {
             return view! { <ErrorPanel title="This lab cannot be replayed".to_string() message=message /> }.into_any();
@@ -62,18 +62,18 @@ fn replay(log: LabLog) -> AnyView {
     .into_any()
 }
 
-/// A fresh lab for the log's lesson, refusing a seed the bundled lesson would not use (the
-/// replay would show a different cluster).
-fn rebuild(log: &LabLog) -> Result<LabSession, String> {
-    if log.lesson == "sandbox" {
+/// A fresh lab for a logged lesson and seed, refusing a seed the bundled lesson would not use
+/// (the replay would show a different cluster). Hosted labs start from it too.
+pub fn rebuild(lesson_id: &str, seed: u64) -> Result<LabSession, String> {
+    if lesson_id == "sandbox" {
         return Ok(LabSession::sandbox());
     }
     let lesson = catalogue()
-        .find(&log.lesson)
-        .ok_or_else(|| format!("this app does not have the lesson “{}”; update the web app", log.lesson))?;
-    let seed = lesson.seed.unwrap_or(1);
-    if seed != log.seed {
-        return Err(format!("the lab used seed {} but the lesson here uses seed {seed}", log.seed));
+        .find(lesson_id)
+        .ok_or_else(|| format!("this app does not have the lesson “{lesson_id}”; update the web app"))?;
+    let lesson_seed = lesson.seed.unwrap_or(1);
+    if lesson_seed != seed {
+        return Err(format!("the lab used seed {seed} but the lesson here uses seed {lesson_seed}"));
     }
     LabSession::for_lesson(lesson)
 }

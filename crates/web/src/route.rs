@@ -16,6 +16,8 @@ pub enum Route {
     TeachClass(String),
     /// A read-only replay of one learner's lab (class id, learner id).
     Replay(String, String),
+    /// A lab the server hosts, watched live (lab id).
+    HostedLab(String),
     NotFound(String),
 }
 
@@ -32,6 +34,7 @@ impl Route {
             ["join"] => Route::Join,
             ["teach"] => Route::Teach,
             ["teach", "class", id] if !id.is_empty() => Route::TeachClass((*id).to_string()),
+            ["labs", id] if !id.is_empty() => Route::HostedLab((*id).to_string()),
             ["teach", "class", id, "replay", learner] if !id.is_empty() && !learner.is_empty() => {
                 Route::Replay((*id).to_string(), (*learner).to_string())
             }
@@ -50,6 +53,7 @@ impl Route {
             Route::Teach => "#/teach".into(),
             Route::TeachClass(id) => format!("#/teach/class/{id}"),
             Route::Replay(id, learner) => format!("#/teach/class/{id}/replay/{learner}"),
+            Route::HostedLab(id) => format!("#/labs/{id}"),
             Route::NotFound(path) => format!("#/{path}"),
         }
     }
@@ -70,6 +74,7 @@ mod tests {
             Route::Teach,
             Route::TeachClass("c1".into()),
             Route::Replay("c1".into(), "l2".into()),
+            Route::HostedLab("lab1".into()),
         ] {
             assert_eq!(Route::parse(&route.href()), route);
         }

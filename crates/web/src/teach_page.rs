@@ -1,9 +1,10 @@
 //! `#/teach`: an instructor signs up or in, lists their classes (each with its join code and a
-//! link to its live dashboard) and creates new ones.
+//! link to its live dashboard), creates new ones and starts hosted labs.
 
 use crate::api_client;
 use crate::api_types::{Class, Me};
 use crate::error_panel::FormError;
+use crate::host_lab_form::HostLabForm;
 use crate::route::Route;
 use crate::server_context::ServerContext;
 use crate::teach_auth::{SignInForm, SignUpForm, sign_out};
@@ -52,6 +53,7 @@ fn Classes(server: ServerContext, name: String) -> impl IntoView {
             <button type="button" class="link-button" on:click=move |_| sign_out(server)>"Sign out"</button>
         </p>
         <NewClassForm on_created=move || reload() />
+        <HostLabForm />
         <h2>"Your classes"</h2>
         <FormError error=error />
         <Show when=move || classes.with(Vec::is_empty)>

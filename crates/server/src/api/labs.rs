@@ -121,7 +121,7 @@ enum Request {
 async fn follow(state: Arc<AppState>, mut socket: WebSocket, lab: Arc<HostedLab>, may_run: bool) {
     let (mut updates, mut closed) = lab.subscribe();
     let mut shutdown = state.shutdown.clone();
-    let ended = match socket::send_text(&mut socket, lab.state_message()).await {
+    let ended = match socket::send_text(&mut socket, lab.state_message(may_run)).await {
         Err(gone) => Ended::from(gone),
         Ok(()) => loop {
             tokio::select! {

@@ -24,7 +24,8 @@ async fn an_instructor_demos_and_the_class_watches() {
     let state = next_json(&mut watcher).await;
     assert_eq!(state["type"], "state");
     assert_eq!((state["lesson"].as_str(), state["seed"].as_i64()), (Some("demo"), Some(1)));
-    next_json(&mut demo).await;
+    assert_eq!(state["may_run"], false);
+    assert_eq!(next_json(&mut demo).await["may_run"], true);
 
     demo.send(Message::text(json!({"type": "run", "script": "kubectl get deployments"}).to_string())).await.unwrap();
     let ran = next_json(&mut watcher).await;
