@@ -23,6 +23,7 @@ pub mod lesson_page;
 pub mod lessons;
 pub mod markdown;
 pub mod panic_report;
+pub mod permalink;
 pub mod prediction_panel;
 pub mod progress;
 pub mod route;
@@ -30,6 +31,7 @@ pub mod sandbox_page;
 pub mod step_panel;
 pub mod task_panel;
 pub mod terminal;
+pub mod timeline;
 
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::MemoryFiles;

@@ -12,9 +12,11 @@ pub enum Route {
 }
 
 impl Route {
-    /// Reads a location hash (`#/lesson/pods-are-cattle`, `#/`, or empty).
+    /// Reads a location hash (`#/lesson/pods-are-cattle`, `#/`, or empty); a query after `?`
+    /// (a permalink's `log=…`) belongs to the page, not the route.
     pub fn parse(hash: &str) -> Route {
-        let path = hash.trim_start_matches('#').trim_start_matches('/').trim_end_matches('/');
+        let path = hash.split('?').next().unwrap_or_default();
+        let path = path.trim_start_matches('#').trim_start_matches('/').trim_end_matches('/');
         let parts: Vec<&str> = path.split('/').collect();
         match parts.as_slice() {
             [""] => Route::Catalogue,
@@ -49,5 +51,7 @@ mod tests {
         assert_eq!(Route::parse(""), Route::Catalogue);
         assert_eq!(Route::parse("#/lesson/"), Route::NotFound("lesson".into()));
         assert_eq!(Route::parse("#/nope/a"), Route::NotFound("nope/a".into()));
+        assert_eq!(Route::parse("#/sandbox?log=abc"), Route::Sandbox);
+        assert_eq!(Route::parse("#/lesson/x?log=abc"), Route::Lesson("x".into()));
     }
 }
