@@ -103,6 +103,11 @@ impl LabSession {
         }
     }
 
+    /// Runs a permalink's scripts in order (each as one timeline entry, as when first run).
+    pub fn replay(&mut self, scripts: &[String]) -> Vec<Entry> {
+        scripts.iter().flat_map(|script| self.run(script)).collect()
+    }
+
     /// Words that may finish the word under the cursor (`kubectl …` lines only).
     pub fn complete(&self, line: &str, cursor: usize) -> Vec<String> {
         if !line.trim_start().starts_with("kubectl") {
@@ -293,6 +298,21 @@ mod tests {
         }
         assert_eq!(cluster(&replayed), cluster(&session));
         assert_eq!(replayed.lab().sim().now(), session.lab().sim().now());
+    }
+
+    #[test]
+    fn a_permalink_replays_to_the_same_cluster() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl create deployment web --image=hello:v1 --replicas=4");
+        session.pass_time(Duration::from_secs(40));
+        session.run("lab node power-off node-3\nsleep 7m");
+        let (lesson, seed, scripts) = session.replay_log();
+        let hash = crate::permalink::hash_for(lesson, seed, &scripts);
+        let link = crate::permalink::decode(crate::permalink::log_parameter(&hash).unwrap()).unwrap();
+        let mut opened = LabSession::sandbox();
+        opened.replay(&link.scripts);
+        assert_eq!(cluster(&opened), cluster(&session));
+        assert_eq!(opened.replay_log().2, scripts);
     }
 
     #[test]

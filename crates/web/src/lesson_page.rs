@@ -7,6 +7,7 @@ use crate::lab_session::LabSession;
 use crate::lab_view::LabView;
 use crate::lessons::catalogue;
 use crate::progress;
+use crate::shared_lab;
 use crate::step_panel::StepPanel;
 use kubelab_core::lesson::Lesson;
 use leptos::prelude::*;
@@ -18,7 +19,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
             .into_any();
     };
     match LabSession::for_lesson(lesson) {
-        Ok(session) => view! { <LessonView lesson=lesson lab=LabHandle::new(session) /> }.into_any(),
+        Ok(session) => view! { <LessonView lesson=lesson lab=shared_lab::open(session) /> }.into_any(),
         Err(message) => {
             view! { <ErrorPanel title="This lesson's lab did not start".to_string() message=message /> }.into_any()
         }

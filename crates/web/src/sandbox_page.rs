@@ -1,13 +1,13 @@
 //! `#/sandbox`: a free lab on the default three-node cluster, with no lesson attached.
 
-use crate::lab_handle::LabHandle;
 use crate::lab_session::LabSession;
 use crate::lab_view::LabView;
+use crate::shared_lab;
 use leptos::prelude::*;
 
 #[component]
 pub fn SandboxPage() -> impl IntoView {
-    let lab = LabHandle::new(LabSession::sandbox());
+    let lab = shared_lab::open(LabSession::sandbox());
     view! {
         <div class="lesson-layout">
             <div class="lesson-steps">
