@@ -219,6 +219,130 @@ try {
     await page.locator("h1", { hasText: "About kubelab" }).waitFor();
   }, page);
 
+  // The browser lab: drag and drop, node menus, the clock, the timeline and permalinks.
+  const podsByNode = (p) => p.locator(".node").evaluateAll((nodes) =>
+    nodes.map((n) => `${n.dataset.node}: ${[...n.querySelectorAll(".pod")].map((c) => c.dataset.pod).sort().join(" ")}`).join("\n"));
+  const pendingPod = (prefix) => page.locator(`.unscheduled .pod[data-pod^="${prefix}-"]`).first();
+
+  await step("drag-refused-by-the-scheduler", async () => {
+    await page.goto(`${base}/#/sandbox`);
+    await page.locator(".node").nth(2).waitFor();
+    for (const [name, spec] of [["picky", '{"nodeSelector":{"disk":"ssd"}}'], ["manual", '{"schedulerName":"by-hand"}']]) {
+      await type(page, `kubectl create deployment ${name} --image=nginx --replicas=0`);
+      await type(page, `kubectl patch deployment ${name} -p '{"spec":{"template":{"spec":${spec}}}}'`);
+      await type(page, `kubectl scale deployment ${name} --replicas=1`);
+    }
+    await type(page, "sleep 10s");
+    await pendingPod("picky").dragTo(page.locator('.node[data-node="node-1"]'));
+    await page.locator(".drop-outcome.refused", { hasText: "didn't match Pod's node affinity/selector" }).waitFor();
+    await expectText(page, "$ lab pod bind picky-");
+    await pendingPod("picky").waitFor();
+  }, page);
+
+  await step("keyboard-bind", async () => {
+    const chip = pendingPod("manual");
+    const name = await chip.getAttribute("data-pod");
+    await chip.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.locator('.node.drop-aim[data-node="node-2"]').waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(`.node[data-node="node-2"] .pod[data-pod="${name}"]`).waitFor();
+    await page.locator("#lab-announcer", { hasText: `pod/${name} bound to node-2` }).waitFor();
+  }, page);
+
+  await step("power-off-via-menu-at-60x", async () => {
+    await type(page, "kubectl create deployment web --image=hello:v1 --replicas=3");
+    await page.getByRole("button", { name: "Advance time by 1m" }).click();
+    await page.waitForFunction(() => document.querySelectorAll('.pod.ready[data-pod^="web-"]').length === 3);
+    const before = await page.locator('.node[data-node="node-2"] .pod[data-pod^="web-"]').evaluateAll((p) => p.map((c) => c.dataset.pod));
+    await page.locator('.node[data-node="node-2"] .node-menu summary').click();
+    await page.locator('.node[data-node="node-2"] .node-menu button', { hasText: "Power off" }).click();
+    await expectText(page, "node/node-2 powered off");
+    await page.locator(".clock-speed", { hasText: "60×" }).click();
+    await page.locator('.node.not-ready[data-node="node-2"]').waitFor();
+    await page.waitForFunction((gone) => {
+      const ready = [...document.querySelectorAll('.node:not([data-node="node-2"]) .pod.ready[data-pod^="web-"]')];
+      return ready.length === 3 && ready.every((p) => !gone.includes(p.dataset.pod));
+    }, before, { timeout: 30_000 }).catch(() => fail(`node-2's pods ${before} were not replaced at 60×`));
+    await page.locator(".clock-pause").click();
+    await page.locator(".timeline-list li.clock").first().waitFor();
+  }, page);
+
+  let present;
+  await step("scrub-back-and-forward", async () => {
+    present = await podsByNode(page);
+    const entries = await page.locator(".timeline-list li").count();
+    await page.locator("#timeline-scrubber").fill(String(entries - 3));
+    await page.locator(".timeline-status.scrubbed", { hasText: "read-only" }).waitFor();
+    await page.locator('.node[data-node="node-2"]:not(.not-ready)').waitFor();
+    if ((await podsByNode(page)) === present) fail("the cluster view did not change when scrubbed back");
+    await type(page, "kubectl get nodes");
+    await expectText(page, "node-2   Ready");
+    await type(page, "kubectl delete deployment web");
+    await expectText(page, "read-only");
+    await page.getByRole("button", { name: "Back to now" }).click();
+    await page.waitForFunction(() => !document.querySelector(".timeline-status.scrubbed"));
+    if ((await podsByNode(page)) !== present) fail("back to now did not restore the cluster");
+  }, page);
+
+  await step("permalink-replays-the-same-cluster", async () => {
+    await page.getByRole("button", { name: "Copy link" }).click();
+    const link = await page.locator("#permalink").inputValue();
+    if (!/#\/sandbox\?log=[A-Za-z0-9_-]+$/.test(link)) fail(`odd link ${link}`);
+    const other = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    other.on("pageerror", (error) => pageErrors.push(String(error)));
+    await other.goto(link);
+    await other.locator(".lab-notice", { hasText: "Opened a shared lab" }).waitFor();
+    await other.locator(".node").nth(2).waitFor();
+    const opened = await podsByNode(other);
+    await other.screenshot({ path: path.join(artifacts, "permalink-opened.png"), fullPage: true });
+    if (opened !== present) fail(`the permalink shows\n${opened}\ninstead of\n${present}`);
+    await other.goto(`${base}/#/sandbox?log=not*a*lab`);
+    await other.locator(".lab-notice", { hasText: "could not be opened" }).waitFor();
+    await other.close();
+  }, page);
+
+  await step("fork-from-the-past", async () => {
+    await page.locator("#timeline-scrubber").fill("2");
+    await page.locator(".timeline-status.scrubbed").waitFor();
+    await page.getByRole("button", { name: "Fork from here" }).click();
+    await page.locator(".timeline-status", { hasText: "Live: 2 entries" }).waitFor();
+    await type(page, "kubectl get deployments");
+    await expectText(page, "picky");
+  }, page);
+
+  await step("frame-times-with-300-pods", async () => {
+    await type(page, "kubectl create deployment many --image=hello:v1 --replicas=300");
+    await type(page, "sleep 1m");
+    await page.waitForFunction(() => document.querySelectorAll(".pod").length >= 300);
+    const sample = page.evaluate(() => new Promise((resolve) => {
+      const times = [];
+      let last = performance.now();
+      const tick = (now) => {
+        times.push(now - last);
+        last = now;
+        if (times.length < 90) requestAnimationFrame(tick); else resolve(times);
+      };
+      requestAnimationFrame(tick);
+    }));
+    const chip = page.locator('.pod[data-pod^="many-"]').first();
+    const box = await chip.boundingBox();
+    await page.mouse.move(box.x + 5, box.y + 5);
+    await page.mouse.down();
+    for (let i = 0; i < 40; i += 1) await page.mouse.move(box.x + 5 + i * 8, box.y + 5 + i * 3);
+    await page.mouse.up();
+    const times = (await sample).slice(1).sort((a, b) => a - b);
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    const started = Date.now();
+    await page.locator("#timeline-scrubber").fill("1");
+    await page.locator(".timeline-status.scrubbed").waitFor();
+    const scrubMs = Date.now() - started;
+    await page.getByRole("button", { name: "Back to now" }).click();
+    console.log(`      frames while dragging over ${await page.locator(".pod").count()} pods: mean ${mean.toFixed(1)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(1)} ms, max ${times.at(-1).toFixed(1)} ms; scrub back ${scrubMs} ms`);
+  }, page);
+
   if (pageErrors.length > 0) fail(`the page logged errors:\n  ${pageErrors.join("\n  ")}`);
   console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/`);
 } catch (error) {

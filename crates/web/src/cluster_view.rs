@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn ClusterView(lab: LabHandle) -> impl IntoView {
-    let dnd = PodDnd::new();
+    let dnd = PodDnd::default();
     let picture = move || lab.with(|session| cluster_model::picture(session.lab().sim()));
     view! {
         <section class="cluster" aria-labelledby="cluster-heading" on:keydown=move |ev: KeyboardEvent| dnd.on_key(lab, &ev)>

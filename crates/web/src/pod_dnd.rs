@@ -18,11 +18,13 @@ pub struct PodDnd {
     pub outcome: RwSignal<Option<(String, bool)>>,
 }
 
-impl PodDnd {
-    pub fn new() -> PodDnd {
+impl Default for PodDnd {
+    fn default() -> PodDnd {
         PodDnd { held: RwSignal::new(None), aim: RwSignal::new(None), outcome: RwSignal::new(None) }
     }
+}
 
+impl PodDnd {
     pub fn pick_up(&self, lab: LabHandle, pod: PodRef) {
         lab.announce(format!(
             "Picked up pod {}. Arrow keys choose a node or the bin, Enter drops, Escape cancels.",

@@ -15,9 +15,7 @@ pub fn ShareLink(lab: LabHandle) -> impl IntoView {
             permalink::hash_for(lesson, seed, &scripts)
         });
         let url = page_url_with(&hash);
-        if let Some(window) = web_sys::window() {
-            let _ = window.navigator().clipboard().write_text(&url);
-        }
+        copy_to_clipboard(&url);
         link.set(Some(url));
         lab.announce("Link to this lab copied.");
     };
@@ -37,4 +35,13 @@ fn page_url_with(hash: &str) -> String {
     let location = web_sys::window().map(|w| w.location());
     let base = location.and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))).unwrap_or_default();
     format!("{base}{hash}")
+}
+
+/// Puts `text` on the clipboard; a refusal (no permission, an insecure page) is ignored, since
+/// the link is shown in a field anyway, but handled so it never surfaces as an uncaught error.
+fn copy_to_clipboard(text: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let ignore = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
+    let _ = window.navigator().clipboard().write_text(text).catch(&ignore);
+    ignore.forget();
 }
