@@ -239,7 +239,16 @@ try {
     await pendingPod("picky").waitFor();
   }, page);
 
+  await step("inspector-says-why", async () => {
+    await pendingPod("picky").click();
+    await page.locator(".inspector-why li", { hasText: "refused by NodeAffinity: node(s) didn't match Pod's node affinity/selector" }).first().waitFor();
+    await page.locator(".inspector-why li", { hasText: "0/3 nodes are available" }).waitFor();
+    await page.locator(".inspector-describe", { hasText: "FailedScheduling" }).waitFor();
+  }, page);
+
   await step("keyboard-bind", async () => {
+    await page.locator(".inspector-close").click();
+    await page.waitForFunction(() => !document.querySelector(".inspector"));
     const chip = pendingPod("manual");
     const name = await chip.getAttribute("data-pod");
     await chip.focus();
@@ -335,6 +344,24 @@ try {
     await page.mouse.up();
     const times = (await sample).slice(1).sort((a, b) => a - b);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    const frames = (count) => page.evaluate((n) => new Promise((resolve) => {
+      const times = [];
+      let last = performance.now();
+      const tick = (now) => {
+        times.push(now - last);
+        last = now;
+        if (times.length < n) requestAnimationFrame(tick); else resolve(times.slice(1).sort((a, b) => a - b));
+      };
+      requestAnimationFrame(tick);
+    }), count);
+    const clockBefore = await page.locator(".clock-time").innerText();
+    await page.locator(".clock-speed", { hasText: "10×" }).click();
+    const running = await frames(90);
+    await page.locator(".clock-pause").click();
+    const clockAfter = await page.locator(".clock-time").innerText();
+    if (clockAfter === clockBefore) fail(`the clock did not move at 10x (${clockBefore})`);
+    const runningMean = running.reduce((a, b) => a + b, 0) / running.length;
+    console.log(`      frames with the clock at 10x over 300 pods (${clockBefore} → ${clockAfter}): mean ${runningMean.toFixed(1)} ms, max ${running.at(-1).toFixed(1)} ms`);
     const started = Date.now();
     await page.locator("#timeline-scrubber").fill("1");
     await page.locator(".timeline-status.scrubbed").waitFor();

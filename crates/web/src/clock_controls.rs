@@ -29,11 +29,11 @@ pub fn ClockControls(lab: LabHandle) -> impl IntoView {
     };
     view! {
         <div class="clock" role="group" aria-label="Cluster clock">
-            <span class="clock-time" aria-label="Cluster time since the lab began">"⏱ "{move || now().to_string()}</span>
+            <span class="clock-time" aria-label="Cluster time since the lab began">"t = "{move || now().to_string()}</span>
             <button type="button" class="clock-pause" aria-pressed=move || (lab.speed.get() == 0).to_string()
-                disabled=scrubbed on:click=move |_| lab.speed.set(0)>"⏸ Pause"</button>
+                disabled=scrubbed on:click=move |_| lab.speed.set(0)>"Pause"</button>
             <button type="button" class="clock-step" disabled=scrubbed on:click=step
-                title="Let time pass until the next scheduled event">"⏭ Step"</button>
+                title="Let time pass until the next scheduled event">"Step"</button>
             {SPEEDS.iter().map(|speed| speed_button(lab, *speed, scrubbed)).collect_view()}
             {JUMPS.iter().map(|jump| jump_button(lab, jump, scrubbed)).collect_view()}
         </div>

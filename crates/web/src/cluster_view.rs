@@ -5,6 +5,7 @@
 
 use crate::cluster_model::{self, NodeCard, PodChip};
 use crate::drag_commands::{self, DropTarget, PodRef};
+use crate::inspector_view::{Inspected, InspectorView};
 use crate::lab_handle::LabHandle;
 use crate::pod_dnd::PodDnd;
 use leptos::ev::{DragEvent, KeyboardEvent};
@@ -13,11 +14,12 @@ use leptos::prelude::*;
 #[component]
 pub fn ClusterView(lab: LabHandle) -> impl IntoView {
     let dnd = PodDnd::default();
+    let inspected: Inspected = RwSignal::new(None);
     let picture = move || lab.with(|session| cluster_model::picture(session.lab().sim()));
     view! {
         <section class="cluster" aria-labelledby="cluster-heading" on:keydown=move |ev: KeyboardEvent| dnd.on_key(lab, &ev)>
             <h2 id="cluster-heading">"Cluster"</h2>
-            <p class="cluster-hint">"Drag a pod onto a node to bind it, or onto the bin to delete it. Keyboard: focus a pod, Enter picks it up, arrows choose, Enter drops, Escape cancels."</p>
+            <p class="cluster-hint">"Click a pod to inspect it. Drag it onto a node to bind it, or onto the bin to delete it. Keyboard: focus a pod, I inspects, Enter picks it up, arrows choose, Enter drops, Escape cancels."</p>
             {move || dnd.outcome.get().map(|(message, ok)| view! {
                 <pre class="drop-outcome" class:refused=!ok>{message}</pre>
             })}
@@ -25,16 +27,17 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
                 let picture = picture();
                 let unscheduled = picture.unscheduled;
                 view! {
-                    <div class="nodes">{picture.nodes.into_iter().map(|node| node_card(lab, dnd, node)).collect_view()}</div>
+                    <div class="nodes">{picture.nodes.into_iter().map(|node| node_card(lab, dnd, inspected, node)).collect_view()}</div>
                     <Show when={let empty = unscheduled.is_empty(); move || !empty}>
                         <div class="unscheduled">
                             <h3>"Not on a node yet"</h3>
-                            <ul class="pods">{unscheduled.clone().into_iter().map(|pod| pod_chip(lab, dnd, pod)).collect_view()}</ul>
+                            <ul class="pods">{unscheduled.clone().into_iter().map(|pod| pod_chip(lab, dnd, inspected, pod)).collect_view()}</ul>
                         </div>
                     </Show>
                 }
             }}
             {bin(lab, dnd)}
+            <InspectorView lab=lab inspected=inspected />
         </section>
     }
 }
@@ -58,12 +61,12 @@ fn bin(lab: LabHandle, dnd: PodDnd) -> impl IntoView {
     view! {
         <div class="bin" class:drop-aim=move || dnd.aim.get() == Some(DropTarget::Bin) data-target="bin"
             on:dragover=allow on:drop=drop>
-            "🗑 Drop a pod here to delete it"
+            "Bin: drop a pod here to delete it"
         </div>
     }
 }
 
-fn node_card(lab: LabHandle, dnd: PodDnd, node: NodeCard) -> impl IntoView {
+fn node_card(lab: LabHandle, dnd: PodDnd, inspected: Inspected, node: NodeCard) -> impl IntoView {
     let state = match (node.ready, node.schedulable) {
         (true, true) => "Ready",
         (true, false) => "Ready, SchedulingDisabled",
@@ -87,7 +90,7 @@ fn node_card(lab: LabHandle, dnd: PodDnd, node: NodeCard) -> impl IntoView {
             {bar("CPU", node.cpu_requested_millis, node.cpu_allocatable_millis, format_cpu)}
             {bar("Memory", node.memory_requested_bytes, node.memory_allocatable_bytes, format_memory)}
             <ul class="pods" aria-label=format!("{pod_count} pods on {}", node.name)>
-                {node.pods.into_iter().map(|pod| pod_chip(lab, dnd, pod)).collect_view()}
+                {node.pods.into_iter().map(|pod| pod_chip(lab, dnd, inspected, pod)).collect_view()}
             </ul>
         </article>
     }
@@ -101,7 +104,10 @@ fn node_menu(lab: LabHandle, node: &NodeCard) -> impl IntoView + use<> {
             <summary aria-label=format!("Actions for {}", node.name)>"⋯"</summary>
             <div class="node-menu-items">
                 {actions.into_iter().map(|(label, command)| view! {
-                    <button type="button" title=command.clone() on:click=move |_| { lab.run_typed(&command); }>{label}</button>
+                    <button type="button" title=command.clone() on:click=move |ev| {
+                        close_menu(&ev);
+                        lab.run_typed(&command);
+                    }>{label}</button>
                 }).collect_view()}
             </div>
         </details>
@@ -120,7 +126,7 @@ fn bar(label: &'static str, requested: i64, allocatable: i64, format: fn(i64) ->
     }
 }
 
-fn pod_chip(lab: LabHandle, dnd: PodDnd, pod: PodChip) -> impl IntoView {
+fn pod_chip(lab: LabHandle, dnd: PodDnd, inspected: Inspected, pod: PodChip) -> impl IntoView {
     let title = format!(
         "{}/{}: {}, {}/{} ready",
         pod.namespace, pod.name, pod.status, pod.ready_containers, pod.total_containers
@@ -129,6 +135,8 @@ fn pod_chip(lab: LabHandle, dnd: PodDnd, pod: PodChip) -> impl IntoView {
     let label = format!("Pod {}, {}. Enter picks it up.", pod.name, pod.status);
     let held = PodRef { namespace: pod.namespace.clone(), name: pod.name.clone(), node: pod.node.clone() };
     let (dragged, keyed, compared) = (held.clone(), held.clone(), held);
+    let inspect = (pod.namespace.clone(), pod.name.clone());
+    let inspect_key = inspect.clone();
     let on_dragstart = move |ev: DragEvent| {
         if let Some(transfer) = ev.data_transfer() {
             // Firefox starts a drag only when data is set.
@@ -141,18 +149,30 @@ fn pod_chip(lab: LabHandle, dnd: PodDnd, pod: PodChip) -> impl IntoView {
             ev.prevent_default();
             ev.stop_propagation();
             dnd.pick_up(lab, keyed.clone());
+        } else if ev.key() == "i" && dnd.held.get_untracked().is_none() {
+            inspected.set(Some(inspect_key.clone()));
         }
     };
     view! {
         <li class=format!("pod {}", pod.health.class()) title=title data-pod=key tabindex="0" draggable="true"
             role="button" aria-label=label
             class:held=move || dnd.held.get().as_ref() == Some(&compared)
-            on:dragstart=on_dragstart on:dragend=move |_| dnd.cancel(lab) on:keydown=on_keydown>
+            on:dragstart=on_dragstart on:dragend=move |_| dnd.cancel(lab) on:keydown=on_keydown
+            on:click=move |_| inspected.set(Some(inspect.clone()))>
             <span class="pod-shape" aria-hidden="true">{pod.health.symbol()}</span>
             <span class="pod-name">{pod.name}</span>
             <span class="pod-status">{pod.status}</span>
             <span class="pod-ready">{format!("{}/{}", pod.ready_containers, pod.total_containers)}</span>
         </li>
+    }
+}
+
+/// Closes the `<details>` menu a click came from.
+fn close_menu(ev: &leptos::ev::MouseEvent) {
+    use wasm_bindgen::JsCast;
+    let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    if let Some(menu) = target.and_then(|t| t.closest("details").ok().flatten()) {
+        let _ = menu.remove_attribute("open");
     }
 }
 

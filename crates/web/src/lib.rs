@@ -18,6 +18,8 @@ pub mod completion;
 pub mod drag_commands;
 pub mod error_panel;
 pub mod header;
+pub mod inspector;
+pub mod inspector_view;
 pub mod lab_handle;
 pub mod lab_session;
 pub mod lab_view;

@@ -21,7 +21,7 @@ pub fn ShareLink(lab: LabHandle) -> impl IntoView {
     };
     view! {
         <div class="share">
-            <button type="button" class="share-copy" on:click=copy>"🔗 Copy link"</button>
+            <button type="button" class="share-copy" on:click=copy>"Copy link"</button>
             <Show when=move || link.get().is_some()>
                 <input id="permalink" class="share-url" type="text" readonly aria-label="Link to this lab"
                     prop:value=move || link.get().unwrap_or_default() />

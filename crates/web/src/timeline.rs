@@ -9,6 +9,9 @@ use kubelab_core::sim::time::{Duration, SimTime};
 /// A copy of the lab is kept before every this-many scripts. Replaying a script costs about
 /// what running it did, so scrubbing replays at most this many.
 pub const SNAPSHOT_EVERY: usize = 8;
+/// At most this many copies are kept: past it every other one is dropped (never the start),
+/// so memory stays bounded in a long lab and old points cost a few more replayed scripts.
+pub const MAX_SNAPSHOTS: usize = 48;
 
 /// One script in the timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,12 +45,23 @@ impl Timeline {
         self.moments.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.moments.is_empty()
+    }
+
     /// Call before running the next script on `lab`: keeps a copy when one is due.
     pub fn before_script(&mut self, lab: &LessonLab) {
         let position = self.moments.len();
         let last = self.snapshots.last().map_or(0, |(at, _)| *at);
         if position >= last + SNAPSHOT_EVERY {
             self.snapshots.push((position, lab.clone()));
+        }
+        if self.snapshots.len() > MAX_SNAPSHOTS {
+            let mut index = 0;
+            self.snapshots.retain(|_| {
+                index += 1;
+                index == 1 || index % 2 == 0
+            });
         }
     }
 
@@ -123,6 +137,19 @@ mod tests {
         for (position, expected) in seen.iter().enumerate() {
             assert_eq!(&pods(&timeline.rebuild(position)), expected, "position {position}");
         }
+    }
+
+    #[test]
+    fn long_labs_keep_a_bounded_number_of_copies() {
+        let mut session = LabSession::sandbox();
+        for _ in 0..(SNAPSHOT_EVERY * MAX_SNAPSHOTS * 2) {
+            session.run("sleep 1s");
+        }
+        let timeline = session.timeline();
+        assert!(timeline.snapshots.len() <= MAX_SNAPSHOTS, "{}", timeline.snapshots.len());
+        assert_eq!(timeline.snapshots[0].0, 0);
+        assert_eq!(timeline.rebuild(5).sim().now().as_millis(), 5000);
+        assert_eq!(timeline.rebuild(700).sim().now().as_millis(), 700_000);
     }
 
     #[test]

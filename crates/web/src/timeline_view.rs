@@ -17,6 +17,15 @@ pub fn TimelineView(lab: LabHandle) -> impl IntoView {
     let length = move || lab.with(|session| session.timeline().len());
     let position = move || lab.with(|session| session.past_position().unwrap_or(session.timeline().len()));
     let scrubbed = move || lab.with(|session| session.past_position().is_some());
+    let list_ref = NodeRef::<leptos::html::Ol>::new();
+    // Keeps the newest entry in view as entries arrive, as the terminal does.
+    Effect::new(move |_| {
+        length();
+        if let Some(list) = list_ref.get() {
+            // After the list's own redraw, which may run after this effect.
+            request_animation_frame(move || list.set_scroll_top(list.scroll_height()));
+        }
+    });
     let on_input = move |ev: leptos::ev::Event| {
         if let Ok(to) = event_target_value(&ev).parse::<usize>() {
             scrub(lab, to);
@@ -35,7 +44,7 @@ pub fn TimelineView(lab: LabHandle) -> impl IntoView {
                     on:click=move |_| fork(lab)>"Fork from here"</button>
             </div>
             <p class="timeline-status" class:scrubbed=scrubbed>{move || status(lab)}</p>
-            <ol class="timeline-list" start=move || (length().saturating_sub(LISTED) + 1).to_string()>
+            <ol class="timeline-list" node_ref=list_ref start=move || (length().saturating_sub(LISTED) + 1).to_string()>
                 {move || moments(lab, position())}
             </ol>
         </section>
