@@ -1,7 +1,7 @@
 //! `lab VERB …`: things that happen *to* the cluster rather than through its API (machines
 //! joining and leaving, power, crashes, request load). The verb table lives here, in one place.
 
-use crate::api::node::Taint;
+use crate::api::node::{Node, Taint};
 use crate::api::quantity::Quantity;
 use crate::api::{Kind, Pod};
 use crate::cluster::NodeTemplate;
@@ -160,6 +160,7 @@ fn pod_bind(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     };
     let namespace = args.get("namespace").unwrap_or("default").to_string();
     let pod = sim.store().get::<Pod>(&namespace, name).map_err(|e| e.to_string())?;
+    sim.store().get::<Node>("", node).map_err(|e| e.to_string())?;
     if pod.node_name().is_none() {
         Scheduler::check_node(sim.store(), pod, node).map_err(|reasons| {
             format!("error: pod \"{name}\" does not fit on node \"{node}\": {}", reasons.join(", "))
