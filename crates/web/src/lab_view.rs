@@ -1,9 +1,10 @@
 //! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
-//! with its scrubber, the share link and the cluster view, plus the live region that
+//! with its scrubber, the share link, the cluster view and its recent Events, plus the live region that
 //! announces what drags and the clock did.
 
 use crate::clock_controls::ClockControls;
 use crate::cluster_view::ClusterView;
+use crate::event_feed::EventFeed;
 use crate::lab_handle::LabHandle;
 use crate::share_link::ShareLink;
 use crate::terminal::Terminal;
@@ -24,6 +25,7 @@ pub fn LabView(lab: LabHandle) -> impl IntoView {
             </div>
             <TimelineView lab=lab />
             <ClusterView lab=lab />
+            <EventFeed lab=lab />
             <p class="visually-hidden" aria-live="polite" id="lab-announcer">{move || lab.announcement.get()}</p>
         </section>
     }

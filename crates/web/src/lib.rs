@@ -17,6 +17,7 @@ pub mod cluster_view;
 pub mod completion;
 pub mod drag_commands;
 pub mod error_panel;
+pub mod event_feed;
 pub mod header;
 pub mod inspector;
 pub mod inspector_view;
