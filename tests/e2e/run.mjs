@@ -269,6 +269,15 @@ try {
     await page.locator(".event-feed li").first().waitFor();
   }, page);
 
+  await step("reconcile-panel", async () => {
+    await type(page, "kubectl scale deployment picky --replicas=2");
+    await page.locator(".reconcile summary").click();
+    for (const actor of ["deployment-controller ScalingReplicaSet", "replicaset-controller SuccessfulCreate", "default-scheduler FailedScheduling"]) {
+      await page.locator(".reconcile-actors li", { hasText: actor }).waitFor();
+    }
+    await page.locator(".reconcile-writes", { hasText: "Pod: 1 added" }).waitFor();
+  }, page);
+
   await step("power-off-via-menu-at-60x", async () => {
     await type(page, "kubectl create deployment web --image=hello:v1 --replicas=3");
     await page.getByRole("button", { name: "Advance time by 1m" }).click();

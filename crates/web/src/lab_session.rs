@@ -7,7 +7,7 @@ use crate::panic_report;
 use crate::timeline::{Moment, Timeline, sleep_line};
 use kubelab_core::kubectl;
 use kubelab_core::lesson::{Lesson, LessonLab, Level};
-use kubelab_core::sim::time::Duration;
+use kubelab_core::sim::time::{Duration, SimTime};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// One line the learner ran and what it printed, exactly as the core rendered it.
@@ -79,13 +79,19 @@ impl LabSession {
             return run_in_the_past(past, text);
         }
         panic_report::record(text);
-        self.timeline.before_script(&self.lab);
-        let started_at = self.lab.sim().now();
+        let (started_at, resource_version_before) = self.before_moment();
         let entries = self.run_live(text);
         let succeeded = entries.iter().all(|e| e.succeeded);
         let ended_at = self.lab.sim().now();
-        self.timeline.record(Moment { script: text.to_string(), started_at, ended_at, succeeded, clock: false });
+        let script = text.to_string();
+        self.timeline.record(Moment { script, started_at, ended_at, resource_version_before, succeeded, clock: false });
         entries
+    }
+
+    /// Keeps a copy of the lab when one is due; returns the time and resourceVersion now.
+    fn before_moment(&mut self) -> (SimTime, u64) {
+        self.timeline.before_script(&self.lab);
+        (self.lab.sim().now(), self.lab.sim().store().resource_version())
     }
 
     fn run_live(&mut self, text: &str) -> Vec<Entry> {
@@ -137,11 +143,17 @@ impl LabSession {
             self.run_live(&script);
             self.timeline.extend_clock(self.lab.sim().now());
         } else {
-            self.timeline.before_script(&self.lab);
-            let started_at = self.lab.sim().now();
+            let (started_at, resource_version_before) = self.before_moment();
             self.run_live(&script);
             let ended_at = self.lab.sim().now();
-            self.timeline.record(Moment { script, started_at, ended_at, succeeded: true, clock: true });
+            self.timeline.record(Moment {
+                script,
+                started_at,
+                ended_at,
+                resource_version_before,
+                succeeded: true,
+                clock: true,
+            });
         }
         true
     }

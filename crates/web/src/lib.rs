@@ -32,6 +32,7 @@ pub mod permalink;
 pub mod pod_dnd;
 pub mod prediction_panel;
 pub mod progress;
+pub mod reconcile_panel;
 pub mod route;
 pub mod sandbox_page;
 pub mod share_link;

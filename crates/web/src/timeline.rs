@@ -19,6 +19,8 @@ pub struct Moment {
     pub script: String,
     pub started_at: SimTime,
     pub ended_at: SimTime,
+    /// The store's resourceVersion before it ran: the watch log after it holds its writes.
+    pub resource_version_before: u64,
     pub succeeded: bool,
     /// Set when the running clock (not the learner) wrote this `sleep`: later ticks grow it
     /// instead of adding lines, so a minute at 1× is one moment, not sixty.
