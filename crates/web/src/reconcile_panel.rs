@@ -34,10 +34,11 @@ pub fn activity(session: &LabSession) -> Option<StepActivity> {
     };
     for write in writes {
         count_write(&mut step.writes, write.kind.info().kind_name, write.type_);
-        if write.kind == Kind::Event && write.type_ != WatchEventType::Deleted {
-            if let Some(event) = store.try_get::<Event>(&write.namespace, &write.name) {
-                count_actor(&mut step.actors, event);
-            }
+        if write.kind == Kind::Event
+            && write.type_ != WatchEventType::Deleted
+            && let Some(event) = store.try_get::<Event>(&write.namespace, &write.name)
+        {
+            count_actor(&mut step.actors, event);
         }
     }
     Some(step)
