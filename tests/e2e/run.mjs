@@ -339,6 +339,24 @@ try {
     await expectText(page, "picky");
   }, page);
 
+  await step("keyboard-drag-to-the-bin-while-the-clock-runs", async () => {
+    await type(page, "kubectl create deployment solo --image=hello:v1 --replicas=1");
+    await type(page, "sleep 30s");
+    await page.locator(".clock-speed", { hasText: "10×" }).click();
+    const chip = page.locator('.pod[data-pod^="solo-"]').first();
+    const name = await chip.getAttribute("data-pod");
+    await chip.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(600);
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await page.locator(".bin.drop-aim").waitFor();
+    await page.waitForTimeout(600);
+    await page.keyboard.press("Enter");
+    await expectText(page, `$ kubectl delete pod ${name}`);
+    await page.locator(".clock-pause").click();
+  }, page);
+
   await step("frame-times-with-300-pods", async () => {
     await type(page, "kubectl create deployment many --image=hello:v1 --replicas=300");
     await type(page, "sleep 1m");

@@ -7,7 +7,7 @@ use crate::cluster_model::{self, NodeCard, PodChip};
 use crate::drag_commands::{self, DropTarget, PodRef};
 use crate::inspector_view::{Inspected, InspectorView};
 use crate::lab_handle::LabHandle;
-use crate::pod_dnd::PodDnd;
+use crate::pod_dnd::{self, PodDnd};
 use leptos::ev::{DragEvent, KeyboardEvent};
 use leptos::prelude::*;
 
@@ -16,6 +16,10 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
     let dnd = PodDnd::default();
     let inspected: Inspected = RwSignal::new(None);
     let picture = move || lab.with(|session| cluster_model::picture(session.lab().sim()));
+    Effect::new(move |_| {
+        lab.with(|_| ());
+        request_animation_frame(move || pod_dnd::keep_focus_on_held(dnd));
+    });
     view! {
         <section class="cluster" aria-labelledby="cluster-heading" on:keydown=move |ev: KeyboardEvent| dnd.on_key(lab, &ev)>
             <h2 id="cluster-heading">"Cluster"</h2>

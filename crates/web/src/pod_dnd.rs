@@ -81,6 +81,21 @@ impl PodDnd {
     }
 }
 
+/// Puts focus back on the held pod's chip after a redraw replaced it (a clock tick redraws the
+/// cluster), so a keyboard drag survives time passing.
+pub fn keep_focus_on_held(dnd: PodDnd) {
+    let Some(pod) = dnd.held.get_untracked() else { return };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let inside = document.active_element().and_then(|e| e.closest(".cluster").ok().flatten()).is_some();
+    if inside {
+        return;
+    }
+    let chip = document.query_selector(&format!(".pod[data-pod=\"{}\"]", pod.name)).ok().flatten();
+    if let Some(chip) = chip.and_then(|c| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(c).ok()) {
+        let _ = chip.focus();
+    }
+}
+
 /// Every node in name order, then the bin.
 fn targets(lab: LabHandle) -> Vec<DropTarget> {
     let mut names: Vec<String> =
