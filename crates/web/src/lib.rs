@@ -3,8 +3,11 @@
 //! `bench_engine` expose the core to pages and tests.
 //!
 //! Codemap: `app` (shell and hash routes, `route`), pages (`catalogue_page`, `lesson_page`,
-//! `sandbox_page`, `about_page`), the lab (`lab_session` plain Rust, `lab_handle` reactive,
-//! `lab_view`, `terminal` + `completion`, `cluster_view` over `cluster_model`), lesson parts
+//! `sandbox_page`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
+//! `permalink` + `shared_lab`, `lab_handle` reactive, `lab_view`, `terminal` + `completion`,
+//! `clock_controls`, `timeline_view`, `share_link`, `cluster_view` over `cluster_model` with
+//! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
+//! `reconcile_panel`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
 //! `build.rs`), `progress` (localStorage), `panic_report` (crash panel).
 
