@@ -223,6 +223,196 @@ try {
     await page.locator("h1", { hasText: "About kubelab" }).waitFor();
   }, page);
 
+  // The browser lab: drag and drop, node menus, the clock, the timeline and permalinks.
+  const podsByNode = (p) => p.locator(".node").evaluateAll((nodes) =>
+    nodes.map((n) => `${n.dataset.node}: ${[...n.querySelectorAll(".pod")].map((c) => c.dataset.pod).sort().join(" ")}`).join("\n"));
+  const pendingPod = (prefix) => page.locator(`.unscheduled .pod[data-pod^="${prefix}-"]`).first();
+
+  await step("drag-refused-by-the-scheduler", async () => {
+    await page.goto(`${base}/#/sandbox`);
+    await page.locator(".node").nth(2).waitFor();
+    for (const [name, spec] of [["picky", '{"nodeSelector":{"disk":"ssd"}}'], ["manual", '{"schedulerName":"by-hand"}']]) {
+      await type(page, `kubectl create deployment ${name} --image=nginx --replicas=0`);
+      await type(page, `kubectl patch deployment ${name} -p '{"spec":{"template":{"spec":${spec}}}}'`);
+      await type(page, `kubectl scale deployment ${name} --replicas=1`);
+    }
+    await type(page, "sleep 10s");
+    await pendingPod("picky").dragTo(page.locator('.node[data-node="node-1"]'));
+    await page.locator(".drop-outcome.refused", { hasText: "didn't match Pod's node affinity/selector" }).waitFor();
+    await expectText(page, "$ lab pod bind picky-");
+    await pendingPod("picky").waitFor();
+  }, page);
+
+  await step("inspector-says-why", async () => {
+    await pendingPod("picky").click();
+    await page.locator(".inspector-why li", { hasText: "refused by NodeAffinity: node(s) didn't match Pod's node affinity/selector" }).first().waitFor();
+    await page.locator(".inspector-why li", { hasText: "0/3 nodes are available" }).waitFor();
+    await page.locator(".inspector-describe", { hasText: "FailedScheduling" }).waitFor();
+  }, page);
+
+  await step("keyboard-bind", async () => {
+    await page.locator(".inspector-close").click();
+    await page.waitForFunction(() => !document.querySelector(".inspector"));
+    const chip = pendingPod("manual");
+    const name = await chip.getAttribute("data-pod");
+    await chip.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.locator('.node.drop-aim[data-node="node-2"]').waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(`.node[data-node="node-2"] .pod[data-pod="${name}"]`).waitFor();
+    await page.locator("#lab-announcer", { hasText: `pod/${name} bound to node-2` }).waitFor();
+  }, page);
+
+  await step("step-one-event", async () => {
+    const before = await page.locator(".clock-time").innerText();
+    await page.locator(".clock-step").click();
+    await page.waitForFunction((b) => document.querySelector(".clock-time").innerText !== b, before);
+    await expectText(page, "$ sleep ");
+    await page.locator(".event-feed li").first().waitFor();
+  }, page);
+
+  await step("reconcile-panel", async () => {
+    await type(page, "kubectl scale deployment picky --replicas=2");
+    await page.locator(".reconcile summary").click();
+    for (const actor of ["deployment-controller ScalingReplicaSet", "replicaset-controller SuccessfulCreate", "default-scheduler FailedScheduling"]) {
+      await page.locator(".reconcile-actors li", { hasText: actor }).waitFor();
+    }
+    await page.locator(".reconcile-writes", { hasText: "Pod: 1 added" }).waitFor();
+  }, page);
+
+  await step("power-off-via-menu-at-60x", async () => {
+    await type(page, "kubectl create deployment web --image=hello:v1 --replicas=3");
+    await page.getByRole("button", { name: "Advance time by 1m" }).click();
+    await page.waitForFunction(() => document.querySelectorAll('.pod.ready[data-pod^="web-"]').length === 3);
+    const before = await page.locator('.node[data-node="node-2"] .pod[data-pod^="web-"]').evaluateAll((p) => p.map((c) => c.dataset.pod));
+    await page.locator('.node[data-node="node-2"] .node-menu summary').click();
+    await page.locator('.node[data-node="node-2"] .node-menu button', { hasText: "Power off" }).click();
+    await expectText(page, "node/node-2 powered off");
+    await page.locator(".clock-speed", { hasText: "60×" }).click();
+    await page.locator('.node.not-ready[data-node="node-2"]').waitFor();
+    await page.waitForFunction((gone) => {
+      const ready = [...document.querySelectorAll('.node:not([data-node="node-2"]) .pod.ready[data-pod^="web-"]')];
+      return ready.length === 3 && ready.every((p) => !gone.includes(p.dataset.pod));
+    }, before, { timeout: 30_000 }).catch(() => fail(`node-2's pods ${before} were not replaced at 60×`));
+    await page.locator(".clock-pause").click();
+    await page.locator(".timeline-list li.clock").first().waitFor();
+  }, page);
+
+  let present;
+  await step("scrub-back-and-forward", async () => {
+    present = await podsByNode(page);
+    const entries = await page.locator(".timeline-list li").count();
+    await page.locator("#timeline-scrubber").fill(String(entries - 3));
+    await page.locator(".timeline-status.scrubbed", { hasText: "read-only" }).waitFor();
+    await page.locator('.node[data-node="node-2"]:not(.not-ready)').waitFor();
+    if ((await podsByNode(page)) === present) fail("the cluster view did not change when scrubbed back");
+    await type(page, "kubectl get nodes");
+    await expectText(page, "node-2   Ready");
+    await type(page, "kubectl delete deployment web");
+    await expectText(page, "read-only");
+    await page.getByRole("button", { name: "Back to now" }).click();
+    await page.waitForFunction(() => !document.querySelector(".timeline-status.scrubbed"));
+    if ((await podsByNode(page)) !== present) fail("back to now did not restore the cluster");
+  }, page);
+
+  await step("permalink-replays-the-same-cluster", async () => {
+    await page.getByRole("button", { name: "Copy link" }).click();
+    const link = await page.locator("#permalink").inputValue();
+    if (!/#\/sandbox\?log=[A-Za-z0-9_-]+$/.test(link)) fail(`odd link ${link}`);
+    const other = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    other.on("pageerror", (error) => pageErrors.push(String(error)));
+    await other.goto(link);
+    await other.locator(".lab-notice", { hasText: "Opened a shared lab" }).waitFor();
+    await other.locator(".node").nth(2).waitFor();
+    const opened = await podsByNode(other);
+    await other.screenshot({ path: path.join(artifacts, "permalink-opened.png"), fullPage: true });
+    if (opened !== present) fail(`the permalink shows\n${opened}\ninstead of\n${present}`);
+    await other.goto(`${base}/#/sandbox?log=not*a*lab`);
+    await other.locator(".lab-notice", { hasText: "could not be opened" }).waitFor();
+    await other.close();
+  }, page);
+
+  await step("fork-from-the-past", async () => {
+    await page.locator("#timeline-scrubber").fill("2");
+    await page.locator(".timeline-status.scrubbed").waitFor();
+    await page.getByRole("button", { name: "Fork from here" }).click();
+    await page.locator(".timeline-status", { hasText: "Live: 2 entries" }).waitFor();
+    await type(page, "kubectl get deployments");
+    await expectText(page, "picky");
+  }, page);
+
+  await step("keyboard-drag-to-the-bin-while-the-clock-runs", async () => {
+    await type(page, "kubectl create deployment solo --image=hello:v1 --replicas=1");
+    await type(page, "sleep 30s");
+    await page.locator(".clock-speed", { hasText: "10×" }).click();
+    const chip = page.locator('.pod[data-pod^="solo-"]').first();
+    const name = await chip.getAttribute("data-pod");
+    await chip.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(600);
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await page.locator(".bin.drop-aim").waitFor();
+    await page.waitForTimeout(600);
+    await page.keyboard.press("Enter");
+    await expectText(page, `$ kubectl delete pod ${name}`);
+    await page.locator(".clock-pause").click();
+  }, page);
+
+  await step("frame-times-with-300-pods", async () => {
+    await type(page, "kubectl create deployment many --image=hello:v1 --replicas=300");
+    await type(page, "sleep 1m");
+    await page.waitForFunction(() => document.querySelectorAll(".pod").length >= 300);
+    const sample = page.evaluate(() => new Promise((resolve) => {
+      const times = [];
+      let last = performance.now();
+      const tick = (now) => {
+        times.push(now - last);
+        last = now;
+        if (times.length < 90) requestAnimationFrame(tick); else resolve(times);
+      };
+      requestAnimationFrame(tick);
+    }));
+    const chip = page.locator('.pod[data-pod^="many-"]').first();
+    const box = await chip.boundingBox();
+    await page.mouse.move(box.x + 5, box.y + 5);
+    await page.mouse.down();
+    for (let i = 0; i < 40; i += 1) await page.mouse.move(box.x + 5 + i * 8, box.y + 5 + i * 3);
+    await page.mouse.up();
+    const times = (await sample).slice(1).sort((a, b) => a - b);
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    const frames = (count) => page.evaluate((n) => new Promise((resolve) => {
+      const times = [];
+      let last = performance.now();
+      const tick = (now) => {
+        times.push(now - last);
+        last = now;
+        if (times.length < n) requestAnimationFrame(tick); else resolve(times.slice(1).sort((a, b) => a - b));
+      };
+      requestAnimationFrame(tick);
+    }), count);
+    const clockBefore = await page.locator(".clock-time").innerText();
+    await page.locator(".clock-speed", { hasText: "10×" }).click();
+    const running = await frames(90);
+    await page.locator(".clock-pause").click();
+    const clockAfter = await page.locator(".clock-time").innerText();
+    if (clockAfter === clockBefore) fail(`the clock did not move at 10x (${clockBefore})`);
+    const runningMean = running.reduce((a, b) => a + b, 0) / running.length;
+    console.log(`      frames with the clock at 10x over 300 pods (${clockBefore} → ${clockAfter}): mean ${runningMean.toFixed(1)} ms, max ${running.at(-1).toFixed(1)} ms`);
+    const scrubTo = async (position) => {
+      const started = Date.now();
+      await page.locator("#timeline-scrubber").fill(String(position));
+      await page.locator(".timeline-status.scrubbed", { hasText: `after ${position} of` }).waitFor();
+      return Date.now() - started;
+    };
+    const entries = Number(await page.locator("#timeline-scrubber").getAttribute("max"));
+    const scrubMs = `${await scrubTo(1)} ms to entry 1, ${await scrubTo(entries - 1)} ms to entry ${entries - 1}`;
+    await page.getByRole("button", { name: "Back to now" }).click();
+    console.log(`      frames while dragging over ${await page.locator(".pod").count()} pods: mean ${mean.toFixed(1)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(1)} ms, max ${times.at(-1).toFixed(1)} ms; scrub back ${scrubMs}`);
+  }, page);
+
   if (pageErrors.length > 0) fail(`the page logged errors:\n  ${pageErrors.join("\n  ")}`);
   console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/`);
 } catch (error) {

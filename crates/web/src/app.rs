@@ -46,7 +46,8 @@ pub fn App() -> impl IntoView {
         <FaultAnnouncer />
         <ProgressNotice />
         <main id="main" tabindex="-1">
-            {move || page(route.get())}
+            // Keyed on the whole hash: opening a permalink for the page already shown restarts it.
+            {move || page(Route::parse(&hash.get()))}
         </main>
     }
 }

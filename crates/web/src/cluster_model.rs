@@ -6,13 +6,15 @@ use kubelab_core::api::node::Node;
 use kubelab_core::api::pod::Pod;
 use kubelab_core::kubectl::printers::pod_status;
 use kubelab_core::scheduler::types::{PodRequests, Resource};
-use kubelab_core::store::Store;
+use kubelab_core::sim::Sim;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeCard {
     pub name: String,
     pub ready: bool,
     pub schedulable: bool,
+    /// The machine is off (`lab node power-off`): its kubelet posts nothing.
+    pub powered_off: bool,
     pub zone: Option<String>,
     pub cpu_requested_millis: i64,
     pub cpu_allocatable_millis: i64,
@@ -25,6 +27,8 @@ pub struct NodeCard {
 pub struct PodChip {
     pub namespace: String,
     pub name: String,
+    /// The node it is bound to; `None` while pending.
+    pub node: Option<String>,
     /// kubectl's STATUS column (`Running`, `ContainerCreating`, `CrashLoopBackOff`…).
     pub status: String,
     pub ready_containers: usize,
@@ -72,8 +76,13 @@ pub struct ClusterPicture {
     pub unscheduled: Vec<PodChip>,
 }
 
-pub fn picture(store: &Store) -> ClusterPicture {
-    let mut nodes: Vec<NodeCard> = store.list::<Node>(None).map(node_card).collect();
+pub fn picture(sim: &Sim) -> ClusterPicture {
+    let store = sim.store();
+    let kubelet = &sim.controllers().kubelet;
+    let mut nodes: Vec<NodeCard> = store
+        .list::<Node>(None)
+        .map(|node| node_card(node, kubelet.heartbeat_lost_at(&node.metadata.name).is_some()))
+        .collect();
     let mut unscheduled = Vec::new();
     for pod in store.list::<Pod>(None) {
         let chip = pod_chip(pod);
@@ -94,12 +103,13 @@ pub fn picture(store: &Store) -> ClusterPicture {
     ClusterPicture { nodes, unscheduled }
 }
 
-fn node_card(node: &Node) -> NodeCard {
+fn node_card(node: &Node, powered_off: bool) -> NodeCard {
     let allocatable = Resource::from_list(&node.status.allocatable);
     NodeCard {
         name: node.metadata.name.clone(),
         ready: node.condition("Ready").is_some_and(|c| c.status == "True"),
         schedulable: node.spec.unschedulable != Some(true),
+        powered_off,
         zone: node.metadata.labels.get("topology.kubernetes.io/zone").map(str::to_string),
         cpu_requested_millis: 0,
         cpu_allocatable_millis: allocatable.milli_cpu,
@@ -117,6 +127,7 @@ fn pod_chip(pod: &Pod) -> PodChip {
     PodChip {
         namespace: pod.metadata.namespace.clone(),
         name: pod.metadata.name.clone(),
+        node: pod.spec.node_name.clone(),
         status,
         ready_containers,
         total_containers,
@@ -153,7 +164,7 @@ mod tests {
         let mut session = LabSession::sandbox();
         session.run(DEPLOYMENT);
         session.run("sleep 1m");
-        let picture = picture(session.lab().sim().store());
+        let picture = picture(session.lab().sim());
         assert_eq!(picture.nodes.len(), 3);
         assert_eq!(picture.nodes[0].zone.as_deref(), Some("zone-a"));
         let pods: Vec<&PodChip> = picture.nodes.iter().flat_map(|n| &n.pods).collect();
@@ -167,9 +178,9 @@ mod tests {
         let mut session = LabSession::sandbox();
         session.run("lab node power-off node-2");
         session.run("sleep 6m");
-        let picture = picture(session.lab().sim().store());
+        let picture = picture(session.lab().sim());
         let node = picture.nodes.iter().find(|n| n.name == "node-2").unwrap();
-        assert!(!node.ready);
+        assert!(!node.ready && node.powered_off);
         assert!(picture.nodes[0].cpu_allocatable_millis > 0);
     }
 

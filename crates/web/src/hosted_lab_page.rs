@@ -49,7 +49,9 @@ impl Watch {
                 // A (re)connection starts from the whole log: rebuild rather than patch.
                 let lab = rebuild(&lesson, seed).map(|session| {
                     let lab = LabHandle::new(session);
-                    scripts.iter().for_each(|script| lab.run(script));
+                    for script in &scripts {
+                        lab.run(script);
+                    }
                     lab
                 });
                 self.lab.set(Some(lab));

@@ -1,8 +1,9 @@
 //! The reactive handle every lab component shares: the `LabSession` (kept out of the signal
-//! graph), a version that ticks after each command so views re-read the cluster, the terminal's
-//! transcript and the typed-command history.
+//! graph), a version that ticks after each change so views re-read the cluster, the terminal's
+//! transcript, the typed-command history, the clock's speed and what the live region announces.
 
 use crate::lab_session::{Entry, LabSession};
+use kubelab_core::sim::time::Duration;
 use leptos::prelude::*;
 
 /// The most transcript entries kept; older ones scroll away.
@@ -16,6 +17,13 @@ pub struct LabHandle {
     version: RwSignal<u64>,
     pub transcript: RwSignal<Vec<Entry>>,
     pub typed: RwSignal<Vec<String>>,
+    /// Virtual seconds per wall second; 0 is paused (the default: time moves when the learner
+    /// says so, as lessons expect).
+    pub speed: RwSignal<u32>,
+    /// The latest sentence for screen readers (the page's `aria-live` region).
+    pub announcement: RwSignal<String>,
+    /// A message above the lab (a shared link that could not be opened).
+    pub notice: RwSignal<Option<String>>,
 }
 
 impl LabHandle {
@@ -25,13 +33,20 @@ impl LabHandle {
             version: RwSignal::new(0),
             transcript: RwSignal::new(Vec::new()),
             typed: RwSignal::new(Vec::new()),
+            speed: RwSignal::new(0),
+            announcement: RwSignal::new(String::new()),
+            notice: RwSignal::new(None),
         }
     }
 
-    /// Runs a script (one or more lines) and appends what it printed to the transcript.
-    pub fn run(&self, text: &str) {
+    /// Runs a script (one or more lines), appends what it printed to the transcript and
+    /// returns the last entry (what a drag announces).
+    pub fn run(&self, text: &str) -> Option<Entry> {
         let entries = self.session.try_update_value(|session| session.run(text)).unwrap_or_default();
-        self.append(entries);
+        let last = entries.last().cloned();
+        self.show(entries);
+        self.version.update(|version| *version += 1);
+        last
     }
 
     /// Runs a script someone else sent (the instructor's pushed fault): the same path as the
@@ -41,23 +56,42 @@ impl LabHandle {
         for entry in &mut entries {
             entry.command = instructor_line(&entry.command, from);
         }
-        self.append(entries);
+        self.show(entries);
+        self.version.update(|version| *version += 1);
     }
 
-    fn append(&self, entries: Vec<Entry>) {
+    /// Appends entries to the transcript (a replayed permalink's, a note).
+    pub fn show(&self, entries: Vec<Entry>) {
         self.transcript.update(|transcript| {
             transcript.extend(entries);
             let excess = transcript.len().saturating_sub(TRANSCRIPT_LIMIT);
             transcript.drain(..excess);
         });
+    }
+
+    /// Changes the lab outside `run` (the clock, scrubbing, forking), then redraws.
+    pub fn update<R>(&self, change: impl FnOnce(&mut LabSession) -> R) -> Option<R> {
+        let result = self.session.try_update_value(change);
         self.version.update(|version| *version += 1);
+        result
+    }
+
+    /// One clock tick: lets `duration` pass unless the lab is looking at the past.
+    pub fn pass_time(&self, duration: Duration) {
+        if self.peek(|session| session.past_position().is_none()) {
+            self.update(|session| session.pass_time(duration));
+        }
+    }
+
+    pub fn announce(&self, text: impl Into<String>) {
+        self.announcement.set(text.into());
     }
 
     /// Runs a line as if typed at the prompt: it also joins the ↑/↓ history.
-    pub fn run_typed(&self, line: &str) {
+    pub fn run_typed(&self, line: &str) -> Option<Entry> {
         let line = line.trim();
         if line.is_empty() {
-            return;
+            return None;
         }
         self.typed.update(|typed| {
             if typed.last().map(String::as_str) != Some(line) {
@@ -66,7 +100,7 @@ impl LabHandle {
             let excess = typed.len().saturating_sub(HISTORY_LIMIT);
             typed.drain(..excess);
         });
-        self.run(line);
+        self.run(line)
     }
 
     /// Reads the lab; inside a reactive view this re-runs after every command.

@@ -1,10 +1,13 @@
 //! One live lab as the page drives it: the core's `LessonLab` plus what the terminal needs
-//! (run a typed line, complete a word) and a log of every line, for the panic report.
+//! (run a typed line, complete a word), the timeline of every script (replay, permalinks,
+//! scrubbing back to an earlier point and forking from it) and the running clock.
 //! Plain Rust, no browser types, so it is tested natively.
 
 use crate::panic_report;
+use crate::timeline::{Moment, Timeline, sleep_line};
 use kubelab_core::kubectl;
 use kubelab_core::lesson::{Lesson, LessonLab, Level};
+use kubelab_core::sim::time::{Duration, SimTime};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// One line the learner ran and what it printed, exactly as the core rendered it.
@@ -21,8 +24,11 @@ pub struct LabSession {
     lesson_id: String,
     seed: u64,
     /// Every script the learner ran, in order, exactly as given to `run`: with the lesson and
-    /// seed this replays the lab (permalinks, the instructor's read-only replay, shared labs).
-    log: Vec<String>,
+    /// seed this replays the lab (permalinks, scrubbing, the instructor's read-only replay).
+    timeline: Timeline,
+    /// While the learner looks at an earlier point: its position and the lab rebuilt there.
+    /// The lab is read-only meanwhile; `fork` makes it the present.
+    past: Option<(usize, LessonLab)>,
     /// Set when the core panicked (natively; in wasm32 a panic aborts): the lab refuses more.
     broken: bool,
 }
@@ -45,12 +51,18 @@ impl LabSession {
 
     fn wrap(lab: LessonLab, lesson: &Lesson) -> LabSession {
         let seed = lesson.seed.unwrap_or(1);
-        LabSession { lab, lesson_id: lesson.id.clone(), seed, log: Vec::new(), broken: false }
+        let timeline = Timeline::new(&lab);
+        LabSession { lab, lesson_id: lesson.id.clone(), seed, timeline, past: None, broken: false }
     }
 
     /// The lesson id (`sandbox` for free play), the seed and every script run so far.
-    pub fn replay_log(&self) -> (&str, u64, &[String]) {
-        (&self.lesson_id, self.seed, &self.log)
+    pub fn replay_log(&self) -> (&str, u64, Vec<String>) {
+        let scripts = self.timeline.moments().iter().map(|m| m.script.clone()).collect();
+        (&self.lesson_id, self.seed, scripts)
+    }
+
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
     }
 
     /// Runs what the learner typed or clicked (`kubectl …`, `sleep 10s`, `lab …`), one entry
@@ -63,8 +75,26 @@ impl LabSession {
         if self.broken {
             return vec![failed(text, "the lab stopped after an internal error; reload the page to start again\n")];
         }
+        if let Some((_, past)) = &mut self.past {
+            return run_in_the_past(past, text);
+        }
         panic_report::record(text);
-        self.log.push(text.to_string());
+        let (started_at, resource_version_before) = self.before_moment();
+        let entries = self.run_live(text);
+        let succeeded = entries.iter().all(|e| e.succeeded);
+        let ended_at = self.lab.sim().now();
+        let script = text.to_string();
+        self.timeline.record(Moment { script, started_at, ended_at, resource_version_before, succeeded, clock: false });
+        entries
+    }
+
+    /// Keeps a copy of the lab when one is due; returns the time and resourceVersion now.
+    fn before_moment(&mut self) -> (SimTime, u64) {
+        self.timeline.before_script(&self.lab);
+        (self.lab.sim().now(), self.lab.sim().store().resource_version())
+    }
+
+    fn run_live(&mut self, text: &str) -> Vec<Entry> {
         let lab = &mut self.lab;
         match catch_unwind(AssertUnwindSafe(|| lab.run_as_learner(text))) {
             Ok(Ok(ran)) => ran
@@ -79,6 +109,11 @@ impl LabSession {
         }
     }
 
+    /// Runs a permalink's scripts in order (each as one timeline entry, as when first run).
+    pub fn replay(&mut self, scripts: &[String]) -> Vec<Entry> {
+        scripts.iter().flat_map(|script| self.run(script)).collect()
+    }
+
     /// Words that may finish the word under the cursor (`kubectl …` lines only).
     pub fn complete(&self, line: &str, cursor: usize) -> Vec<String> {
         if !line.trim_start().starts_with("kubectl") {
@@ -91,8 +126,90 @@ impl LabSession {
         kubectl::complete(self.lab.sim(), line, cursor)
     }
 
+    /// The lab as the page shows it: the past being looked at, or the present.
     pub fn lab(&self) -> &LessonLab {
-        &self.lab
+        self.past.as_ref().map_or(&self.lab, |(_, lab)| lab)
+    }
+
+    /// Lets `duration` of cluster time pass for the running clock. Consecutive ticks grow one
+    /// `sleep` in the timeline, so replay and permalinks stay exact without a line per tick.
+    /// Does nothing while looking at the past.
+    pub fn pass_time(&mut self, duration: Duration) -> bool {
+        if self.past.is_some() || self.broken || duration == Duration::ZERO {
+            return false;
+        }
+        let script = sleep_line(duration);
+        if self.timeline.ends_with_clock() {
+            self.run_live(&script);
+            self.timeline.extend_clock(self.lab.sim().now());
+        } else {
+            let (started_at, resource_version_before) = self.before_moment();
+            self.run_live(&script);
+            let ended_at = self.lab.sim().now();
+            self.timeline.record(Moment {
+                script,
+                started_at,
+                ended_at,
+                resource_version_before,
+                succeeded: true,
+                clock: true,
+            });
+        }
+        true
+    }
+
+    /// How long until the next thing the cluster has scheduled (a grace period ending, a probe
+    /// due), for "step one event"; `None` when nothing is due.
+    pub fn until_next_event(&self) -> Option<Duration> {
+        let sim = self.lab.sim();
+        sim.next_due().map(|due| due.since(sim.now()))
+    }
+
+    /// The position being looked at: `Some` while scrubbed back, `None` at the present.
+    pub fn past_position(&self) -> Option<usize> {
+        self.past.as_ref().map(|(position, _)| *position)
+    }
+
+    /// Shows the lab as it was after the first `position` scripts (the end is the present).
+    pub fn scrub_to(&mut self, position: usize) {
+        if position >= self.timeline.len() {
+            self.past = None;
+        } else if self.past_position() != Some(position) {
+            self.past = Some((position, self.timeline.rebuild(position)));
+        }
+    }
+
+    pub fn back_to_now(&mut self) {
+        self.past = None;
+    }
+
+    /// Makes the past being looked at the present: later scripts are forgotten.
+    pub fn fork(&mut self) {
+        if let Some((position, past)) = self.past.take() {
+            self.timeline.truncate(position);
+            self.lab = past;
+        }
+    }
+}
+
+/// Verbs that only read, so they may run against the past being looked at.
+const READ_ONLY_VERBS: [&str; 8] = ["get", "describe", "logs", "top", "explain", "api-resources", "version", "events"];
+
+/// Runs a read-only `kubectl` line against a past lab (a throwaway copy); anything else is
+/// refused with what to do instead.
+fn run_in_the_past(past: &mut LessonLab, text: &str) -> Vec<Entry> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let reads = words.first() == Some(&"kubectl") && words.get(1).is_some_and(|verb| READ_ONLY_VERBS.contains(verb));
+    if !reads || text.contains('\n') {
+        let why =
+            "the lab is showing the past and is read-only: use \"Fork from here\" to change it, or \"Back to now\"\n";
+        return vec![failed(text, why)];
+    }
+    match past.run_as_learner(text) {
+        Ok(ran) => {
+            ran.into_iter().map(|r| Entry { command: r.written, output: r.output, succeeded: r.succeeded }).collect()
+        }
+        Err(err) => vec![failed(text, &format!("{}\n", err.message))],
     }
 }
 
@@ -157,6 +274,79 @@ mod tests {
         let (lesson, seed, log) = session.replay_log();
         assert_eq!((lesson, seed), ("sandbox", 1));
         assert_eq!(log, ["kubectl get nodes", "sleep 5s"]);
+    }
+
+    /// The cluster's pods and nodes as `kubectl get` prints them, for comparing two labs.
+    fn cluster(session: &LabSession) -> String {
+        let mut copy = session.lab().clone();
+        let ran = copy.run_as_learner("kubectl get pods,nodes -o wide -A").unwrap();
+        ran.into_iter().map(|r| r.output).collect()
+    }
+
+    #[test]
+    fn clock_ticks_coalesce_into_one_sleep_that_replays_exactly() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl create deployment web --image=hello:v1 --replicas=3");
+        for _ in 0..90 {
+            session.pass_time(Duration::from_millis(500));
+        }
+        session.run("lab node power-off node-1");
+        for _ in 0..40 {
+            session.pass_time(Duration::from_secs(15));
+        }
+        let (_, _, log) = session.replay_log();
+        assert_eq!(
+            log,
+            [
+                "kubectl create deployment web --image=hello:v1 --replicas=3",
+                "sleep 45s",
+                "lab node power-off node-1",
+                "sleep 10m0s"
+            ]
+        );
+        let mut replayed = LabSession::sandbox();
+        for script in &log {
+            replayed.run(script);
+        }
+        assert_eq!(cluster(&replayed), cluster(&session));
+        assert_eq!(replayed.lab().sim().now(), session.lab().sim().now());
+    }
+
+    #[test]
+    fn a_permalink_replays_to_the_same_cluster() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl create deployment web --image=hello:v1 --replicas=4");
+        session.pass_time(Duration::from_secs(40));
+        session.run("lab node power-off node-3\nsleep 7m");
+        let (lesson, seed, scripts) = session.replay_log();
+        let hash = crate::permalink::hash_for(lesson, seed, &scripts);
+        let link = crate::permalink::decode(crate::permalink::log_parameter(&hash).unwrap()).unwrap();
+        let mut opened = LabSession::sandbox();
+        opened.replay(&link.scripts);
+        assert_eq!(cluster(&opened), cluster(&session));
+        assert_eq!(opened.replay_log().2, scripts);
+    }
+
+    #[test]
+    fn the_past_is_read_only_until_forked() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl create deployment web --image=hello:v1 --replicas=2");
+        session.run("sleep 1m");
+        let present = cluster(&session);
+        session.scrub_to(1);
+        assert_eq!(session.past_position(), Some(1));
+        assert!(cluster(&session).contains("ContainerCreating") || cluster(&session).contains("Pending"));
+        assert!(session.run("kubectl get pods")[0].succeeded);
+        let refused = &session.run("kubectl delete deployment web")[0];
+        assert!(!refused.succeeded && refused.output.contains("read-only"), "{}", refused.output);
+        assert!(!session.pass_time(Duration::from_secs(1)));
+        session.back_to_now();
+        assert_eq!(cluster(&session), present);
+        session.scrub_to(1);
+        session.fork();
+        assert_eq!(session.past_position(), None);
+        assert_eq!(session.replay_log().2, ["kubectl create deployment web --image=hello:v1 --replicas=2"]);
+        assert!(session.run("kubectl scale deployment web --replicas=1")[0].succeeded);
     }
 
     #[test]

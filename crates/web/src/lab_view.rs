@@ -1,33 +1,34 @@
-//! The live lab, as lessons and the sandbox show it: the terminal, controls that let cluster
-//! time pass, and the cluster view. A timeline and manifest editor will join them here.
+//! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
+//! with its scrubber, the share link, the cluster view, its recent Events and what the last step
+//! set in motion, plus the live region that announces what drags and the clock did.
 
+use crate::clock_controls::ClockControls;
 use crate::cluster_view::ClusterView;
+use crate::event_feed::EventFeed;
 use crate::lab_handle::LabHandle;
+use crate::reconcile_panel::ReconcilePanel;
+use crate::share_link::ShareLink;
 use crate::terminal::Terminal;
+use crate::timeline_view::TimelineView;
 use leptos::prelude::*;
-
-/// How far each "advance time" button moves the clock, as `sleep` spells it.
-const STEPS: [(&str, &str); 3] = [("+1s", "1s"), ("+10s", "10s"), ("+1m", "1m")];
 
 #[component]
 pub fn LabView(lab: LabHandle) -> impl IntoView {
     view! {
         <section class="lab" aria-label="Lab">
+            <Show when=move || lab.notice.get().is_some()>
+                <p class="lab-notice" role="alert">{move || lab.notice.get().unwrap_or_default()}</p>
+            </Show>
             <Terminal lab=lab />
-            <div class="time-controls" role="group" aria-label="Advance cluster time">
-                <span class="time-label">"Let time pass:"</span>
-                {STEPS
-                    .iter()
-                    .map(|(label, duration)| {
-                        let command = format!("sleep {duration}");
-                        view! {
-                            <button type="button" aria-label=format!("Advance time by {duration}")
-                                on:click=move |_| lab.run_typed(&command)>{*label}</button>
-                        }
-                    })
-                    .collect_view()}
+            <div class="lab-controls">
+                <ClockControls lab=lab />
+                <ShareLink lab=lab />
             </div>
+            <TimelineView lab=lab />
             <ClusterView lab=lab />
+            <EventFeed lab=lab />
+            <ReconcilePanel lab=lab />
+            <p class="visually-hidden" aria-live="polite" id="lab-announcer">{move || lab.announcement.get()}</p>
         </section>
     }
 }

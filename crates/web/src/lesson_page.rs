@@ -14,6 +14,7 @@ use crate::progress;
 use crate::progress_event::ProgressKind;
 use crate::progress_sync::LessonReporter;
 use crate::server_context::ServerContext;
+use crate::shared_lab;
 use crate::step_panel::StepPanel;
 use kubelab_core::lesson::Lesson;
 use leptos::prelude::*;
@@ -25,7 +26,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
             .into_any();
     };
     match LabSession::for_lesson(lesson) {
-        Ok(session) => view! { <LessonView lesson=lesson lab=LabHandle::new(session) /> }.into_any(),
+        Ok(session) => view! { <LessonView lesson=lesson lab=shared_lab::open(session) /> }.into_any(),
         Err(message) => {
             view! { <ErrorPanel title="This lesson's lab did not start".to_string() message=message /> }.into_any()
         }

@@ -3,8 +3,11 @@
 //! `bench_engine` expose the core to pages and tests.
 //!
 //! Codemap: `app` (shell and hash routes, `route`), pages (`catalogue_page`, `lesson_page`,
-//! `sandbox_page`, `about_page`), the lab (`lab_session` plain Rust, `lab_handle` reactive,
-//! `lab_view`, `terminal` + `completion`, `cluster_view` over `cluster_model`), lesson parts
+//! `sandbox_page`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
+//! `permalink` + `shared_lab`, `lab_handle` reactive, `lab_view`, `terminal` + `completion`,
+//! `clock_controls`, `timeline_view`, `share_link`, `cluster_view` over `cluster_model` with
+//! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
+//! `reconcile_panel`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
 //! `build.rs`), `progress` (localStorage), `panic_report` (crash panel).
 //!
@@ -19,16 +22,21 @@ pub mod api_client;
 pub mod api_types;
 pub mod app;
 pub mod catalogue_page;
+pub mod clock_controls;
 pub mod cluster_model;
 pub mod cluster_view;
 pub mod completion;
 pub mod dashboard_model;
 pub mod dashboard_page;
+pub mod drag_commands;
 pub mod error_panel;
+pub mod event_feed;
 pub mod fault_form;
 pub mod header;
 pub mod host_lab_form;
 pub mod hosted_lab_page;
+pub mod inspector;
+pub mod inspector_view;
 pub mod join_page;
 pub mod lab_handle;
 pub mod lab_session;
@@ -40,20 +48,27 @@ pub mod live_faults;
 pub mod live_socket;
 pub mod markdown;
 pub mod panic_report;
+pub mod permalink;
+pub mod pod_dnd;
 pub mod prediction_panel;
 pub mod progress;
 pub mod progress_event;
 pub mod progress_queue;
 pub mod progress_sync;
+pub mod reconcile_panel;
 pub mod replay_page;
 pub mod route;
 pub mod sandbox_page;
 pub mod server_context;
+pub mod share_link;
+pub mod shared_lab;
 pub mod step_panel;
 pub mod task_panel;
 pub mod teach_auth;
 pub mod teach_page;
 pub mod terminal;
+pub mod timeline;
+pub mod timeline_view;
 
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::MemoryFiles;

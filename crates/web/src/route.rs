@@ -22,9 +22,11 @@ pub enum Route {
 }
 
 impl Route {
-    /// Reads a location hash (`#/lesson/pods-are-cattle`, `#/`, or empty).
+    /// Reads a location hash (`#/lesson/pods-are-cattle`, `#/`, or empty); a query after `?`
+    /// (a permalink's `log=…`) belongs to the page, not the route.
     pub fn parse(hash: &str) -> Route {
-        let path = hash.trim_start_matches('#').trim_start_matches('/').trim_end_matches('/');
+        let path = hash.split('?').next().unwrap_or_default();
+        let path = path.trim_start_matches('#').trim_start_matches('/').trim_end_matches('/');
         let parts: Vec<&str> = path.split('/').collect();
         match parts.as_slice() {
             [""] => Route::Catalogue,
@@ -83,5 +85,7 @@ mod tests {
         assert_eq!(Route::parse("#/nope/a"), Route::NotFound("nope/a".into()));
         assert_eq!(Route::parse("#/teach/class/"), Route::NotFound("teach/class".into()));
         assert_eq!(Route::parse("#/teach/class/c/replay"), Route::NotFound("teach/class/c/replay".into()));
+        assert_eq!(Route::parse("#/sandbox?log=abc"), Route::Sandbox);
+        assert_eq!(Route::parse("#/lesson/x?log=abc"), Route::Lesson("x".into()));
     }
 }

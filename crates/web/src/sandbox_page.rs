@@ -1,17 +1,17 @@
 //! `#/sandbox`: a free lab on the default three-node cluster, with no lesson attached. A
 //! learner in a class still gets the instructor's faults here, and the lab is saved for replay.
 
-use crate::lab_handle::LabHandle;
 use crate::lab_session::LabSession;
 use crate::lab_sync;
 use crate::lab_view::LabView;
 use crate::live_faults::LiveFaults;
 use crate::server_context::ServerContext;
+use crate::shared_lab;
 use leptos::prelude::*;
 
 #[component]
 pub fn SandboxPage() -> impl IntoView {
-    let lab = LabHandle::new(LabSession::sandbox());
+    let lab = shared_lab::open(LabSession::sandbox());
     if let Some(server) = ServerContext::get() {
         lab_sync::save_while_open(lab, server);
     }

@@ -19,7 +19,7 @@ pub fn StepPanel(lab: LabHandle, lesson: &'static Lesson, index: usize) -> impl 
                 {step.commands.iter().map(|command| {
                     let run = command.clone();
                     view! {
-                        <button type="button" class="command" on:click=move |_| lab.run_typed(&run)>
+                        <button type="button" class="command" on:click=move |_| { lab.run_typed(&run); }>
                             <code>{command.clone()}</code>
                         </button>
                     }

@@ -18,6 +18,7 @@ pub struct Ran {
     pub succeeded: bool,
 }
 
+#[derive(Clone)]
 pub struct LessonLab {
     sim: Sim,
     files: MemoryFiles,

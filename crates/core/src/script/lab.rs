@@ -1,11 +1,12 @@
 //! `lab VERB …`: things that happen *to* the cluster rather than through its API (machines
 //! joining and leaving, power, crashes, request load). The verb table lives here, in one place.
 
-use crate::api::Kind;
-use crate::api::node::Taint;
+use crate::api::node::{Node, Taint};
 use crate::api::quantity::Quantity;
+use crate::api::{Kind, Pod};
 use crate::cluster::NodeTemplate;
 use crate::kubectl::args::{self, Flag};
+use crate::scheduler::Scheduler;
 use crate::sim::Sim;
 
 /// One lab verb: words that name it, usage, flags, and what it does.
@@ -39,6 +40,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
         run: pod_crash,
     },
     LabVerb { words: &["pod", "oom"], usage: "lab pod oom NAME [-n NAMESPACE]", flags: &[NAMESPACE], run: pod_oom },
+    LabVerb {
+        words: &["pod", "bind"],
+        usage: "lab pod bind NAME NODE [-n NAMESPACE]",
+        flags: &[NAMESPACE],
+        run: pod_bind,
+    },
     LabVerb {
         words: &["load"],
         usage: "lab load (deploy|rs|svc|pod)/NAME --rps N [-n NAMESPACE]",
@@ -144,6 +151,25 @@ fn pod_oom(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     Ok(format!("pod/{name} OOM-killed"))
 }
 
+/// `lab pod bind NAME NODE`: places a pending pod by hand, as a drag in the cluster view does.
+/// The scheduler's filters judge the node first (a refusal names their reasons), then the pod
+/// is bound through the `pods/binding` subresource, the scheduler's own write.
+fn pod_bind(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let [name, node] = args.positionals.as_slice() else {
+        return Err("error: exactly one NAME and one NODE are required".into());
+    };
+    let namespace = args.get("namespace").unwrap_or("default").to_string();
+    let pod = sim.store().get::<Pod>(&namespace, name).map_err(|e| e.to_string())?;
+    sim.store().get::<Node>("", node).map_err(|e| e.to_string())?;
+    if pod.node_name().is_none() {
+        Scheduler::check_node(sim.store(), pod, node).map_err(|reasons| {
+            format!("error: pod \"{name}\" does not fit on node \"{node}\": {}", reasons.join(", "))
+        })?;
+    }
+    sim.store_mut().bind(&namespace, name, node).map_err(|e| e.to_string())?;
+    Ok(format!("pod/{name} bound to {node}"))
+}
+
 /// `lab load TYPE/NAME --rps N`: requests per second sent to a workload's ready pods.
 fn load(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     let target = one_name(args)?;
@@ -158,4 +184,47 @@ fn load(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     sim.set_load((namespace, kind, name.to_string()), rps);
     let object = format!("{}/{name}", kind.info().singular_qualified());
     Ok(if rps == 0 { format!("{object}: load stopped") } else { format!("{object}: {rps} requests per second") })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cluster::ClusterSpec;
+    use crate::kubectl::MemoryFiles;
+    use crate::script;
+    use crate::sim::Sim;
+
+    /// Runs a script and returns each line's output and success.
+    fn run(sim: &mut Sim, text: &str) -> Vec<(String, bool)> {
+        let steps = script::parse(text).unwrap();
+        steps.iter().map(|step| script::run_step(sim, step, &MemoryFiles::new())).collect()
+    }
+
+    /// `kubectl apply` of a one-container pod with `spec_line` added to its spec.
+    fn pod(name: &str, spec_line: &str) -> String {
+        format!(
+            "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  {spec_line}\n  containers:\n  - name: c\n    image: nginx\nEOF"
+        )
+    }
+
+    #[test]
+    fn bind_refuses_with_the_schedulers_reason_then_binds_where_it_fits() {
+        let mut sim = Sim::new(1, &ClusterSpec::default());
+        assert!(run(&mut sim, &pod("big", "nodeSelector: {disk: ssd}"))[0].1);
+        let refused = &run(&mut sim, "lab pod bind big node-1")[0];
+        assert!(!refused.1);
+        assert_eq!(
+            refused.0,
+            "error: pod \"big\" does not fit on node \"node-1\": node(s) didn't match Pod's node affinity/selector\n"
+        );
+        // A pod no scheduler runs for stays pending until someone binds it by hand.
+        assert!(run(&mut sim, &pod("manual", "schedulerName: by-hand"))[0].1);
+        let outputs =
+            run(&mut sim, "lab pod bind manual node-3\nlab pod bind manual node-1\nlab pod bind ghost node-1");
+        assert_eq!(outputs[0], ("pod/manual bound to node-3\n".to_string(), true));
+        assert_eq!(
+            outputs[1].0,
+            "Error from server (Conflict): Operation cannot be fulfilled on pods/binding \"manual\": pod manual is already assigned to node \"node-3\"\n"
+        );
+        assert_eq!(outputs[2].0, "Error from server (NotFound): pods \"ghost\" not found\n");
+    }
 }

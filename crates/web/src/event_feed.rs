@@ -1,0 +1,85 @@
+//! The newest Kubernetes Events under the cluster view, as `kubectl get events` names them
+//! (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE), in a polite live region so a screen reader
+//! hears what the cluster did after each command or clock tick.
+
+use crate::lab_handle::LabHandle;
+use kubelab_core::api::event::Event;
+use kubelab_core::kubectl::age::age;
+use kubelab_core::store::Store;
+use leptos::prelude::*;
+
+/// How many events the feed shows.
+const SHOWN: usize = 6;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventLine {
+    pub last_seen: String,
+    pub warning: bool,
+    pub reason: String,
+    pub object: String,
+    pub message: String,
+}
+
+/// The `limit` most recent events, newest last (the order `kubectl get events` sorts by).
+pub fn recent(store: &Store, limit: usize) -> Vec<EventLine> {
+    let mut events: Vec<&Event> = store.list::<Event>(None).collect();
+    // Events written at the same virtual instant keep the order they were written in.
+    events.sort_by_key(|e| (e.last_timestamp.map(|t| t.0), e.metadata.resource_version.0));
+    let first = events.len().saturating_sub(limit);
+    events[first..].iter().map(|event| line(event, store)).collect()
+}
+
+fn line(event: &Event, store: &Store) -> EventLine {
+    let object = &event.involved_object;
+    let kind = object.kind.as_deref().unwrap_or_default().to_lowercase();
+    let mut message = event.message.clone().unwrap_or_default();
+    if let Some(count) = event.count.filter(|count| *count > 1) {
+        message.push_str(&format!(" (x{count})"));
+    }
+    EventLine {
+        last_seen: age(event.last_timestamp.map(|t| t.0), store.now()),
+        warning: event.type_.as_deref() == Some("Warning"),
+        reason: event.reason.clone().unwrap_or_default(),
+        object: format!("{kind}/{}", object.name.as_deref().unwrap_or_default()),
+        message,
+    }
+}
+
+#[component]
+pub fn EventFeed(lab: LabHandle) -> impl IntoView {
+    let lines = move || lab.with(|session| recent(session.lab().sim().store(), SHOWN));
+    view! {
+        <section class="event-feed" aria-labelledby="events-heading">
+            <h3 id="events-heading">"Recent events"</h3>
+            <ol aria-live="polite" aria-relevant="additions">
+                {move || lines().into_iter().map(|e| view! {
+                    <li class:warning=e.warning>
+                        <span class="event-age">{e.last_seen}</span>
+                        <span class="event-reason">{e.reason}</span>
+                        <span class="event-object">{e.object}</span>
+                        <span class="event-message">{e.message}</span>
+                    </li>
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab_session::LabSession;
+
+    #[test]
+    fn the_newest_events_come_last_with_kubectls_reasons() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl create deployment web --image=hello:v1 --replicas=2\nsleep 1m");
+        session.run("kubectl scale deployment web --replicas=1\nsleep 1s");
+        let lines = recent(session.lab().sim().store(), 3);
+        assert_eq!(lines.len(), 3);
+        let last = lines.last().unwrap();
+        assert!(lines.iter().any(|l| l.reason == "Killing"), "{lines:?}");
+        assert!(!last.warning);
+        assert!(last.object.starts_with("pod/") || last.object.starts_with("replicaset/"), "{last:?}");
+    }
+}

@@ -1,0 +1,37 @@
+//! Starting a page's lab from its URL: when the hash carries a permalink's `log=…`, its scripts
+//! are replayed into the fresh lab (the same cluster, deterministically); a bad link leaves the
+//! fresh lab and a notice saying what was wrong, never a panic.
+
+use crate::lab_handle::LabHandle;
+use crate::lab_session::LabSession;
+use crate::permalink;
+use leptos::prelude::*;
+
+pub fn open(session: LabSession) -> LabHandle {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let Some(log) = permalink::log_parameter(&hash) else {
+        return LabHandle::new(session);
+    };
+    let mut session = session;
+    let notice = match permalink::decode(log) {
+        Err(why) => format!("This link's lab could not be opened: {why}. A fresh lab started instead."),
+        Ok(link) => {
+            let seed = session.replay_log().1;
+            let entries = session.replay(&link.scripts);
+            let handle = LabHandle::new(session);
+            handle.show(entries);
+            let mut notice = format!("Opened a shared lab: {} entries replayed.", link.scripts.len());
+            if link.seed != seed {
+                notice.push_str(&format!(
+                    " It was made with seed {}, this lesson now uses {seed}; the cluster may differ.",
+                    link.seed
+                ));
+            }
+            handle.notice.set(Some(notice));
+            return handle;
+        }
+    };
+    let handle = LabHandle::new(session);
+    handle.notice.set(Some(notice));
+    handle
+}
