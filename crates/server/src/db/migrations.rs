@@ -55,10 +55,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[(
 /// advisory lock keeps two servers starting at once from racing.
 pub async fn run(db: &Db) -> Result<(), sqlx::Error> {
     let mut conn = db.pool.acquire().await?;
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-    )
-    .await?;
+    // The lock comes first: even `CREATE TABLE IF NOT EXISTS` races with itself on PostgreSQL.
     if db.backend == Backend::Postgres {
         conn.execute("SELECT pg_advisory_lock(7253001)").await?;
     }
@@ -70,6 +67,10 @@ pub async fn run(db: &Db) -> Result<(), sqlx::Error> {
 }
 
 async fn apply_pending(conn: &mut sqlx::AnyConnection) -> Result<(), sqlx::Error> {
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+    )
+    .await?;
     let applied: Vec<(i64,)> = sqlx::query_as("SELECT version FROM schema_migrations").fetch_all(&mut *conn).await?;
     for (version, statements) in MIGRATIONS {
         if applied.iter().any(|(v,)| v == version) {
