@@ -119,7 +119,7 @@ mod tests {
     use super::TokenKind::*;
     use super::*;
 
-    fn joined(line: &str) -> String {
+    fn joined(line: &str) -> std::string::String {
         tokenize_line(line).iter().map(|(_, text)| *text).collect()
     }
 
