@@ -223,6 +223,71 @@ try {
     await page.locator("h1", { hasText: "About kubelab" }).waitFor();
   }, page);
 
+  // The manifest editor: edit, apply through the terminal's path, errors on their line.
+  const editor = page.locator(".editor-input");
+  await step("editor-applies-an-edited-manifest", async () => {
+    await page.goto(`${base}/#/sandbox`);
+    await page.locator(".node").nth(2).waitFor();
+    const example = await editor.inputValue();
+    if (!example.includes("kind: Deployment")) fail(`the sandbox editor starts with ${JSON.stringify(example)}`);
+    await editor.fill(example.replace("name: web", "name: edited").replace("replicas: 3", "replicas: 2"));
+    await page.locator(".editor-highlight .y-key", { hasText: "replicas" }).waitFor();
+    await page.locator(".manifest-editor button", { hasText: "Apply" }).click();
+    await expectText(page, "deployment.apps/edited created");
+    await expectText(page, "$ kubectl apply -f - <<EOF");
+    await page.locator(".editor-ok", { hasText: "deployment.apps/edited created" }).waitFor();
+    await type(page, "sleep 30s");
+    await page.waitForFunction(() => document.querySelectorAll('.pod.ready[data-pod^="edited-"]').length === 2);
+  }, page);
+
+  await step("editor-marks-the-error-line", async () => {
+    const text = await editor.inputValue();
+    await editor.fill(text.replace("replicas: 2", "replica: 2"));
+    // Ctrl+Enter applies from the keyboard; the unknown field is marked on line 6.
+    await editor.press("Control+Enter");
+    await page.locator(".yaml-error-line", { hasText: "replica: 2" }).waitFor();
+    await page.locator(".yaml-error-note", { hasText: 'unknown field "spec.replica"' }).waitFor();
+    const marked = await page.locator(".editor-highlight").evaluate((pre) =>
+      pre.innerHTML.split("\n").findIndex((line) => line.includes("yaml-error-line")) + 1);
+    if (marked !== 6) fail(`the error marks line ${marked}, expected 6`);
+    await editor.fill("apiVersion: v1\nkind: Pod\nmetadata:\n  name: broken\n  labels: app: x\n");
+    await page.locator(".manifest-editor button", { hasText: "Apply" }).click();
+    await page.locator(".yaml-error-line", { hasText: "labels: app: x" }).waitFor();
+    await page.locator(".yaml-error-note", { hasText: "yaml: line 5" }).waitFor();
+    await page.locator(".editor-error", { hasText: "error parsing" }).waitFor();
+  }, page);
+
+  await step("editor-tab-indents", async () => {
+    await editor.fill("a:\n");
+    await editor.press("End");
+    await editor.press("Control+End");
+    await editor.press("Tab");
+    if ((await editor.inputValue()) !== "a:\n  ") fail(`Tab gave ${JSON.stringify(await editor.inputValue())}`);
+    await editor.press("Escape");
+    await editor.press("Tab");
+    if (await editor.evaluate((e) => document.activeElement === e)) fail("Esc then Tab did not leave the editor");
+  }, page);
+
+  await step("quiz-graded", async () => {
+    await page.goto(`${base}/#/lesson/apply-to-running`);
+    await page.locator("#step-heading").waitFor();
+    const next = page.getByRole("button", { name: "Next →" });
+    while (await next.isEnabled()) await next.click();
+    await page.locator(".quiz-question").first().waitFor();
+    const first = page.locator(".quiz-question").first();
+    await first.locator("input[type=radio]").first().check();
+    await first.getByRole("button", { name: "Check answer" }).click();
+    await first.locator(".quiz-verdict.right", { hasText: "Right" }).waitFor();
+    await page.locator(".quiz-score", { hasText: "1 of" }).waitFor();
+    const second = page.locator(".quiz-question").nth(1);
+    await second.locator("input[type=radio]").first().check();
+    await second.getByRole("button", { name: "Check answer" }).click();
+    await second.locator(".quiz-verdict").waitFor();
+    await page.reload();
+    while (await next.isEnabled()) await next.click();
+    await page.locator(".quiz-question").first().locator(".quiz-verdict.right").waitFor();
+  }, page);
+
   // The browser lab: drag and drop, node menus, the clock, the timeline and permalinks.
   const podsByNode = (p) => p.locator(".node").evaluateAll((nodes) =>
     nodes.map((n) => `${n.dataset.node}: ${[...n.querySelectorAll(".pod")].map((c) => c.dataset.pod).sort().join(" ")}`).join("\n"));

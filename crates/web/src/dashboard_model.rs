@@ -66,7 +66,13 @@ pub fn group_answers(answers: &[AnswerCount]) -> Vec<AnswerGroup> {
 }
 
 fn question_heading(answer: &AnswerCount) -> String {
-    let what = if answer.kind == "quiz_answered" { "Quiz" } else { "Prediction" };
+    // Quiz answers name their question as `quiz-<index>` (see quiz_panel).
+    let question = answer.item.as_deref().and_then(|item| item.strip_prefix("quiz-")?.parse::<usize>().ok());
+    let what = match (answer.kind == "quiz_answered", question) {
+        (true, Some(index)) => format!("Quiz question {}", index + 1),
+        (true, None) => "Quiz".to_string(),
+        (false, _) => "Prediction".to_string(),
+    };
     format!("{what} — {}", lesson_label(&answer.lesson, Some(answer.step)))
 }
 
@@ -111,6 +117,15 @@ mod tests {
         assert!(groups[0].heading.contains("step 2"), "{}", groups[0].heading);
         assert_eq!(groups[1].counts, vec![("A".to_string(), 4), ("B".to_string(), 1)]);
         assert!(group_answers(&[]).is_empty());
+    }
+
+    #[test]
+    fn quiz_answers_group_per_question() {
+        let quiz =
+            |item: &str| AnswerCount { kind: "quiz_answered".into(), item: Some(item.into()), ..count(9, "A", 1) };
+        let groups = group_answers(&[quiz("quiz-1"), quiz("quiz-0")]);
+        assert!(groups[0].heading.starts_with("Quiz question 1 — "), "{}", groups[0].heading);
+        assert!(groups[1].heading.starts_with("Quiz question 2 — "), "{}", groups[1].heading);
     }
 
     #[test]

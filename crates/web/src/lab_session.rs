@@ -61,6 +61,11 @@ impl LabSession {
         (&self.lesson_id, self.seed, scripts)
     }
 
+    /// The lesson this lab belongs to (`sandbox` for free play).
+    pub fn lesson_id(&self) -> &str {
+        &self.lesson_id
+    }
+
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
     }

@@ -1,11 +1,12 @@
 //! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
-//! with its scrubber, the share link, the cluster view, its recent Events and what the last step
+//! with its scrubber, the share link, the cluster view, the manifest editor, its recent Events and what the last step
 //! set in motion, plus the live region that announces what drags and the clock did.
 
 use crate::clock_controls::ClockControls;
 use crate::cluster_view::ClusterView;
 use crate::event_feed::EventFeed;
 use crate::lab_handle::LabHandle;
+use crate::manifest_editor::ManifestEditor;
 use crate::reconcile_panel::ReconcilePanel;
 use crate::share_link::ShareLink;
 use crate::terminal::Terminal;
@@ -26,6 +27,7 @@ pub fn LabView(lab: LabHandle) -> impl IntoView {
             </div>
             <TimelineView lab=lab />
             <ClusterView lab=lab />
+            <ManifestEditor lab=lab />
             <EventFeed lab=lab />
             <ReconcilePanel lab=lab />
             <p class="visually-hidden" aria-live="polite" id="lab-announcer">{move || lab.announcement.get()}</p>

@@ -13,6 +13,7 @@ use crate::live_faults::LiveFaults;
 use crate::progress;
 use crate::progress_event::ProgressKind;
 use crate::progress_sync::LessonReporter;
+use crate::quiz_panel::QuizPanel;
 use crate::server_context::ServerContext;
 use crate::shared_lab;
 use crate::step_panel::StepPanel;
@@ -70,6 +71,9 @@ fn LessonView(lesson: &'static Lesson, lab: LabHandle) -> impl IntoView {
                         "Next →"
                     </button>
                 </nav>
+                <Show when=move || step.get() + 1 == count && !lesson.quiz.is_empty()>
+                    <QuizPanel lesson=lesson />
+                </Show>
             </div>
             <LabView lab=lab />
         </div>
