@@ -54,7 +54,8 @@ determinism() {
 server_on_postgres() {
   local url
   url="$(scripts/postgres.sh)"
-  KUBELAB_TEST_DATABASE_URL="$url" cargo test --quiet -p kubelab-server api::tests
+  # --workspace: the same feature set as the native tests, so nothing is rebuilt.
+  KUBELAB_TEST_DATABASE_URL="$url" cargo test --workspace --tests --quiet api::tests
 }
 
 stage "format" cargo fmt --all --check
