@@ -15,7 +15,7 @@
 //! `api_client` + `api_types` + `live_socket` (HTTP and WebSocket), the learner's side
 //! (`progress_event`, `progress_queue`, `progress_sync`, `lab_sync`, `live_faults`, `join_page`)
 //! and the instructor's (`teach_page`, `teach_auth`, `dashboard_page` over `dashboard_model`,
-//! `fault_form`, `replay_page`).
+//! `fault_form`, `replay_page`, `host_lab_form`, `hosted_lab_page`).
 
 pub mod about_page;
 pub mod api_client;
