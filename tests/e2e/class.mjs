@@ -11,17 +11,12 @@
 // Needs: target/debug/kubelab (cargo build -p kubelab-server), the bundle (scripts/build-web.sh),
 // chromium and playwright-core (scripts/setup.sh). Usage: node tests/e2e/class.mjs
 
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const server = path.join(root, "target/debug/kubelab");
-const bundle = path.join(root, "target/web-bundle");
-const artifacts = path.join(root, "target/e2e-artifacts");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+import { artifacts, chromiumPath, prerequisites, root, startServer } from "./harness.mjs";
+
 const TIMEOUT_MS = 20_000;
 const FAULT = "lab node power-off node-2";
 
@@ -31,46 +26,7 @@ function fail(message) {
   throw new Error(message);
 }
 
-for (const [file, hint] of [
-  [server, "build it with: cargo build -p kubelab-server"],
-  [path.join(bundle, "pkg/kubelab_web_bg.wasm"), "build it with: scripts/build-web.sh"],
-  [chromiumPath, "install it with scripts/setup.sh (apt-get install chromium)"],
-]) {
-  if (!fs.existsSync(file)) {
-    console.error(`class e2e: ${file} is missing; ${hint}`);
-    process.exit(1);
-  }
-}
-
-let chromium;
-try {
-  ({ chromium } = await import("playwright-core"));
-} catch {
-  console.error("class e2e: playwright-core is missing; run scripts/setup.sh");
-  process.exit(1);
-}
-
-// Starts `kubelab serve` on a free loopback port over a database in `dataDir`.
-function startServer(dataDir) {
-  const database = `sqlite://${path.join(dataDir, "kubelab.db")}`;
-  const child = spawn(server, ["serve", "--addr", "127.0.0.1:0", "--static", bundle, "--database", database], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`kubelab serve did not start: ${seen}`)), 15_000);
-    child.stdout.on("data", (chunk) => {
-      seen += chunk;
-      const match = /http:\/\/(127\.0\.0\.1:\d+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, base: `http://${match[1]}` });
-      }
-    });
-    child.stderr.on("data", (chunk) => (seen += chunk));
-    child.on("exit", (code) => reject(new Error(`kubelab serve exited (${code}): ${seen}`)));
-  });
-}
+const chromium = await prerequisites("class e2e");
 
 const steps = [];
 let shot = 0;
