@@ -6,7 +6,7 @@
 use crate::panic_report;
 use crate::timeline::{Moment, Timeline, sleep_line};
 use kubelab_core::kubectl;
-use kubelab_core::lesson::{Lesson, LessonLab, Level};
+use kubelab_core::lesson::{Lesson, LessonLab};
 use kubelab_core::sim::time::{Duration, SimTime};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -44,7 +44,7 @@ impl LabSession {
 
     /// A free lab: the default three-node cluster, seed 1, nothing set up.
     pub fn sandbox() -> LabSession {
-        let lesson = sandbox_lesson();
+        let lesson = Lesson::sandbox();
         panic_report::begin(&lesson.id, 1);
         LabSession::wrap(LessonLab::new(&lesson), &lesson)
     }
@@ -227,23 +227,6 @@ fn explain_script_error(text: &str, message: &str) -> String {
     let first = text.split_whitespace().next().unwrap_or_default();
     let verbs = kubectl::VERBS.iter().any(|verb| verb.name == first);
     if verbs { format!("{message} (did you mean `kubectl {text}`?)") } else { message.to_string() }
-}
-
-fn sandbox_lesson() -> Lesson {
-    Lesson {
-        id: "sandbox".into(),
-        title: "Sandbox".into(),
-        summary: String::new(),
-        minutes: 0,
-        level: Level::Beginner,
-        prerequisites: Vec::new(),
-        seed: None,
-        cluster: None,
-        files: Default::default(),
-        setup: String::new(),
-        steps: Vec::new(),
-        quiz: Vec::new(),
-    }
 }
 
 #[cfg(test)]

@@ -26,6 +26,25 @@ pub const CHECK_KINDS: &[&str] =
     &["pods", "deployment", "exists", "gone", "field", "event", "node", "rollout", "ran", "all", "any", "not"];
 
 impl Lesson {
+    /// Free play: the default three-node cluster, seed 1, nothing set up, no steps (the web
+    /// app's sandbox and the server's hosted sandbox lab).
+    pub fn sandbox() -> Lesson {
+        Lesson {
+            id: "sandbox".into(),
+            title: "Sandbox".into(),
+            summary: String::new(),
+            minutes: 0,
+            level: Level::Beginner,
+            prerequisites: Vec::new(),
+            seed: None,
+            cluster: None,
+            files: Default::default(),
+            setup: String::new(),
+            steps: Vec::new(),
+            quiz: Vec::new(),
+        }
+    }
+
     /// Reads a lesson, refusing unknown fields, with the error's line and column.
     pub fn from_yaml(text: &str) -> Result<Lesson, FormatError> {
         from_yaml(text).map_err(|e| {

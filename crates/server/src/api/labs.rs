@@ -13,7 +13,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use kubelab_core::lesson::{Lesson, Level};
+use kubelab_core::lesson::Lesson;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ pub async fn create(
         Some(id) => {
             state.lessons.get(id).cloned().ok_or_else(|| ApiError::NotFound(format!("no lesson has id {id:?}")))?
         }
-        None => sandbox(),
+        None => Lesson::sandbox(),
     };
     let mut labs = state.labs.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if labs.len() >= state.limits.max_hosted_labs {
@@ -163,23 +163,5 @@ fn handle(lab: &HostedLab, may_run: bool, text: &str) -> Option<String> {
                 error("the lab is busy; try again in a moment".into())
             }
         }
-    }
-}
-
-/// A free lab: the default cluster, seed 1, nothing set up (what the web app's sandbox is).
-fn sandbox() -> Lesson {
-    Lesson {
-        id: "sandbox".into(),
-        title: "Sandbox".into(),
-        summary: String::new(),
-        minutes: 0,
-        level: Level::Beginner,
-        prerequisites: Vec::new(),
-        seed: None,
-        cluster: None,
-        files: Default::default(),
-        setup: String::new(),
-        steps: Vec::new(),
-        quiz: Vec::new(),
     }
 }
