@@ -15,7 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { artifacts, chromiumPath, prerequisites, root, startServer } from "./harness.mjs";
+import { artifacts, launchBrowser, prerequisites, root, startServer } from "./harness.mjs";
 
 const TIMEOUT_MS = 20_000;
 const FAULT = "lab node power-off node-2";
@@ -90,11 +90,7 @@ for (const file of fs.readdirSync(artifacts)) {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kubelab-class-e2e-"));
 
 const { child, base } = await startServer(dataDir);
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchBrowser(chromium);
 const started = Date.now();
 const pageErrors = [];
 

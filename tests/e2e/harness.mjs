@@ -56,3 +56,13 @@ export function startServer(dataDir) {
     child.on("exit", (code) => reject(new Error(`kubelab serve exited (${code}): ${seen}`)));
   });
 }
+
+// Launches headless chromium with the flags both tests need (no sandbox as root, no GPU, no
+// background traffic that would make timings noisy).
+export function launchBrowser(chromium) {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+      "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+}

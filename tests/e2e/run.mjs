@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { artifacts, chromiumPath, prerequisites, root, startServer } from "./harness.mjs";
+import { artifacts, launchBrowser, prerequisites, root, startServer } from "./harness.mjs";
 
 const TIMEOUT_MS = 20_000;
 
@@ -67,11 +67,7 @@ const lessonCount = fs.readdirSync(path.join(root, "lessons")).filter((f) => f.e
 
 const dataDir = externalBase ? null : fs.mkdtempSync(path.join(os.tmpdir(), "kubelab-e2e-"));
 const { child, base } = externalBase ? { child: null, base: externalBase } : await startServer(dataDir);
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchBrowser(chromium);
 const started = Date.now();
 const pageErrors = [];
 try {
