@@ -106,15 +106,13 @@ async fn lookup(db: &Db, token_hash: &str) -> ApiResult<Option<Me>> {
     .bind(now_ms() - SESSION_TTL_MS)
     .fetch_optional(&db.pool)
     .await?;
-    Ok(row.map(|(id, role, display_name, email, class_id, class_name, resume_code)| Me {
-        role: if role == "instructor" { Role::Instructor } else { Role::Learner },
-        id,
-        display_name,
-        email,
-        class_id,
-        class_name,
-        resume_code,
-    }))
+    Ok(row.map(me_of))
+}
+
+/// A `users` row (joined with its class's name) as `Me`.
+fn me_of((id, role, display_name, email, class_id, class_name, resume_code): MeRow) -> Me {
+    let role = if role == "instructor" { Role::Instructor } else { Role::Learner };
+    Me { role, id, display_name, email, class_id, class_name, resume_code }
 }
 
 /// Loads a person by id, as `Me`.
@@ -126,10 +124,7 @@ pub async fn me_by_id(db: &Db, user_id: &str) -> ApiResult<Me> {
     .bind(user_id)
     .fetch_optional(&db.pool)
     .await?;
-    let (id, role, display_name, email, class_id, class_name, resume_code) =
-        row.ok_or_else(|| ApiError::Internal(format!("user {user_id} vanished")))?;
-    let role = if role == "instructor" { Role::Instructor } else { Role::Learner };
-    Ok(Me { role, id, display_name, email, class_id, class_name, resume_code })
+    row.map(me_of).ok_or_else(|| ApiError::Internal(format!("user {user_id} vanished")))
 }
 
 /// Starts a session for the user; returns the `Set-Cookie` header value.
