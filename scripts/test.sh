@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
 # prints a header and its time; the first failing stage stops the run and is named at the end.
-#   format · clippy · native tests · server API on PostgreSQL · lessons · wasm32 build of the core · web bundle · native/wasm determinism
-#   · browser end-to-end · classes end-to-end
+#   format · clippy · native tests · server API on PostgreSQL · lessons · web bundle (the core and the app
+#   for wasm32) · native/wasm determinism · browser end-to-end · classes end-to-end
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,9 +44,20 @@ stage() {
   current_stage=""
 }
 
-# Builds the native `kubelab` binary, then compares it with the wasm bundle on every scenario.
+# The native `kubelab` binary as `cargo test --workspace` built it (for the server's
+# integration tests). Building it with `cargo build -p kubelab-server` instead would select other
+# dependency features (no dev-dependencies) and compile much of the tree a second time.
+build_kubelab() {
+  cargo test --workspace --no-run --quiet
+}
+kubelab() {
+  build_kubelab
+  target/debug/kubelab "$@"
+}
+
+# Compares the native binary with the wasm bundle on every scenario.
 determinism() {
-  cargo build --quiet -p kubelab-server --bin kubelab
+  build_kubelab
   node tests/wasm/determinism.mjs
 }
 
@@ -62,8 +73,7 @@ stage "format" cargo fmt --all --check
 stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
 stage "server API on PostgreSQL" server_on_postgres
-stage "lessons replay their solutions" cargo run --quiet -p kubelab-server --bin kubelab -- lessons check lessons/
-stage "wasm32 build of kubelab-core" scripts/cargo-wasm.sh build --quiet -p kubelab-core
+stage "lessons replay their solutions" kubelab lessons check lessons/
 stage "web bundle" scripts/build-web.sh
 stage "determinism native = wasm" determinism
 stage "browser end-to-end" node tests/e2e/run.mjs

@@ -8,7 +8,7 @@
 // Screenshots per step go to target/e2e-artifacts/class-*.png. Exits non-zero naming the
 // failed step.
 //
-// Needs: target/debug/kubelab (cargo build -p kubelab-server), the bundle (scripts/build-web.sh),
+// Needs: target/debug/kubelab (cargo test --workspace --no-run builds it), the bundle (scripts/build-web.sh),
 // chromium and playwright-core (scripts/setup.sh). Usage: node tests/e2e/class.mjs
 
 import fs from "node:fs";

@@ -18,7 +18,7 @@ export const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 // chromium. `needServer` is false when testing a server that is already running.
 export async function prerequisites(label, needServer = true) {
   for (const [file, hint] of [
-    [needServer ? server : chromiumPath, "build it with: cargo build -p kubelab-server"],
+    [needServer ? server : chromiumPath, "build it with: cargo test --workspace --no-run"],
     [path.join(bundle, "pkg/kubelab_web_bg.wasm"), "build it with: scripts/build-web.sh"],
     [chromiumPath, "install it with scripts/setup.sh (apt-get install chromium)"],
   ]) {

@@ -3,7 +3,7 @@
 // lesson 1's terminal, task, prediction and cluster view, and saves a screenshot per step under
 // target/e2e-artifacts/. Exits non-zero with a message naming the failed step.
 //
-// Needs: target/debug/kubelab (cargo build -p kubelab-server), the bundle (scripts/build-web.sh),
+// Needs: target/debug/kubelab (cargo test --workspace --no-run builds it), the bundle (scripts/build-web.sh),
 // chromium and playwright-core (scripts/setup.sh). Usage: node tests/e2e/run.mjs
 // (E2E_BASE_URL=http://127.0.0.1:PORT tests a server that is already running instead.)
 

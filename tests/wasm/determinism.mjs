@@ -6,7 +6,7 @@
 // and requires both the output and the JSONL trace to match byte for byte. Prints the sha256 of
 // each trace and a PASS/FAIL line per run; exits 1 on any mismatch.
 //
-// Needs: target/debug/kubelab (cargo build -p kubelab-server) and the web bundle (scripts/build-web.sh).
+// Needs: target/debug/kubelab (cargo test --workspace --no-run builds it) and the web bundle (scripts/build-web.sh).
 // Usage: node tests/wasm/determinism.mjs [scenario.sim ...]
 
 import { spawnSync } from "node:child_process";

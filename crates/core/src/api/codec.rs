@@ -6,7 +6,7 @@
 use super::{
     ConfigMap, EndpointSlice, Event, HorizontalPodAutoscaler, Namespace, Node, Pod, ReplicaSet, Secret, Service,
 };
-use super::{Deployment, Kind, Object, Resource};
+use super::{Deployment, Kind, Object, Resource, strict_decoder};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -113,12 +113,10 @@ pub fn decode_typed<T: Resource>(value: Value) -> Result<T, DecodeError> {
 
 fn decode_as<T: Resource>(map: Map<String, Value>) -> Result<Object, DecodeError> {
     let info = T::KIND.info();
-    serde_path_to_error::deserialize::<_, T>(Value::Object(map)).map(Resource::into_object).map_err(|err| {
-        DecodeError::Strict {
-            kind: info.kind_name,
-            version: info.version,
-            detail: describe_decode_error(&err.path().to_string(), &err.into_inner().to_string()),
-        }
+    strict_decoder::from_value::<T>(Value::Object(map)).map(Resource::into_object).map_err(|err| DecodeError::Strict {
+        kind: info.kind_name,
+        version: info.version,
+        detail: describe_decode_error(&err.path(), err.message()),
     })
 }
 

@@ -23,6 +23,7 @@ pub mod replica_set;
 pub mod secret;
 pub mod service;
 pub mod shared;
+pub mod strict_decoder;
 pub mod string_map;
 pub mod volume;
 

@@ -4,6 +4,7 @@
 
 use super::Sim;
 use super::time::Duration;
+use crate::api::codec::decode_typed;
 use crate::api::{Deployment, Pod};
 use crate::cluster::{ClusterSpec, NodeTemplate};
 
@@ -35,12 +36,14 @@ pub fn cluster(nodes: usize) -> Sim {
 pub fn apply_deployments(sim: &mut Sim, deployments: usize, replicas: usize) {
     for i in 0..deployments {
         let json = format!(
-            r#"{{"metadata":{{"name":"app-{i:04}","namespace":"default"}},"spec":{{"replicas":{replicas},
+            r#"{{"apiVersion":"apps/v1","kind":"Deployment","metadata":{{"name":"app-{i:04}","namespace":"default"}},"spec":{{"replicas":{replicas},
             "selector":{{"matchLabels":{{"app":"app-{i:04}"}}}},
             "template":{{"metadata":{{"labels":{{"app":"app-{i:04}"}}}},"spec":{{"containers":[{{"name":"app",
             "image":"nginx:1.27","resources":{{"requests":{{"cpu":"100m","memory":"128Mi"}}}}}}]}}}}}}}}"#
         );
-        let deployment: Deployment = serde_json::from_str(&json).expect("valid deployment");
+        // Through the API's own decoder: one set of typed deserializers in the wasm bundle.
+        let value = serde_json::from_str(&json).expect("valid JSON");
+        let deployment: Deployment = decode_typed(value).expect("valid deployment");
         sim.store_mut().create(deployment).expect("deployment accepted");
     }
     sim.settle();
