@@ -3,7 +3,8 @@
 //!   more than `replicas + maxSurge` pods;
 //! - the scheduler never places pods whose requests exceed a node's allocatable;
 //! - every scenario converges once the disturbances stop;
-//! - the same seed gives the same trace.
+//! - the same seed gives the same trace;
+//! - work deferred and run in random slices (`Sim::settle_for`) gives the same trace.
 //!
 //! A failure names its seed; rerun one with `KUBELAB_SEED=N cargo test -p kubelab-core --test invariants`.
 
@@ -218,4 +219,38 @@ fn same_seed_same_trace() {
     }
     assert_ne!(run(1), run(2), "different seeds should name pods differently");
     let _ = SimTime::ZERO;
+}
+
+/// The chaos scenario's commands, with each command's reconciling and each sleep either run at
+/// once or deferred and finished in slices of 1–6 units of work, as the browser does on a big
+/// cluster. Both ways must write the same trace.
+#[test]
+fn work_run_in_slices_gives_the_same_trace() {
+    let run = |seed: u64, sliced: bool| {
+        let mut rng = Rng::new(seed);
+        let mut slices = Rng::new(seed ^ 0x5eed);
+        let mut sim = Sim::new(seed, &ClusterSpec::default());
+        let mut step = |sim: &mut Sim, what: &mut dyn FnMut(&mut Sim)| {
+            sim.defer_settling(sliced);
+            what(sim);
+            sim.defer_settling(false);
+            while !sim.settle_for(1 + slices.below(6) as usize) {}
+        };
+        step(&mut sim, &mut |sim| apply(sim, seed, &deployment_yaml("web", 2 + rng.below(6), "25%", "25%", 200)));
+        for _ in 0..8 {
+            let line = match rng.below(3) {
+                0 => format!("scale deploy/web --replicas={}", rng.below(8)),
+                1 => format!("set image deploy/web app=hello:v{}", 1 + rng.below(2)),
+                _ => "rollout restart deploy/web".to_string(),
+            };
+            step(&mut sim, &mut |sim| kubectl(sim, seed, &line));
+            let pause = Duration::from_secs(1 + rng.below(60));
+            step(&mut sim, &mut |sim| sim.advance(pause));
+        }
+        sim.trace().as_jsonl().to_string()
+    };
+    for seed in seeds().into_iter().take(16) {
+        let (at_once, in_slices) = (run(seed, false), run(seed, true));
+        assert!(at_once == in_slices, "seed {seed}: slicing the work changed the trace");
+    }
 }

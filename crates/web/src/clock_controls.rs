@@ -36,6 +36,7 @@ pub fn ClockControls(lab: LabHandle) -> impl IntoView {
                 title="Let time pass until the next scheduled event">"Step"</button>
             {SPEEDS.iter().map(|speed| speed_button(lab, *speed, scrubbed)).collect_view()}
             {JUMPS.iter().map(|jump| jump_button(lab, jump, scrubbed)).collect_view()}
+            <span class="clock-progress" role="status">{move || lab.sliced.progress.get()}</span>
         </div>
     }
 }
@@ -63,7 +64,8 @@ fn jump_button(
 fn start_ticking(lab: LabHandle) {
     let tick = move || {
         let speed = lab.speed.get_untracked();
-        if speed > 0 {
+        // A sliced sleep owns the clock until it is done.
+        if speed > 0 && !lab.sliced.busy() {
             lab.pass_time(Duration::from_millis(TICK_MS * u64::from(speed)));
         }
     };

@@ -1,20 +1,28 @@
 //! The cluster at a glance: nodes as cards (readiness, power, zone, requested vs allocatable
 //! CPU and memory, a menu to cordon, drain or power the node) holding their pods as chips
 //! (status by colour, shape and text, READY). Chips can be dragged onto a node or the bin, by
-//! mouse or keyboard (`pod_dnd.rs`). Redrawn after every change.
+//! mouse or keyboard (`pod_dnd.rs`). Redrawn after every change. Past `CARDS_UP_TO` nodes the
+//! cluster is drawn on a canvas instead (`node_canvas.rs`).
 
 use crate::cluster_model::{self, NodeCard, PodChip};
 use crate::drag_commands::{self, DropTarget, PodRef};
 use crate::inspector_view::{Inspected, InspectorView};
 use crate::lab_handle::LabHandle;
+use crate::node_canvas::NodeCanvas;
 use crate::pod_dnd::{self, PodDnd};
+use kubelab_core::api::node::Node;
 use leptos::ev::{DragEvent, KeyboardEvent};
 use leptos::prelude::*;
+
+/// The most nodes drawn as DOM cards.
+pub const CARDS_UP_TO: usize = 60;
 
 #[component]
 pub fn ClusterView(lab: LabHandle) -> impl IntoView {
     let dnd = PodDnd::default();
     let inspected: Inspected = RwSignal::new(None);
+    // Past `CARDS_UP_TO` nodes the cards give way to one canvas cell per node.
+    let big = Memo::new(move |_| lab.with(|session| session.lab().sim().store().count::<Node>() > CARDS_UP_TO));
     let picture = move || lab.with(|session| cluster_model::picture(session.lab().sim()));
     Effect::new(move |_| {
         lab.with(|_| ());
@@ -27,7 +35,8 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
             {move || dnd.outcome.get().map(|(message, ok)| view! {
                 <pre class="drop-outcome" class:refused=!ok>{message}</pre>
             })}
-            {move || {
+            {move || big.get().then(|| view! { <NodeCanvas lab=lab /> })}
+            {move || (!big.get()).then(|| {
                 let picture = picture();
                 let unscheduled = picture.unscheduled;
                 view! {
@@ -39,7 +48,7 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
                         </div>
                     </Show>
                 }
-            }}
+            })}
             {bin(lab, dnd)}
             <InspectorView lab=lab inspected=inspected />
         </section>

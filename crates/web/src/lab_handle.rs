@@ -3,6 +3,7 @@
 //! transcript, the typed-command history, the clock's speed and what the live region announces.
 
 use crate::lab_session::{Entry, LabSession};
+use crate::sliced_run::{self, SlicedRun, Step};
 use kubelab_core::sim::time::Duration;
 use leptos::prelude::*;
 
@@ -24,6 +25,8 @@ pub struct LabHandle {
     pub announcement: RwSignal<String>,
     /// A message above the lab (a shared link that could not be opened).
     pub notice: RwSignal<Option<String>>,
+    /// Work run between frames on a big cluster (`sliced_run.rs`).
+    pub sliced: SlicedRun,
 }
 
 impl LabHandle {
@@ -36,13 +39,23 @@ impl LabHandle {
             speed: RwSignal::new(0),
             announcement: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
+            sliced: SlicedRun::new(),
         }
     }
 
     /// Runs a script (one or more lines), appends what it printed to the transcript and
     /// returns the last entry (what a drag announces).
     pub fn run(&self, text: &str) -> Option<Entry> {
-        let entries = self.session.try_update_value(|session| session.run(text)).unwrap_or_default();
+        self.run_with(|session| session.run(text))
+    }
+
+    /// As `run`, leaving the reconciling it causes for `LabSession::settle_for` (`sliced_run.rs`).
+    pub fn run_deferred(&self, text: &str) -> Option<Entry> {
+        self.run_with(|session| session.run_deferred(text))
+    }
+
+    fn run_with(&self, run: impl FnOnce(&mut LabSession) -> Vec<Entry>) -> Option<Entry> {
+        let entries = self.session.try_update_value(run).unwrap_or_default();
         let last = entries.last().cloned();
         self.show(entries);
         self.version.update(|version| *version += 1);
@@ -100,7 +113,18 @@ impl LabHandle {
             let excess = typed.len().saturating_sub(HISTORY_LIMIT);
             typed.drain(..excess);
         });
+        // On a big cluster every line runs between frames: a sleep in slices, a command with its
+        // reconciling spread over frames.
+        if self.sliced.busy() || self.is_big() {
+            self.sliced.push(*self, [Step::of(line)]);
+            return None;
+        }
         self.run(line)
+    }
+
+    /// Whether the cluster is big enough that long work runs in slices between frames.
+    pub fn is_big(&self) -> bool {
+        self.peek(|session| session.nodes()) > sliced_run::SLICED_ABOVE_NODES
     }
 
     /// Reads the lab; inside a reactive view this re-runs after every command.

@@ -4,6 +4,8 @@
 //! Plain Rust, no browser types, so it is tested natively.
 
 use crate::panic_report;
+use crate::permalink;
+use crate::sandbox_setup;
 use crate::timeline::{Moment, Timeline, sleep_line};
 use kubelab_core::kubectl;
 use kubelab_core::lesson::{Lesson, LessonLab};
@@ -29,6 +31,8 @@ pub struct LabSession {
     /// While the learner looks at an earlier point: its position and the lab rebuilt there.
     /// The lab is read-only meanwhile; `fork` makes it the present.
     past: Option<(usize, LessonLab)>,
+    /// The sandbox's cluster size (3 for lessons: their links never carry one).
+    nodes: usize,
     /// Set when the core panicked (natively; in wasm32 a panic aborts): the lab refuses more.
     broken: bool,
 }
@@ -44,15 +48,21 @@ impl LabSession {
 
     /// A free lab: the default three-node cluster, seed 1, nothing set up.
     pub fn sandbox() -> LabSession {
-        let lesson = Lesson::sandbox();
+        LabSession::sandbox_of(3)
+    }
+
+    /// A free lab on `nodes` machines (`sandbox_setup::cluster`), seed 1, nothing set up.
+    pub fn sandbox_of(nodes: usize) -> LabSession {
+        let mut lesson = Lesson::sandbox();
+        lesson.cluster = Some(sandbox_setup::cluster(nodes));
         panic_report::begin(&lesson.id, 1);
-        LabSession::wrap(LessonLab::new(&lesson), &lesson)
+        LabSession { nodes, ..LabSession::wrap(LessonLab::new(&lesson), &lesson) }
     }
 
     fn wrap(lab: LessonLab, lesson: &Lesson) -> LabSession {
         let seed = lesson.seed.unwrap_or(1);
         let timeline = Timeline::new(&lab);
-        LabSession { lab, lesson_id: lesson.id.clone(), seed, timeline, past: None, broken: false }
+        LabSession { lab, lesson_id: lesson.id.clone(), seed, timeline, past: None, nodes: 3, broken: false }
     }
 
     /// The lesson id (`sandbox` for free play), the seed and every script run so far.
@@ -66,6 +76,17 @@ impl LabSession {
         &self.lesson_id
     }
 
+    /// The hash that replays this lab (`permalink.rs`).
+    pub fn permalink(&self) -> String {
+        let (lesson, seed, scripts) = self.replay_log();
+        permalink::hash_for(lesson, seed, self.nodes, &scripts)
+    }
+
+    /// How many nodes the lab started with.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
     }
@@ -73,6 +94,36 @@ impl LabSession {
     /// Runs what the learner typed or clicked (`kubectl …`, `sleep 10s`, `lab …`), one entry
     /// per line; a line that does not parse is one failed entry that says why.
     pub fn run(&mut self, text: &str) -> Vec<Entry> {
+        self.run_recorded(text, false)
+    }
+
+    /// As `run`, leaving the controller passes of the last command for `settle_for` (a big
+    /// cluster reconciles between frames). The timeline records it as `run` does.
+    pub fn run_deferred(&mut self, text: &str) -> Vec<Entry> {
+        self.run_recorded(text, true)
+    }
+
+    /// Runs at most `passes` owed controller passes; true when none are left (or the lab broke).
+    pub fn settle_for(&mut self, passes: usize) -> bool {
+        if self.broken {
+            return true;
+        }
+        let lab = &mut self.lab;
+        match catch_unwind(AssertUnwindSafe(|| lab.settle_for(passes))) {
+            Ok(true) => {
+                // A deferred sleep ends later than it began.
+                self.timeline.end_last_at(self.lab.sim().now());
+                true
+            }
+            Ok(false) => false,
+            Err(_) => {
+                self.broken = true;
+                true
+            }
+        }
+    }
+
+    fn run_recorded(&mut self, text: &str, deferred: bool) -> Vec<Entry> {
         let text = text.trim();
         if text.is_empty() {
             return Vec::new();
@@ -85,7 +136,7 @@ impl LabSession {
         }
         panic_report::record(text);
         let (started_at, resource_version_before) = self.before_moment();
-        let entries = self.run_live(text);
+        let entries = self.run_live(text, deferred);
         let succeeded = entries.iter().all(|e| e.succeeded);
         let ended_at = self.lab.sim().now();
         let script = text.to_string();
@@ -99,9 +150,11 @@ impl LabSession {
         (self.lab.sim().now(), self.lab.sim().store().resource_version())
     }
 
-    fn run_live(&mut self, text: &str) -> Vec<Entry> {
+    fn run_live(&mut self, text: &str, deferred: bool) -> Vec<Entry> {
         let lab = &mut self.lab;
-        match catch_unwind(AssertUnwindSafe(|| lab.run_as_learner(text))) {
+        let run =
+            |lab: &mut LessonLab| if deferred { lab.run_as_learner_deferred(text) } else { lab.run_as_learner(text) };
+        match catch_unwind(AssertUnwindSafe(|| run(lab))) {
             Ok(Ok(ran)) => ran
                 .into_iter()
                 .map(|r| Entry { command: r.written, output: r.output, succeeded: r.succeeded })
@@ -145,11 +198,11 @@ impl LabSession {
         }
         let script = sleep_line(duration);
         if self.timeline.ends_with_clock() {
-            self.run_live(&script);
+            self.run_live(&script, false);
             self.timeline.extend_clock(self.lab.sim().now());
         } else {
             let (started_at, resource_version_before) = self.before_moment();
-            self.run_live(&script);
+            self.run_live(&script, false);
             let ended_at = self.lab.sim().now();
             self.timeline.record(Moment {
                 script,
@@ -306,13 +359,31 @@ mod tests {
         session.run("kubectl create deployment web --image=hello:v1 --replicas=4");
         session.pass_time(Duration::from_secs(40));
         session.run("lab node power-off node-3\nsleep 7m");
-        let (lesson, seed, scripts) = session.replay_log();
-        let hash = crate::permalink::hash_for(lesson, seed, &scripts);
+        let hash = session.permalink();
         let link = crate::permalink::decode(crate::permalink::log_parameter(&hash).unwrap()).unwrap();
         let mut opened = LabSession::sandbox();
         opened.replay(&link.scripts);
         assert_eq!(cluster(&opened), cluster(&session));
-        assert_eq!(opened.replay_log().2, scripts);
+        assert_eq!(opened.replay_log().2, session.replay_log().2);
+    }
+
+    #[test]
+    fn deferred_scripts_settled_in_slices_match_scripts_run_at_once() {
+        let lines = [
+            "kubectl create deployment web --image=hello:v1 --replicas=6",
+            "sleep 40s",
+            "lab node power-off node-2",
+            "sleep 6m",
+        ];
+        let (mut at_once, mut sliced) = (LabSession::sandbox(), LabSession::sandbox());
+        for line in lines {
+            let want = at_once.run(line);
+            assert_eq!(sliced.run_deferred(line), want, "{line}");
+            while !sliced.settle_for(3) {}
+        }
+        assert_eq!(cluster(&sliced), cluster(&at_once));
+        let ends = |s: &LabSession| s.timeline().moments().iter().map(|m| m.ended_at).collect::<Vec<_>>();
+        assert_eq!(ends(&sliced), ends(&at_once));
     }
 
     #[test]

@@ -3,9 +3,9 @@
 //! `bench_engine` expose the core to pages and tests.
 //!
 //! Codemap: `app` (shell and hash routes, `route`), pages (`catalogue_page`, `lesson_page`,
-//! `sandbox_page`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
+//! `sandbox_page` with `sandbox_form` + `sandbox_setup`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
 //! `permalink` + `shared_lab`, `lab_handle` reactive, `lab_view`, `terminal` + `completion`,
-//! `clock_controls`, `timeline_view`, `share_link`, `cluster_view` over `cluster_model` with
+//! `clock_controls` + `sliced_run`, `timeline_view`, `share_link`, `cluster_view` over `cluster_model` (or `node_canvas` over `node_grid` past 60 nodes) with
 //! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
 //! `reconcile_panel`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
@@ -49,6 +49,8 @@ pub mod live_socket;
 pub mod manifest_editor;
 pub mod manifest_errors;
 pub mod markdown;
+pub mod node_canvas;
+pub mod node_grid;
 pub mod panic_report;
 pub mod permalink;
 pub mod pod_dnd;
@@ -62,10 +64,13 @@ pub mod quiz_results;
 pub mod reconcile_panel;
 pub mod replay_page;
 pub mod route;
+pub mod sandbox_form;
 pub mod sandbox_page;
+pub mod sandbox_setup;
 pub mod server_context;
 pub mod share_link;
 pub mod shared_lab;
+pub mod sliced_run;
 pub mod step_panel;
 pub mod task_panel;
 pub mod teach_auth;

@@ -1,5 +1,6 @@
 //! Permalinks: a lab's seed and script log in the URL's hash (`#/sandbox?log=…`), so opening
-//! the link replays the same cluster. The log is a small text format (a version line, the
+//! the link replays the same cluster; a sandbox of another size than three nodes also carries
+//! `nodes=` (`sandbox_setup.rs`), and links without it open on three nodes as they always did. The log is a small text format (a version line, the
 //! seed, one escaped script per line) in unpadded base64url: no compression library needed,
 //! and nothing but the scripts the learner ran is shared.
 
@@ -15,10 +16,16 @@ pub struct Permalink {
     pub scripts: Vec<String>,
 }
 
-/// The hash for a lab: `#/lesson/<id>?log=…`, or `#/sandbox?log=…` for free play.
-pub fn hash_for(lesson_id: &str, seed: u64, scripts: &[String]) -> String {
-    let page = if lesson_id == "sandbox" { "sandbox".to_string() } else { format!("lesson/{lesson_id}") };
-    format!("#/{page}?log={}", encode(seed, scripts))
+/// The hash for a lab: `#/lesson/<id>?log=…`, or `#/sandbox?log=…` for free play
+/// (`#/sandbox?nodes=500&log=…` on a sandbox of another size).
+pub fn hash_for(lesson_id: &str, seed: u64, nodes: usize, scripts: &[String]) -> String {
+    let page = match (lesson_id, nodes) {
+        ("sandbox", 3) => "sandbox".to_string(),
+        ("sandbox", nodes) => format!("sandbox?nodes={nodes}&"),
+        (id, _) => format!("lesson/{id}"),
+    };
+    let separator = if page.ends_with('&') { "" } else { "?" };
+    format!("#/{page}{separator}log={}", encode(seed, scripts))
 }
 
 /// The `log` parameter of a hash (`#/sandbox?log=…`), when it has one.
@@ -117,10 +124,14 @@ mod tests {
         assert!(encoded.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{encoded}");
         assert_eq!(decode(&encoded), Ok(Permalink { seed: 7, scripts: scripts.clone() }));
         assert_eq!(decode(&encode(1, &[])), Ok(Permalink { seed: 1, scripts: vec![] }));
-        let hash = hash_for("sandbox", 1, &scripts);
+        let hash = hash_for("sandbox", 1, 3, &scripts);
         assert!(hash.starts_with("#/sandbox?log="));
         assert_eq!(decode(log_parameter(&hash).unwrap()).unwrap().scripts, scripts);
-        assert!(hash_for("pods-are-cattle", 1, &[]).starts_with("#/lesson/pods-are-cattle?log="));
+        assert!(hash_for("pods-are-cattle", 1, 3, &[]).starts_with("#/lesson/pods-are-cattle?log="));
+        let sized = hash_for("sandbox", 1, 500, &scripts);
+        assert!(sized.starts_with("#/sandbox?nodes=500&log="), "{sized}");
+        assert_eq!(crate::sandbox_setup::nodes_in(&sized), 500);
+        assert_eq!(decode(log_parameter(&sized).unwrap()).unwrap().scripts, scripts);
     }
 
     #[test]

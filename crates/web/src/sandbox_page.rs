@@ -1,17 +1,27 @@
-//! `#/sandbox`: a free lab on the default three-node cluster, with no lesson attached. A
-//! learner in a class still gets the instructor's faults here, and the lab is saved for replay.
+//! `#/sandbox`: a free lab with no lesson attached, on a cluster of the size the address asks
+//! for (three nodes by default) and, fresh from the form, a starting scenario run between
+//! frames. A learner in a class still gets the instructor's faults here, and the lab is saved
+//! for replay.
 
+use crate::lab_handle::LabHandle;
 use crate::lab_session::LabSession;
 use crate::lab_sync;
 use crate::lab_view::LabView;
 use crate::live_faults::LiveFaults;
+use crate::permalink;
+use crate::sandbox_form::SandboxForm;
+use crate::sandbox_setup::{self, Scenario};
 use crate::server_context::ServerContext;
 use crate::shared_lab;
+use crate::sliced_run::Step;
 use leptos::prelude::*;
 
 #[component]
 pub fn SandboxPage() -> impl IntoView {
-    let lab = shared_lab::open(LabSession::sandbox());
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let nodes = sandbox_setup::nodes_in(&hash);
+    let lab = shared_lab::open(LabSession::sandbox_of(nodes));
+    start_scenario(lab, &hash);
     if let Some(server) = ServerContext::get() {
         lab_sync::save_while_open(lab, server);
     }
@@ -22,7 +32,8 @@ pub fn SandboxPage() -> impl IntoView {
         <div class="lesson-layout">
             <div class="lesson-steps">
                 <h1>"Sandbox"</h1>
-                <p>"A three-node cluster, one per zone, with nothing on it. Try:"</p>
+                <SandboxForm nodes=nodes />
+                <p>{format!("A {nodes}-node cluster over three zones. Try:")}</p>
                 <ul>
                     <li><code>"kubectl create deployment web --image=hello:v1 --replicas=3"</code></li>
                     <li><code>"lab node power-off node-2"</code>" then "<code>"sleep 6m"</code></li>
@@ -32,4 +43,16 @@ pub fn SandboxPage() -> impl IntoView {
             <LabView lab=lab />
         </div>
     }
+}
+
+/// Runs the scenario the form chose, unless the address is a permalink (its log has it).
+fn start_scenario(lab: LabHandle, hash: &str) {
+    if permalink::log_parameter(hash).is_some() {
+        return;
+    }
+    let Some(scenario) = sandbox_setup::parameter(hash, "scenario").and_then(Scenario::parse) else {
+        return;
+    };
+    let nodes = lab.peek(LabSession::nodes);
+    lab.sliced.push(lab, scenario.scripts(nodes).iter().map(|script| Step::of(script)));
 }

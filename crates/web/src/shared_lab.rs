@@ -5,6 +5,7 @@
 use crate::lab_handle::LabHandle;
 use crate::lab_session::LabSession;
 use crate::permalink;
+use crate::sliced_run::{SLICED_ABOVE_NODES, Step};
 use leptos::prelude::*;
 
 pub fn open(session: LabSession) -> LabHandle {
@@ -12,14 +13,11 @@ pub fn open(session: LabSession) -> LabHandle {
     let Some(log) = permalink::log_parameter(&hash) else {
         return LabHandle::new(session);
     };
-    let mut session = session;
     let notice = match permalink::decode(log) {
         Err(why) => format!("This link's lab could not be opened: {why}. A fresh lab started instead."),
         Ok(link) => {
             let seed = session.replay_log().1;
-            let entries = session.replay(&link.scripts);
-            let handle = LabHandle::new(session);
-            handle.show(entries);
+            let handle = replay(session, link.scripts.clone());
             let mut notice = format!("Opened a shared lab: {} entries replayed.", link.scripts.len());
             if link.seed != seed {
                 notice.push_str(&format!(
@@ -33,5 +31,18 @@ pub fn open(session: LabSession) -> LabHandle {
     };
     let handle = LabHandle::new(session);
     handle.notice.set(Some(notice));
+    handle
+}
+
+/// Replays a link's scripts: at once on a small cluster, between frames on a big one.
+fn replay(mut session: LabSession, scripts: Vec<String>) -> LabHandle {
+    if session.nodes() > SLICED_ABOVE_NODES {
+        let handle = LabHandle::new(session);
+        handle.sliced.push(handle, scripts.iter().map(|script| Step::of(script)));
+        return handle;
+    }
+    let entries = session.replay(&scripts);
+    let handle = LabHandle::new(session);
+    handle.show(entries);
     handle
 }

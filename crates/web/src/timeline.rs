@@ -3,6 +3,7 @@
 //! cloning the nearest copy and replaying only the scripts after it (the simulator is
 //! deterministic, so the replay is the past, not an approximation of it).
 
+use kubelab_core::api::pod::Pod;
 use kubelab_core::lesson::LessonLab;
 use kubelab_core::sim::time::{Duration, SimTime};
 
@@ -12,6 +13,11 @@ pub const SNAPSHOT_EVERY: usize = 8;
 /// At most this many copies are kept: past it every other one is dropped (never the start),
 /// so memory stays bounded in a long lab and old points cost a few more replayed scripts.
 pub const MAX_SNAPSHOTS: usize = 48;
+/// Labs holding more pods than this are not copied: a copy costs about 75 µs per pod natively
+/// (a second for 15,000 pods, several in wasm32, all while the page waits) and a 150,000-pod
+/// copy would take hundreds of MB of a wasm32 heap capped at 4 GB. Big labs rebuild from an
+/// earlier copy instead.
+pub const MAX_SNAPSHOT_PODS: usize = 2_000;
 
 /// One script in the timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +61,8 @@ impl Timeline {
     pub fn before_script(&mut self, lab: &LessonLab) {
         let position = self.moments.len();
         let last = self.snapshots.last().map_or(0, |(at, _)| *at);
-        if position >= last + SNAPSHOT_EVERY {
+        let small = lab.sim().store().count::<Pod>() <= MAX_SNAPSHOT_PODS;
+        if position >= last + SNAPSHOT_EVERY && small {
             self.snapshots.push((position, lab.clone()));
         }
         if self.snapshots.len() > MAX_SNAPSHOTS {
@@ -77,6 +84,13 @@ impl Timeline {
     }
 
     /// Grows the trailing clock moment to end at `now` (its script becomes one `sleep`).
+    /// Moves the last entry's end to `now` (a deferred sleep, finished a frame at a time).
+    pub fn end_last_at(&mut self, now: SimTime) {
+        if let Some(last) = self.moments.last_mut() {
+            last.ended_at = last.ended_at.max(now);
+        }
+    }
+
     pub fn extend_clock(&mut self, now: SimTime) {
         if let Some(last) = self.moments.last_mut().filter(|m| m.clock) {
             last.ended_at = now;

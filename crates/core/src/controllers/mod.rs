@@ -37,24 +37,62 @@ pub struct Controllers {
     pub endpoint_slice: endpoint_slice::EndpointSliceController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
+    /// Where a pass cut short by its budget stopped (`run_some`).
+    stopped: Option<StoppedPass>,
 }
+
+/// A pass cut short: the controller it stopped at, and the store's resourceVersion when the
+/// pass began (to tell whether the whole pass wrote anything).
+#[derive(Clone, Copy, Debug)]
+struct StoppedPass {
+    controller: usize,
+    resource_version: u64,
+}
+
+/// How many controllers a pass visits.
+const CONTROLLERS: usize = 10;
 
 impl Controllers {
     /// One pass over every controller; returns true if any of them wrote to the store. `load` is
     /// the request load the metrics (and so the HPA) see.
     pub fn run_once(&mut self, store: &mut Store, load: &LoadTable) -> bool {
-        let before = store.resource_version();
-        self.garbage_collector.sync(store);
-        self.namespace.sync(store);
-        self.deployment.sync(store);
-        self.replica_set.sync(store);
-        self.scheduler.sync(store);
-        self.kubelet.sync(store);
-        self.node_lifecycle.sync(store, &self.kubelet);
-        self.taint_eviction.sync(store);
-        self.endpoint_slice.sync(store);
-        self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load);
-        store.resource_version() != before
+        let mut unlimited = usize::MAX;
+        self.run_some(store, load, &mut unlimited).unwrap_or(true)
+    }
+
+    /// One pass within a budget of work: each controller's sync costs one, except the scheduler's
+    /// and the kubelet's, which cost one per pod (on a big cluster they are most of a pass). `None` when the
+    /// budget ran out first; the next call goes on where this one stopped, so a pass in parts
+    /// does exactly what one pass does. Otherwise whether the pass wrote to the store.
+    pub fn run_some(&mut self, store: &mut Store, load: &LoadTable, budget: &mut usize) -> Option<bool> {
+        let start = StoppedPass { controller: 0, resource_version: store.resource_version() };
+        let mut at = self.stopped.take().unwrap_or(start);
+        while at.controller < CONTROLLERS {
+            if *budget == 0 || !self.sync_one(at.controller, store, load, budget) {
+                self.stopped = Some(at);
+                return None;
+            }
+            at.controller += 1;
+        }
+        Some(store.resource_version() != at.resource_version)
+    }
+
+    /// Runs the `index`th controller of the pass; false when its sync was cut short.
+    fn sync_one(&mut self, index: usize, store: &mut Store, load: &LoadTable, budget: &mut usize) -> bool {
+        match index {
+            0 => self.garbage_collector.sync(store),
+            1 => self.namespace.sync(store),
+            2 => self.deployment.sync(store),
+            3 => self.replica_set.sync(store),
+            4 => return self.scheduler.sync_some(store, budget),
+            5 => return self.kubelet.sync_some(store, budget),
+            6 => self.node_lifecycle.sync(store, &self.kubelet),
+            7 => self.taint_eviction.sync(store),
+            8 => self.endpoint_slice.sync(store),
+            _ => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
+        }
+        *budget -= 1;
+        true
     }
 
     /// The earliest time any controller wants to run again without being told of a change.

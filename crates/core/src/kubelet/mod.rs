@@ -28,6 +28,8 @@ type Key = (String, String);
 pub struct Kubelet {
     cursor: u64,
     dirty: BTreeSet<Key>,
+    /// The pods of a sync cut short by its budget (`sync_some`), in order, still to be synced.
+    syncing: BTreeSet<Key>,
     wakeups: Wakeups<Key>,
     pods: BTreeMap<Key, PodRuntime>,
     nodes: BTreeMap<String, NodeRuntime>,
@@ -37,11 +39,25 @@ pub struct Kubelet {
 
 impl Kubelet {
     pub fn sync(&mut self, store: &mut Store) {
-        self.collect_changes(store);
-        self.dirty.extend(self.wakeups.take_due(store.now()));
-        for (namespace, name) in std::mem::take(&mut self.dirty) {
+        let mut unlimited = usize::MAX;
+        self.sync_some(store, &mut unlimited);
+    }
+
+    /// `sync`, stopping once `budget` pods have been synced; the next call goes on from there
+    /// (and only then starts a new sync), so a sync in parts ends where one sync ends. Returns
+    /// true when the sync is complete.
+    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize) -> bool {
+        if self.syncing.is_empty() {
+            self.collect_changes(store);
+            self.dirty.extend(self.wakeups.take_due(store.now()));
+            self.syncing = std::mem::take(&mut self.dirty);
+        }
+        while *budget > 0 {
+            let Some((namespace, name)) = self.syncing.pop_first() else { return true };
+            *budget -= 1;
             self.sync_pod(store, &namespace, &name);
         }
+        self.syncing.is_empty()
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {

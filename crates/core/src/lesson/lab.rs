@@ -46,6 +46,21 @@ impl LessonLab {
         self.run(text, true)
     }
 
+    /// As `run_as_learner`, but the controller passes the script's last command causes are left
+    /// owed, for `settle_for` to run a few at a time (a big cluster's page stays responsive).
+    /// Slicing changes no outcome: the next command or time step finishes them first.
+    pub fn run_as_learner_deferred(&mut self, text: &str) -> Result<Vec<Ran>, ScriptError> {
+        self.sim.defer_settling(true);
+        let ran = self.run(text, true);
+        self.sim.defer_settling(false);
+        ran
+    }
+
+    /// Runs at most `passes` owed controller passes (`Sim::settle_for`); true when none are left.
+    pub fn settle_for(&mut self, passes: usize) -> bool {
+        self.sim.settle_for(passes)
+    }
+
     fn run(&mut self, text: &str, record: bool) -> Result<Vec<Ran>, ScriptError> {
         let steps = script::parse(text)?;
         let mut ran = Vec::with_capacity(steps.len());

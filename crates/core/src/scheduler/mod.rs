@@ -83,11 +83,23 @@ impl Scheduler {
     /// Schedules every pod that is due: new pending pods, and retries whose back-off ended or
     /// whose rejection a cluster change may have lifted.
     pub fn sync(&mut self, store: &mut Store) {
+        let mut unlimited = usize::MAX;
+        self.sync_some(store, &mut unlimited);
+    }
+
+    /// `sync`, stopping once `budget` pods have been scheduled; true when the queue ran dry.
+    /// Every round starts by observing the store, so the next call simply goes on: a sync in
+    /// parts schedules what one sync schedules, in the same order.
+    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize) -> bool {
         loop {
             self.observe(store);
             self.queue.flush(store.now());
-            let Some(key) = self.queue.pop() else { break };
+            let Some(key) = self.queue.pop() else { return true };
             self.schedule_one(store, key);
+            *budget = budget.saturating_sub(1);
+            if *budget == 0 {
+                return false;
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 //! step the controllers run until the cluster is quiet again. Nothing ticks when nothing is due.
 
 pub mod load;
+mod pending;
 pub mod queue;
 pub mod rng;
 pub mod time;
@@ -15,6 +16,7 @@ use crate::controllers::Controllers;
 use crate::error::ApiError;
 use crate::metrics::load::{LoadTable, LoadTarget};
 use crate::store::{DeleteOptions, Store};
+use pending::Pending;
 use queue::EventQueue;
 use rng::Rng;
 use time::{Duration, SimTime};
@@ -47,6 +49,10 @@ pub struct Sim {
     timers_fired: u64,
     /// Requests per second sent to workloads (`lab load`); CPU usage follows from it.
     load: LoadTable,
+    /// While set, `settle` and `advance` only begin their work (`pending.rs`).
+    deferred: bool,
+    /// Work begun but not finished: a deferred command's settle, a deferred sleep.
+    pending: Pending,
 }
 
 impl Sim {
@@ -65,6 +71,8 @@ impl Sim {
             scheduled_wake: None,
             timers_fired: 0,
             load: LoadTable::default(),
+            deferred: false,
+            pending: Pending::default(),
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -99,8 +107,9 @@ impl Sim {
         &self.trace
     }
 
-    /// Records a user command in the trace.
+    /// Records a user command in the trace (after whatever the previous command left to settle).
     pub fn record_command(&mut self, line: &str) {
+        self.finish_pending();
         self.trace.command(self.now, line);
     }
 
@@ -163,29 +172,17 @@ impl Sim {
     }
 
     /// Runs controllers until nothing changes, then schedules timers for new writes and traces them.
+    /// While deferred (`defer_settling`) the passes are only noted as owed.
     pub fn settle(&mut self) {
-        for _ in 0..MAX_RECONCILE_PASSES {
-            if !self.controllers.run_once(&mut self.store, &self.load) {
-                break;
-            }
-        }
-        self.schedule_timers();
-        self.flush_trace();
+        self.begin_settle();
     }
 
-    /// Advances virtual time by `duration`, firing every timer that falls due, in order.
+    /// Advances virtual time by `duration`, firing every timer that falls due, in order, and
+    /// settling after each. While deferred the advance is only begun (`settle_for` goes on).
     pub fn advance(&mut self, duration: Duration) {
+        self.finish_pending();
         let target = self.now.plus(duration);
-        while let Some(due) = self.queue.next_due().filter(|due| *due <= target) {
-            self.set_now(due);
-            while let Some((_, timer)) = self.queue.pop_due(due) {
-                self.timers_fired += 1;
-                self.fire(timer);
-            }
-            self.settle();
-        }
-        self.set_now(target);
-        self.settle();
+        self.begin_advance(target);
     }
 
     pub fn timers_fired(&self) -> u64 {
@@ -195,6 +192,15 @@ impl Sim {
     /// When the next timer falls due (for steppers and the UI's "step one event").
     pub fn next_due(&self) -> Option<SimTime> {
         self.queue.next_due()
+    }
+
+    /// Moves the clock to `due` and fires every timer due then.
+    fn fire_due(&mut self, due: SimTime) {
+        self.set_now(due);
+        while let Some((_, timer)) = self.queue.pop_due(due) {
+            self.timers_fired += 1;
+            self.fire(timer);
+        }
     }
 
     fn set_now(&mut self, now: SimTime) {
@@ -236,3 +242,6 @@ impl Default for Sim {
         Sim::new(1, &ClusterSpec::default())
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,102 @@
+//! Long work run between animation frames so a big cluster never freezes the page: queued
+//! scripts run one per frame, and what a one-line script leaves to do (the controller passes
+//! a command causes, every timer and pass of a `sleep`) runs a few passes per frame within a
+//! wall-time budget (`Sim::settle_for`, which ends exactly where running at once ends). The
+//! timeline records each script as typed, so replays and permalinks stay exact.
+
+use crate::lab_handle::LabHandle;
+use kubelab_core::sim::time::SimTime;
+use leptos::prelude::*;
+use std::collections::VecDeque;
+
+/// Clusters larger than this run every line between frames.
+pub const SLICED_ABOVE_NODES: usize = 60;
+/// Wall milliseconds a frame may spend reconciling, leaving the rest for drawing.
+const FRAME_BUDGET_MS: f64 = 12.0;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Script(String),
+    /// Controller passes owed by the one-line script just run.
+    Settle,
+}
+
+impl Step {
+    pub fn of(script: &str) -> Step {
+        Step::Script(script.to_string())
+    }
+}
+
+/// The queue and what it is doing, shared by the page's components.
+#[derive(Clone, Copy)]
+pub struct SlicedRun {
+    queue: StoredValue<VecDeque<Step>, LocalStorage>,
+    /// `Some("reconciling… t = 12s")` while work is queued.
+    pub progress: RwSignal<Option<String>>,
+}
+
+impl SlicedRun {
+    pub fn new() -> SlicedRun {
+        SlicedRun { queue: StoredValue::new_local(VecDeque::new()), progress: RwSignal::new(None) }
+    }
+
+    pub fn busy(&self) -> bool {
+        self.progress.get_untracked().is_some()
+    }
+
+    /// Queues steps; starts the frame loop unless it is running.
+    pub fn push(&self, lab: LabHandle, steps: impl IntoIterator<Item = Step>) {
+        let idle = self.queue.with_value(VecDeque::is_empty);
+        self.queue.update_value(|queue| queue.extend(steps));
+        if idle && !self.queue.with_value(VecDeque::is_empty) {
+            self.progress.set(Some("starting…".into()));
+            request_animation_frame(move || frame(lab));
+        }
+    }
+}
+
+impl Default for SlicedRun {
+    fn default() -> Self {
+        SlicedRun::new()
+    }
+}
+
+/// One frame's share of the queue, then the next frame.
+fn frame(lab: LabHandle) {
+    let run = lab.sliced;
+    let Some(step) = run.queue.try_update_value(VecDeque::pop_front).flatten() else {
+        run.progress.set(None);
+        return;
+    };
+    let queued = run.queue.with_value(VecDeque::len);
+    let more = if queued > 0 { format!(", {queued} more queued") } else { String::new() };
+    match step {
+        // A script of several lines runs whole: only a script's last line can be deferred.
+        Step::Script(script) if script.trim().contains('\n') => {
+            run.progress.set(Some(format!("running a script…{more}")));
+            lab.run(&script);
+        }
+        Step::Script(script) => {
+            run.progress.set(Some(format!("running {script}…{more}")));
+            lab.run_deferred(&script);
+            run.queue.update_value(|queue| queue.push_front(Step::Settle));
+        }
+        Step::Settle => {
+            let started = js_sys::Date::now();
+            let done = lab.update(|session| {
+                while !session.settle_for(1) {
+                    if js_sys::Date::now() - started >= FRAME_BUDGET_MS {
+                        return false;
+                    }
+                }
+                true
+            });
+            if done == Some(false) {
+                let now = lab.peek(|session| session.lab().sim().now().since(SimTime::ZERO));
+                run.progress.set(Some(format!("reconciling… t = {now}{more}")));
+                run.queue.update_value(|queue| queue.push_front(Step::Settle));
+            }
+        }
+    }
+    request_animation_frame(move || frame(lab));
+}
