@@ -22,11 +22,18 @@ pub struct EventLine {
 
 /// The `limit` most recent events, newest last (the order `kubectl get events` sorts by).
 pub fn recent(store: &Store, limit: usize) -> Vec<EventLine> {
-    let mut events: Vec<&Event> = store.list::<Event>(None).collect();
     // Events written at the same virtual instant keep the order they were written in.
-    events.sort_by_key(|e| (e.last_timestamp.map(|t| t.0), e.metadata.resource_version.0));
-    let first = events.len().saturating_sub(limit);
-    events[first..].iter().map(|event| line(event, store)).collect()
+    let key = |e: &&Event| (e.last_timestamp.map(|t| t.0), e.metadata.resource_version.0);
+    let mut events: Vec<&Event> = store.list::<Event>(None).collect();
+    // Only the newest `limit` are sorted: a big cluster holds hundreds of thousands of events
+    // and this runs on every redraw.
+    if events.len() > limit {
+        let older = events.len() - limit;
+        events.select_nth_unstable_by_key(older, key);
+        events.drain(..older);
+    }
+    events.sort_by_key(key);
+    events.iter().map(|event| line(event, store)).collect()
 }
 
 fn line(event: &Event, store: &Store) -> EventLine {
@@ -81,5 +88,16 @@ mod tests {
         assert!(lines.iter().any(|l| l.reason == "Killing"), "{lines:?}");
         assert!(!last.warning);
         assert!(last.object.starts_with("pod/") || last.object.starts_with("replicaset/"), "{last:?}");
+    }
+
+    #[test]
+    fn the_newest_few_are_the_tail_of_all_of_them_in_order() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl create deployment web --image=hello:v1 --replicas=5\nsleep 1m\nkubectl scale deployment web --replicas=2\nsleep 5s");
+        let store = session.lab().sim().store();
+        let all = recent(store, usize::MAX);
+        assert!(all.len() > 20, "{}", all.len());
+        let few = recent(store, 7);
+        assert_eq!(few, all[all.len() - 7..]);
     }
 }

@@ -5,9 +5,9 @@ use crate::sandbox_setup::{self, SIZES, Scenario};
 use leptos::prelude::*;
 
 #[component]
-pub fn SandboxForm(nodes: usize) -> impl IntoView {
+pub fn SandboxForm(nodes: usize, started_with: Scenario) -> impl IntoView {
     let size = RwSignal::new(nodes);
-    let scenario = RwSignal::new(Scenario::Empty);
+    let scenario = RwSignal::new(started_with);
     let start = move |_| {
         let hash = sandbox_setup::start_hash(size.get_untracked(), scenario.get_untracked());
         if let Some(location) = web_sys::window().map(|w| w.location()) {
@@ -24,7 +24,7 @@ pub fn SandboxForm(nodes: usize) -> impl IntoView {
             </label>
             <label>" Start with "
                 <select id="sandbox-scenario" on:change=move |ev| scenario.set(Scenario::parse(&event_target_value(&ev)).unwrap_or(Scenario::Empty))>
-                    {Scenario::ALL.iter().map(|s| view! { <option value=s.name()>{s.label()}</option> }).collect_view()}
+                    {Scenario::ALL.iter().map(|s| view! { <option value=s.name() selected=*s == started_with>{s.label()}</option> }).collect_view()}
                 </select>
             </label>
             <button type="submit" id="sandbox-start">"New sandbox"</button>

@@ -20,6 +20,7 @@ use leptos::prelude::*;
 pub fn SandboxPage() -> impl IntoView {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     let nodes = sandbox_setup::nodes_in(&hash);
+    let scenario = sandbox_setup::parameter(&hash, "scenario").and_then(Scenario::parse).unwrap_or(Scenario::Empty);
     let lab = shared_lab::open(LabSession::sandbox_of(nodes));
     start_scenario(lab, &hash);
     if let Some(server) = ServerContext::get() {
@@ -32,7 +33,7 @@ pub fn SandboxPage() -> impl IntoView {
         <div class="lesson-layout">
             <div class="lesson-steps">
                 <h1>"Sandbox"</h1>
-                <SandboxForm nodes=nodes />
+                <SandboxForm nodes=nodes started_with=scenario />
                 <p>{format!("A {nodes}-node cluster over three zones. Try:")}</p>
                 <ul>
                     <li><code>"kubectl create deployment web --image=hello:v1 --replicas=3"</code></li>
