@@ -174,6 +174,25 @@ try {
     await page.locator("h1", { hasText: "About kubelab" }).waitFor();
   }, page);
 
+  // A sized sandbox: the form's choice in the address, the cluster on a canvas, the scenario
+  // run between frames, a typed command queued behind it, a cell named on hover.
+  await step("sandbox-of-500-nodes-on-a-canvas", async () => {
+    await page.goto(`${base}/#/sandbox`);
+    await page.locator("#sandbox-nodes").selectOption("500");
+    await page.locator("#sandbox-scenario").selectOption("few");
+    await page.locator("#sandbox-start").click();
+    await page.locator(".node-canvas").waitFor();
+    await type(page, "kubectl get deployments");
+    await page.waitForFunction(() => document.querySelector(".clock-progress")?.textContent === "", null, { timeout: 60_000 });
+    await expectText(page, "web     6/6");
+    const summary = await page.locator(".node-canvas-summary").innerText();
+    if (summary !== "500 nodes, 11 pods") fail(`the canvas summary says "${summary}"`);
+    if (!page.url().includes("nodes=500&scenario=few")) fail(`the address does not carry the choice: ${page.url()}`);
+    const box = await page.locator(".node-canvas").boundingBox();
+    await page.mouse.move(box.x + 4, box.y + 4);
+    await page.locator(".node-canvas-pointed", { hasText: /^node-001: Ready, \d+ pods/ }).waitFor();
+  }, page);
+
   // The manifest editor: edit, apply through the terminal's path, errors on their line.
   const editor = page.locator(".editor-input");
   await step("editor-applies-an-edited-manifest", async () => {
