@@ -89,6 +89,16 @@ impl LabHandle {
         result
     }
 
+    /// Changes the lab without redrawing (a slice of a big cluster's reconciling); `redraw`
+    /// shows the result when the caller chooses.
+    pub fn update_quietly<R>(&self, change: impl FnOnce(&mut LabSession) -> R) -> Option<R> {
+        self.session.try_update_value(change)
+    }
+
+    pub fn redraw(&self) {
+        self.version.update(|version| *version += 1);
+    }
+
     /// One clock tick: lets `duration` pass unless the lab is looking at the past.
     pub fn pass_time(&self, duration: Duration) {
         if self.peek(|session| session.past_position().is_none()) {

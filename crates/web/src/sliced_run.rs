@@ -13,6 +13,9 @@ use std::collections::VecDeque;
 pub const SLICED_ABOVE_NODES: usize = 60;
 /// Wall milliseconds a frame may spend reconciling, leaving the rest for drawing.
 const FRAME_BUDGET_MS: f64 = 12.0;
+/// How often the lab is redrawn while it reconciles: redrawing 150,000 pods every frame
+/// would take most of each frame from the simulation.
+const REDRAW_EVERY_MS: f64 = 250.0;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -33,11 +36,17 @@ pub struct SlicedRun {
     queue: StoredValue<VecDeque<Step>, LocalStorage>,
     /// `Some("reconciling… t = 12s")` while work is queued.
     pub progress: RwSignal<Option<String>>,
+    /// When the lab was last redrawn mid-reconcile (`Date.now()` milliseconds).
+    redrawn_at: StoredValue<f64>,
 }
 
 impl SlicedRun {
     pub fn new() -> SlicedRun {
-        SlicedRun { queue: StoredValue::new_local(VecDeque::new()), progress: RwSignal::new(None) }
+        SlicedRun {
+            queue: StoredValue::new_local(VecDeque::new()),
+            progress: RwSignal::new(None),
+            redrawn_at: StoredValue::new(0.0),
+        }
     }
 
     pub fn busy(&self) -> bool {
@@ -83,7 +92,7 @@ fn frame(lab: LabHandle) {
         }
         Step::Settle => {
             let started = js_sys::Date::now();
-            let done = lab.update(|session| {
+            let done = lab.update_quietly(|session| {
                 while !session.settle_for(1) {
                     if js_sys::Date::now() - started >= FRAME_BUDGET_MS {
                         return false;
@@ -91,6 +100,11 @@ fn frame(lab: LabHandle) {
                 }
                 true
             });
+            let wall = js_sys::Date::now();
+            if done != Some(false) || wall - run.redrawn_at.get_value() >= REDRAW_EVERY_MS {
+                run.redrawn_at.set_value(wall);
+                lab.redraw();
+            }
             if done == Some(false) {
                 let now = lab.peek(|session| session.lab().sim().now().since(SimTime::ZERO));
                 run.progress.set(Some(format!("reconciling… t = {now}{more}")));
