@@ -12,29 +12,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { artifacts, bundle, launchBrowser, prerequisites, startServer } from "./harness.mjs";
+import { artifacts, bundle, launchBrowser, prerequisites, sampleFrames, startServer } from "./harness.mjs";
 
 const bigNodes = Number(process.env.BUDGET_NODES || 5000);
 const BIG_TIMEOUT_MS = Number(process.env.BUDGET_BIG_MINUTES || 20) * 60_000;
 
 const ms = (value) => `${value.toFixed(1)} ms`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
-
-// Frame intervals over `count` animation frames, sorted; `during` runs meanwhile.
-async function frames(page, count, during = async () => {}) {
-  const sample = page.evaluate((n) => new Promise((resolve) => {
-    const times = [];
-    let last = performance.now();
-    const tick = (now) => {
-      times.push(now - last);
-      last = now;
-      if (times.length < n) requestAnimationFrame(tick); else resolve(times.slice(1).sort((a, b) => a - b));
-    };
-    requestAnimationFrame(tick);
-  }), count);
-  await during();
-  return sample;
-}
 
 function frameLine(times) {
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
@@ -85,7 +69,7 @@ async function threeHundredPods(page, base) {
   await typeLine(page, "sleep 1m");
   await page.waitForFunction(() => document.querySelectorAll(".pod.ready").length >= 300, null, { timeout: 60_000 });
   await page.locator(".clock-speed", { hasText: "10×" }).click();
-  console.log(`frames with 300 pods, clock at 10×: ${frameLine(await frames(page, 120))}`);
+  console.log(`frames with 300 pods, clock at 10×: ${frameLine(await sampleFrames(page, 120))}`);
   await page.locator(".clock-pause").click();
 }
 
@@ -111,11 +95,11 @@ async function bigSandbox(page, base) {
   const hover = async () => {
     for (let i = 0; i < 60; i += 1) await page.mouse.move(box.x + (i * 13) % box.width, box.y + (i * 7) % box.height);
   };
-  console.log(`frames hovering the canvas: ${frameLine(await frames(page, 90, hover))}`);
+  console.log(`frames hovering the canvas: ${frameLine(await sampleFrames(page, 90, hover))}`);
   const scroll = async () => {
     for (let i = 0; i < 30; i += 1) await page.mouse.wheel(0, i % 2 ? -120 : 120);
   };
-  console.log(`frames scrolling over the canvas: ${frameLine(await frames(page, 90, scroll))}`);
+  console.log(`frames scrolling over the canvas: ${frameLine(await sampleFrames(page, 90, scroll))}`);
   console.log(`hovered: ${await page.locator(".node-canvas-pointed").innerText()}`);
 }
 

@@ -66,3 +66,20 @@ export function launchBrowser(chromium) {
       "--disable-sync", "--no-first-run", "--disable-quic"],
   });
 }
+
+// Intervals between `count` animation frames (the first dropped), sorted ascending; `during`
+// runs meanwhile (a drag, hovering), so the frames measured are the ones it causes.
+export async function sampleFrames(page, count, during = async () => {}) {
+  const sample = page.evaluate((n) => new Promise((resolve) => {
+    const times = [];
+    let last = performance.now();
+    const tick = (now) => {
+      times.push(now - last);
+      last = now;
+      if (times.length < n) requestAnimationFrame(tick); else resolve(times.slice(1).sort((a, b) => a - b));
+    };
+    requestAnimationFrame(tick);
+  }), count);
+  await during();
+  return sample;
+}

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { artifacts, launchBrowser, prerequisites, root, startServer } from "./harness.mjs";
+import { artifacts, launchBrowser, prerequisites, root, sampleFrames, startServer } from "./harness.mjs";
 
 const TIMEOUT_MS = 20_000;
 
@@ -400,37 +400,18 @@ try {
     await type(page, "kubectl create deployment many --image=hello:v1 --replicas=300");
     await type(page, "sleep 1m");
     await page.waitForFunction(() => document.querySelectorAll(".pod").length >= 300);
-    const sample = page.evaluate(() => new Promise((resolve) => {
-      const times = [];
-      let last = performance.now();
-      const tick = (now) => {
-        times.push(now - last);
-        last = now;
-        if (times.length < 90) requestAnimationFrame(tick); else resolve(times);
-      };
-      requestAnimationFrame(tick);
-    }));
     const chip = page.locator('.pod[data-pod^="many-"]').first();
     const box = await chip.boundingBox();
-    await page.mouse.move(box.x + 5, box.y + 5);
-    await page.mouse.down();
-    for (let i = 0; i < 40; i += 1) await page.mouse.move(box.x + 5 + i * 8, box.y + 5 + i * 3);
-    await page.mouse.up();
-    const times = (await sample).slice(1).sort((a, b) => a - b);
+    const times = await sampleFrames(page, 90, async () => {
+      await page.mouse.move(box.x + 5, box.y + 5);
+      await page.mouse.down();
+      for (let i = 0; i < 40; i += 1) await page.mouse.move(box.x + 5 + i * 8, box.y + 5 + i * 3);
+      await page.mouse.up();
+    });
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
-    const frames = (count) => page.evaluate((n) => new Promise((resolve) => {
-      const times = [];
-      let last = performance.now();
-      const tick = (now) => {
-        times.push(now - last);
-        last = now;
-        if (times.length < n) requestAnimationFrame(tick); else resolve(times.slice(1).sort((a, b) => a - b));
-      };
-      requestAnimationFrame(tick);
-    }), count);
     const clockBefore = await page.locator(".clock-time").innerText();
     await page.locator(".clock-speed", { hasText: "10×" }).click();
-    const running = await frames(90);
+    const running = await sampleFrames(page, 90);
     await page.locator(".clock-pause").click();
     const clockAfter = await page.locator(".clock-time").innerText();
     if (clockAfter === clockBefore) fail(`the clock did not move at 10x (${clockBefore})`);

@@ -58,7 +58,7 @@ impl LabHandle {
         let entries = self.session.try_update_value(run).unwrap_or_default();
         let last = entries.last().cloned();
         self.show(entries);
-        self.version.update(|version| *version += 1);
+        self.redraw();
         last
     }
 
@@ -84,8 +84,8 @@ impl LabHandle {
 
     /// Changes the lab outside `run` (the clock, scrubbing, forking), then redraws.
     pub fn update<R>(&self, change: impl FnOnce(&mut LabSession) -> R) -> Option<R> {
-        let result = self.session.try_update_value(change);
-        self.version.update(|version| *version += 1);
+        let result = self.update_quietly(change);
+        self.redraw();
         result
     }
 
