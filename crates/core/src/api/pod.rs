@@ -47,8 +47,8 @@ pub struct PodSpec {
     #[serde(default)]
     pub containers: Shared<Vec<Container>>,
     /// Added to a running pod by `kubectl debug` (the ephemeralcontainers subresource).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ephemeral_containers: Vec<EphemeralContainer>,
+    #[serde(default, skip_serializing_if = "shared_vec_is_empty")]
+    pub ephemeral_containers: Shared<Vec<EphemeralContainer>>,
     pub restart_policy: Option<String>,
     pub termination_grace_period_seconds: Option<i64>,
     pub active_deadline_seconds: Option<i64>,
@@ -63,9 +63,9 @@ pub struct PodSpec {
     pub host_network: Option<bool>,
     pub host_pid: Option<bool>,
     pub share_process_namespace: Option<bool>,
-    pub security_context: Option<PodSecurityContext>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub image_pull_secrets: Vec<LocalObjectReference>,
+    pub security_context: Option<Shared<PodSecurityContext>>,
+    #[serde(default, skip_serializing_if = "shared_vec_is_empty")]
+    pub image_pull_secrets: Shared<Vec<LocalObjectReference>>,
     pub hostname: Option<String>,
     pub subdomain: Option<String>,
     pub affinity: Option<Shared<Affinity>>,
@@ -79,10 +79,10 @@ pub struct PodSpec {
     pub topology_spread_constraints: Shared<Vec<TopologySpreadConstraint>>,
     pub enable_service_links: Option<bool>,
     pub runtime_class_name: Option<String>,
-    pub overhead: Option<ResourceList>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub readiness_gates: Vec<PodReadinessGate>,
-    pub os: Option<PodOs>,
+    pub overhead: Option<Shared<ResourceList>>,
+    #[serde(default, skip_serializing_if = "shared_vec_is_empty")]
+    pub readiness_gates: Shared<Vec<PodReadinessGate>>,
+    pub os: Option<Shared<PodOs>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -104,7 +104,7 @@ fn debug(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(), String> {
     invalid_if(&pod, target, &container_name, index)?;
     let stdin = args.switch("stdin");
     let command = args.args_len_at_dash.map_or(&[][..], |at| &args.positionals[at..]);
-    pod.spec.ephemeral_containers.push(EphemeralContainer {
+    pod.spec.ephemeral_containers.make_mut().push(EphemeralContainer {
         name: container_name.clone(),
         image: args.get("image").map(String::from),
         command: command.to_vec(),

@@ -8,6 +8,7 @@ use crate::api::container::{Container, Probe};
 use crate::api::horizontal_pod_autoscaler::{HPAScalingPolicy, HPAScalingRules};
 use crate::api::intstr::IntOrString;
 use crate::api::pod::{PodSecurityContext, PodSpec};
+use crate::api::shared::Shared;
 use crate::api::{Deployment, HorizontalPodAutoscaler, Namespace, Pod, ReplicaSet, Secret, Service};
 use crate::api::{deployment, secret};
 
@@ -32,7 +33,7 @@ pub fn pod_spec(spec: &mut PodSpec) {
     set(&mut spec.termination_grace_period_seconds, 30);
     set(&mut spec.dns_policy, "ClusterFirst".to_string());
     set(&mut spec.scheduler_name, "default-scheduler".to_string());
-    set(&mut spec.security_context, PodSecurityContext::default());
+    set(&mut spec.security_context, Shared::new(PodSecurityContext::default()));
     set(&mut spec.enable_service_links, true);
     // Only clone the shared containers when a default is actually missing (see shared.rs).
     if spec.containers.iter().any(container_needs_defaults) {

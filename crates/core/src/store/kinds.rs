@@ -329,7 +329,11 @@ pub fn object_uid(store: &Store, kind: Kind, namespace: &str, name: &str) -> Opt
 
 /// Objects in `namespace` (and cluster-scoped ones) that list `owner` among their owners.
 pub fn dependents_of(store: &Store, namespace: &str, owner: Uid) -> Vec<(Kind, String)> {
-    store.dependents(owner).filter(|(_, ns, _)| ns == namespace).map(|(kind, _, name)| (*kind, name.clone())).collect()
+    store
+        .dependents(owner)
+        .filter(|(_, ns, _)| *ns == namespace)
+        .map(|(kind, _, name)| (kind, name.to_string()))
+        .collect()
 }
 
 /// Drops one owner reference from an object (orphaning it from that owner).

@@ -11,6 +11,7 @@ pub mod defaults;
 pub mod event_recorder;
 pub mod field_selector;
 pub mod kinds;
+pub mod owner_index;
 pub mod table;
 pub mod validation;
 pub mod watch;
@@ -24,7 +25,7 @@ use crate::sim::time::SimTime;
 pub use field_selector::FieldSelector;
 pub use kinds::Stored;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 pub use table::Table;
 use watch::{Snapshots, WatchEvent, WatchEventType, WatchLog};
 
@@ -79,9 +80,8 @@ pub struct Store {
     watch: WatchLog,
     /// Object states for open watch streams (`kubectl get -w`).
     snapshots: Snapshots,
-    /// For each uid named as an owner, the objects that name it (kind, namespace, name): the
-    /// garbage collector's dependency graph, and how controllers find the pods they own.
-    dependents: BTreeMap<Uid, BTreeSet<(Kind, String, String)>>,
+    /// For each uid named as an owner, the objects that name it.
+    dependents: owner_index::OwnerIndex,
     /// One shared copy of the tolerations admission gives most pods (see `shared.rs`).
     pub(crate) default_tolerations: crate::api::shared::Shared<Vec<crate::api::affinity::Toleration>>,
     /// Where each recent Event lives, by what makes repeats the same (see `event_recorder.rs`).
@@ -98,7 +98,7 @@ impl Store {
             rng: Rng::new(seed ^ 0x0053_544f_5245),
             watch: WatchLog::default(),
             snapshots: Snapshots::default(),
-            dependents: BTreeMap::new(),
+            dependents: owner_index::OwnerIndex::default(),
             default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
             event_index: BTreeMap::new(),
         };
@@ -374,12 +374,12 @@ impl Store {
 
     /// Whether any live object lists `uid` as an owner.
     pub fn has_dependents(&self, uid: Uid) -> bool {
-        self.dependents.contains_key(&uid)
+        self.dependents.has_dependents(uid)
     }
 
     /// The objects whose ownerReferences name `owner`, as (kind, namespace, name), sorted.
-    pub fn dependents(&self, owner: Uid) -> impl Iterator<Item = &(Kind, String, String)> {
-        self.dependents.get(&owner).into_iter().flatten()
+    pub fn dependents(&self, owner: Uid) -> impl Iterator<Item = (Kind, &str, &str)> {
+        self.dependents.dependents(owner)
     }
 
     /// Objects of kind `T` whose ownerReferences name `owner` (a ReplicaSet's pods, …).
@@ -405,17 +405,7 @@ impl Store {
     }
 
     fn index_owner_refs(&mut self, kind: Kind, meta: &ObjectMeta, add: bool) {
-        for r in &meta.owner_references {
-            let key = (kind, meta.namespace.clone(), meta.name.clone());
-            if add {
-                self.dependents.entry(r.uid).or_default().insert(key);
-            } else if let Some(set) = self.dependents.get_mut(&r.uid) {
-                set.remove(&key);
-                if set.is_empty() {
-                    self.dependents.remove(&r.uid);
-                }
-            }
-        }
+        self.dependents.index(kind, meta, add);
     }
 
     /// Stores the object with a new resourceVersion and records the write.
@@ -426,8 +416,7 @@ impl Store {
         if self.snapshots.wants(T::KIND) {
             self.snapshots.push(self.resource_version, object.clone().into_object());
         }
-        let (ns, name) = key_of(&object);
-        T::table_mut(&mut self.tables).insert(&ns, &name, object.clone());
+        T::table_mut(&mut self.tables).insert(object.clone());
         Ok(object)
     }
 

@@ -110,7 +110,7 @@ pub fn controlled_by(meta: &ObjectMeta) -> Option<String> {
 fn conditions(w: &mut PrefixWriter, pod: &Pod) {
     if !pod.spec.readiness_gates.is_empty() {
         w.write(LEVEL_0, "Readiness Gates:\n  Type\tStatus\n");
-        for gate in &pod.spec.readiness_gates {
+        for gate in pod.spec.readiness_gates.iter() {
             let condition = pod.status.conditions.iter().find(|c| c.type_ == gate.condition_type);
             let status = condition.map_or("<none>", |c| c.status.as_str());
             w.write(LEVEL_1, &format!("{} \t{status} \n", gate.condition_type));
