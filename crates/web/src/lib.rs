@@ -9,7 +9,8 @@
 //! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
 //! `reconcile_panel`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
-//! `build.rs`), `progress` (localStorage), `panic_report` (crash panel).
+//! `build.rs`), `progress` (localStorage), `panic_report` (crash panel), `wasm_alloc` (the global allocator), `wasm_memcmp`
+//! (word-at-a-time `memcmp`).
 //!
 //! With a server (`kubelab serve`): `server_context` (is there one, who is signed in),
 //! `api_client` + `api_types` + `live_socket` (HTTP and WebSocket), the learner's side
@@ -78,6 +79,10 @@ pub mod teach_page;
 pub mod terminal;
 pub mod timeline;
 pub mod timeline_view;
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+mod wasm_alloc;
+#[cfg(target_arch = "wasm32")]
+mod wasm_memcmp;
 pub mod yaml_highlight;
 pub mod yaml_tokens;
 
