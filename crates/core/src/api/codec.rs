@@ -138,7 +138,8 @@ fn describe_decode_error(path: &str, message: &str) -> String {
         let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, "a value"));
         let found_kind = found.split_whitespace().next().unwrap_or(found);
         return format!(
-            "json: cannot unmarshal {found_kind} into Go struct field {path} of type {}",
+            "json: cannot unmarshal {} into Go struct field {path} of type {}",
+            go_value_kind(found_kind),
             go_type_name(expected)
         );
     }
@@ -147,6 +148,17 @@ fn describe_decode_error(path: &str, message: &str) -> String {
         message.to_string()
     } else {
         format!("{path}: {message}")
+    }
+}
+
+/// encoding/json's name for what it found: serde says "sequence", "map", "integer", "boolean".
+fn go_value_kind(found: &str) -> &str {
+    match found {
+        "sequence" => "array",
+        "map" => "object",
+        "integer" | "floating" => "number",
+        "boolean" => "bool",
+        _ => found,
     }
 }
 
@@ -187,6 +199,15 @@ mod tests {
         let nested = json!({"template": {"spec": {"containers": [{"name": "a", "imagee": "x"}]}}});
         let err = decode(deployment_with_spec(nested)).unwrap_err();
         assert!(err.to_string().ends_with("unknown field \"spec.template.spec.containers[0].imagee\""), "{err}");
+    }
+
+    #[test]
+    fn an_array_where_an_object_belongs_reads_like_go_json() {
+        let err = decode(deployment_with_spec(json!({"template": {"spec": [1, 2]}}))).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal array into Go struct field spec.template.spec of type object"
+        );
     }
 
     #[test]

@@ -98,20 +98,25 @@ impl<'de> Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, PathError> {
         match self.0 {
-            Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(b),
-            Value::Number(n) => {
-                if let Some(u) = n.as_u64() {
-                    visitor.visit_u64(u)
-                } else if let Some(i) = n.as_i64() {
-                    visitor.visit_i64(i)
-                } else {
-                    visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
-                }
-            }
-            Value::String(s) => visitor.visit_string(s),
             Value::Array(items) => visit_array(items, visitor),
             Value::Object(map) => visit_object(map, visitor),
+            scalar => visit_scalar(scalar, visitor),
+        }
+    }
+
+    /// An object only. serde's derived struct visitors also accept an array, field by field in
+    /// order; the API server does not ("cannot unmarshal array into Go struct field"), and not
+    /// asking for it keeps a `visit_seq` per kind of object out of the browser bundle.
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PathError> {
+        match self.0 {
+            Value::Object(map) => visit_object(map, visitor),
+            Value::Array(_) => Err(de::Error::invalid_type(de::Unexpected::Seq, &visitor)),
+            scalar => visit_scalar(scalar, visitor),
         }
     }
 
@@ -150,7 +155,26 @@ impl<'de> Deserializer<'de> for ValueDeserializer {
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
-        unit_struct seq tuple tuple_struct map struct identifier ignored_any
+        unit_struct seq tuple tuple_struct map identifier ignored_any
+    }
+}
+
+/// Null, booleans, numbers and strings (arrays and objects have their own visits).
+fn visit_scalar<'de, V: Visitor<'de>>(value: Value, visitor: V) -> Result<V::Value, PathError> {
+    match value {
+        Value::Null => visitor.visit_unit(),
+        Value::Bool(b) => visitor.visit_bool(b),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                visitor.visit_u64(u)
+            } else if let Some(i) = n.as_i64() {
+                visitor.visit_i64(i)
+            } else {
+                visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
+            }
+        }
+        Value::String(s) => visitor.visit_string(s),
+        other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
     }
 }
 
