@@ -13,10 +13,11 @@ pub const SNAPSHOT_EVERY: usize = 8;
 /// At most this many copies are kept: past it every other one is dropped (never the start),
 /// so memory stays bounded in a long lab and old points cost a few more replayed scripts.
 pub const MAX_SNAPSHOTS: usize = 48;
-/// Labs holding more pods than this are not copied: a copy costs about 75 µs per pod natively
-/// (a second for 15,000 pods, several in wasm32, all while the page waits) and a 150,000-pod
-/// copy would take hundreds of MB of a wasm32 heap capped at 4 GB. Big labs rebuild from an
-/// earlier copy instead.
+/// Labs holding more pods than this are not copied. The store's objects are shared between
+/// copies (an `Arc` each), but the kubelet's and scheduler's state per pod is not: a copy costs
+/// about 17 µs per pod natively (a quarter of a second for 15,000 pods, twice that in wasm32,
+/// all while the page waits), and 48 copies of a big lab would take much of a wasm32 heap
+/// capped at 4 GB. Big labs rebuild from an earlier copy instead.
 pub const MAX_SNAPSHOT_PODS: usize = 2_000;
 
 /// One script in the timeline.
