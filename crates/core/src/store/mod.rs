@@ -301,8 +301,11 @@ impl Store {
         if object == old {
             return Ok(old);
         }
-        self.index_owner_refs(T::KIND, old.metadata(), false);
-        self.index_owner_refs(T::KIND, object.metadata(), true);
+        // Name, namespace and kind never change on update, so only new owners move the index.
+        if object.metadata().owner_references != old.metadata().owner_references {
+            self.index_owner_refs(T::KIND, old.metadata(), false);
+            self.index_owner_refs(T::KIND, object.metadata(), true);
+        }
         // Upstream `ShouldDeleteDuringUpdate`: the last finalizer gone and no grace period left;
         // a pod still in its grace period (the kubelet reporting status) stays.
         let meta = object.metadata();

@@ -64,21 +64,20 @@ impl<T: Resource> Table<T> {
         self.by_namespace.get(namespace)?.get(name).map(|entry| &*entry.0)
     }
 
-    /// Inserts or replaces the object under its own namespace and name; returns the previous one.
-    pub fn insert(&mut self, object: T) -> Option<T> {
+    /// Inserts or replaces the object under its own namespace and name.
+    pub fn insert(&mut self, object: T) {
         let entry = ByName(Arc::new(object));
         let namespace = entry.0.metadata().namespace.as_str();
-        let previous = match self.by_namespace.get_mut(namespace) {
-            Some(names) => names.replace(entry),
+        let replaced = match self.by_namespace.get_mut(namespace) {
+            Some(names) => names.replace(entry).is_some(),
             None => {
                 self.by_namespace.insert(namespace.to_string(), BTreeSet::from([entry]));
-                None
+                false
             }
         };
-        if previous.is_none() {
+        if !replaced {
             self.len += 1;
         }
-        previous.map(|entry| Arc::unwrap_or_clone(entry.0))
     }
 
     pub fn remove(&mut self, namespace: &str, name: &str) -> Option<T> {
