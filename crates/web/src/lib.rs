@@ -1,6 +1,6 @@
 //! kubelab-web: the browser side of kubelab, a leptos app (client-side rendered) with the
 //! simulator compiled in, so a learner needs no server. `start_app` mounts it; `sim_run` and
-//! `bench_engine` expose the core to pages and tests.
+//! `EngineBench` expose the core to pages and tests.
 //!
 //! Codemap: `app` (shell and hash routes, `route`), pages (`catalogue_page`, `lesson_page`,
 //! `sandbox_page` with `sandbox_form` + `sandbox_setup`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
@@ -128,24 +128,40 @@ pub fn run_script(seed: u64, script_text: &str) -> (String, String, i32) {
     (transcript.text, sim.trace().as_jsonl().to_string(), transcript.exit_code)
 }
 
-/// The engine benchmark's scenario (`kubelab_core::sim::load`): `nodes` nodes, `deployments`
-/// Deployments of `replicas` pods, run until every pod is Running, then a quiet hour. The
-/// caller times it (the core has no clock); returns JSON
-/// `{"pods", "running", "virtualSeconds", "idleTimers", "traceHash"}`.
+/// The engine benchmark's scenario (`kubelab_core::sim::load`) in the phases the native bench
+/// times: `new` builds `nodes` nodes (cluster setup), `run` applies `deployments` Deployments of
+/// `replicas` pods and runs until every pod is Running, `idle_hour` advances a quiet hour. The
+/// caller times each call (the core has no clock), so setup and freeing the lab stay outside
+/// the figure, as natively.
 #[wasm_bindgen]
-pub fn bench_engine(nodes: usize, deployments: usize, replicas: usize) -> String {
-    let mut sim = load::cluster(nodes);
-    load::apply_deployments(&mut sim, deployments, replicas);
-    let report = load::run_until_running(&mut sim, deployments * replicas);
-    let idle_timers = load::idle_hour(&mut sim);
-    serde_json::json!({
-        "pods": report.pods,
-        "running": report.running,
-        "virtualSeconds": report.virtual_seconds,
-        "idleTimers": idle_timers,
-        "traceHash": report.trace_hash.to_string(),
-    })
-    .to_string()
+pub struct EngineBench {
+    sim: Sim,
+}
+
+#[wasm_bindgen]
+impl EngineBench {
+    #[wasm_bindgen(constructor)]
+    pub fn new(nodes: usize) -> EngineBench {
+        EngineBench { sim: load::cluster(nodes) }
+    }
+
+    /// Returns JSON `{"pods", "running", "virtualSeconds", "traceHash"}`.
+    pub fn run(&mut self, deployments: usize, replicas: usize) -> String {
+        load::apply_deployments(&mut self.sim, deployments, replicas);
+        let report = load::run_until_running(&mut self.sim, deployments * replicas);
+        serde_json::json!({
+            "pods": report.pods,
+            "running": report.running,
+            "virtualSeconds": report.virtual_seconds,
+            "traceHash": report.trace_hash.to_string(),
+        })
+        .to_string()
+    }
+
+    /// Timers fired over an hour with nothing to do.
+    pub fn idle_hour(&mut self) -> u64 {
+        load::idle_hour(&mut self.sim)
+    }
 }
 
 #[cfg(test)]

@@ -117,9 +117,9 @@ fn mark_unknown(store: &mut Store, node: &Node) {
     let Ok(stored) = store.update_status(updated) else { return };
     if was_ready {
         let message = format!("Node {} status is now: NodeNotReady", node.metadata.name);
-        store.record_event(object_reference(&stored), EventType::Normal, "NodeNotReady", message, REPORTER);
+        store.record_event(object_reference(&*stored), EventType::Normal, "NodeNotReady", message, REPORTER);
     }
-    let mut tainted = stored;
+    let mut tainted = Node::clone(&stored);
     for effect in ["NoSchedule", "NoExecute"] {
         if !tainted.spec.taints.iter().any(|t| t.key == UNREACHABLE_TAINT && t.effect == effect) {
             let time_added = (effect == "NoExecute").then_some(now);
@@ -152,7 +152,7 @@ fn mark_pods_not_ready(store: &mut Store, node_name: &str) {
         };
         if let Ok(stored) = store.update_status(pod) {
             store.record_event(
-                object_reference(&stored),
+                object_reference(&*stored),
                 EventType::Warning,
                 "NodeNotReady",
                 "Node is not ready".into(),

@@ -106,12 +106,13 @@ impl Kubelet {
 
     fn sync_pod(&mut self, store: &mut Store, namespace: &str, name: &str) {
         let key = (namespace.to_string(), name.to_string());
-        let Some(pod) = store.try_get::<Pod>(namespace, name).cloned() else {
+        // Shared handles, not copies: the pod is read throughout while its status is written.
+        let Some(pod) = store.try_get_shared::<Pod>(namespace, name) else {
             self.pods.remove(&key);
             return;
         };
         let Some(node_name) = pod.node_name().map(str::to_string) else { return };
-        let Some(node) = store.try_get::<Node>("", &node_name).cloned() else { return };
+        let Some(node) = store.try_get_shared::<Node>("", &node_name) else { return };
         let host_ip = internal_ip(&node);
         if self.node_runtime_for(&node).powered_off_at.is_some() {
             return;

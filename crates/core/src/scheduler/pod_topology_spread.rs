@@ -137,10 +137,21 @@ fn count_by_domain(
             continue;
         }
         if let Some(value) = node.labels.get(&c.topology_key) {
-            *by_domain.entry(value.to_string()).or_insert(0) += count;
+            add_to_domain(&mut by_domain, value, count);
         }
     }
     by_domain
+}
+
+/// Adds `n` matching pods to a domain. Called once per node for a handful of domains, so the
+/// value is copied only the first time it is seen.
+fn add_to_domain(counts: &mut BTreeMap<String, i64>, value: &str, n: i64) {
+    match counts.get_mut(value) {
+        Some(count) => *count += n,
+        None => {
+            counts.insert(value.to_string(), n);
+        }
+    }
 }
 
 /// PreFilter's result: per constraint, matching pods per domain and the global minimum.
@@ -163,7 +174,7 @@ pub fn pre_filter(cache: &Cache, pod: &Pod) -> Option<PreFilterState> {
             if node_included(c, pod, node)
                 && let Some(value) = node.labels.get(&c.topology_key)
             {
-                counts[i].entry(value.to_string()).or_insert(0);
+                add_to_domain(&mut counts[i], value, 0);
             }
         }
     }
@@ -233,7 +244,7 @@ pub fn pre_score(store: &Store, cache: &Cache, pod: &Pod, feasible: &[usize]) ->
         }
         for (i, c) in constraints.iter().enumerate().filter(|(_, c)| c.topology_key != LABEL_HOSTNAME) {
             if let Some(value) = node.labels.get(&c.topology_key) {
-                counts[i].entry(value.to_string()).or_insert(0);
+                add_to_domain(&mut counts[i], value, 0);
             }
         }
     }

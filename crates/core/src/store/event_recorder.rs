@@ -11,6 +11,7 @@ use crate::api::event::EventSource;
 use crate::api::meta::Time;
 use crate::api::{Event, ObjectMeta, Resource};
 use crate::sim::time::{Duration, SimTime};
+use std::collections::BTreeMap;
 
 /// A repeat older than this starts a new Event (client-go's `maxLruCacheEntries` window).
 const AGGREGATION_WINDOW: Duration = Duration::from_secs(600);
@@ -171,15 +172,41 @@ impl Store {
     }
 
     /// `<object>.<hex nanoseconds>`; a nanosecond later when two events share a millisecond.
-    fn free_event_name(&self, namespace: &str, object: &str, now: SimTime) -> String {
-        let mut nanos = u128::from(now.unix_millis()) * 1_000_000;
+    fn free_event_name(&mut self, namespace: &str, object: &str, now: SimTime) -> String {
+        let base = u128::from(now.unix_millis()) * 1_000_000;
+        let mut nanos = self.event_names.first_candidate(namespace, object, now, base);
         loop {
             let name = format!("{object}.{nanos:x}");
             if self.try_get::<Event>(namespace, &name).is_none() {
+                self.event_names.taken(namespace, object, nanos);
                 return name;
             }
             nanos += 1;
         }
+    }
+}
+
+/// Where `free_event_name` resumes for objects already named this millisecond, so a
+/// ReplicaSet creating 500 pods at one instant probes one name per Event, not up to 500.
+/// Only a hint: every candidate is still checked against the table.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EventNames {
+    at: SimTime,
+    next: BTreeMap<(String, String), u128>,
+}
+
+impl EventNames {
+    fn first_candidate(&mut self, namespace: &str, object: &str, now: SimTime, base: u128) -> u128 {
+        if self.at != now {
+            self.at = now;
+            self.next.clear();
+        }
+        let key = (namespace.to_string(), object.to_string());
+        self.next.get(&key).copied().unwrap_or(base).max(base)
+    }
+
+    fn taken(&mut self, namespace: &str, object: &str, nanos: u128) {
+        self.next.insert((namespace.to_string(), object.to_string()), nanos + 1);
     }
 }
 

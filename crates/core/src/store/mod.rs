@@ -26,6 +26,7 @@ pub use field_selector::FieldSelector;
 pub use kinds::Stored;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 pub use table::Table;
 use watch::{Snapshots, WatchEvent, WatchEventType, WatchLog};
 
@@ -86,6 +87,8 @@ pub struct Store {
     pub(crate) default_tolerations: crate::api::shared::Shared<Vec<crate::api::affinity::Toleration>>,
     /// Where each recent Event lives, by what makes repeats the same (see `event_recorder.rs`).
     pub(crate) event_index: BTreeMap<event_recorder::EventKey, (String, String)>,
+    /// Where Event names resume within the current millisecond.
+    event_names: event_recorder::EventNames,
 }
 
 impl Store {
@@ -101,6 +104,7 @@ impl Store {
             dependents: owner_index::OwnerIndex::default(),
             default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
             event_index: BTreeMap::new(),
+            event_names: event_recorder::EventNames::default(),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
@@ -157,6 +161,11 @@ impl Store {
 
     pub fn try_get<T: Stored>(&self, namespace: &str, name: &str) -> Option<&T> {
         T::table(&self.tables).get(scope_namespace::<T>(namespace), name)
+    }
+
+    /// `try_get` as a shared handle, for a caller that reads the object while writing the store.
+    pub fn try_get_shared<T: Stored>(&self, namespace: &str, name: &str) -> Option<Arc<T>> {
+        T::table(&self.tables).get_shared(scope_namespace::<T>(namespace), name)
     }
 
     /// Objects of one kind in a namespace (or all namespaces), in name order.
@@ -257,25 +266,28 @@ impl Store {
         }
         let spec_changed = object.spec_value() != old.spec_value();
         object.metadata_mut().generation = old.metadata().generation + i64::from(T::HAS_GENERATION && spec_changed);
-        self.finish_update(object, old)
+        self.finish_update(object, old).map(Arc::unwrap_or_clone)
     }
 
     /// Replaces only an object's status (the `/status` subresource): what controllers and the
     /// kubelet write.
-    pub fn update_status<T: Stored>(&mut self, object: T) -> Result<T, ApiError> {
+    /// Returns the stored object, shared with the store (no copy is made for the caller).
+    pub fn update_status<T: Stored>(&mut self, object: T) -> Result<Arc<T>, ApiError> {
         let (ns, name) = key_of(&object);
-        let old = self.get::<T>(&ns, &name)?.clone();
-        let mut merged = old.clone();
+        self.get::<T>(&ns, &name)?;
+        let old = T::table(&self.tables).get_shared(&ns, &name).expect("found above");
+        let mut merged = (*old).clone();
         merged.keep_status_from(&object);
         self.finish_update(merged, old)
     }
 
     /// Looks up the stored object an update targets and carries over what a client cannot change.
-    fn existing_for_update<T: Stored>(&self, object: &mut T) -> Result<T, ApiError> {
+    fn existing_for_update<T: Stored>(&self, object: &mut T) -> Result<Arc<T>, ApiError> {
         let (ns, name) = key_of(object);
         let info = T::KIND.info();
         let ns = if info.namespaced && ns.is_empty() { "default".to_string() } else { ns };
-        let old = self.get::<T>(&ns, &name)?.clone();
+        self.get::<T>(&ns, &name)?;
+        let old = T::table(&self.tables).get_shared(&ns, &name).expect("found above");
         let sent_rv = object.metadata().resource_version;
         if !sent_rv.is_empty() && sent_rv != old.metadata().resource_version {
             return Err(ApiError::Conflict {
@@ -297,8 +309,8 @@ impl Store {
         Ok(old)
     }
 
-    fn finish_update<T: Stored>(&mut self, object: T, old: T) -> Result<T, ApiError> {
-        if object == old {
+    fn finish_update<T: Stored>(&mut self, object: T, old: Arc<T>) -> Result<Arc<T>, ApiError> {
+        if object == *old {
             return Ok(old);
         }
         // Name, namespace and kind never change on update, so only new owners move the index.
@@ -314,9 +326,9 @@ impl Store {
             && meta.deletion_grace_period_seconds.unwrap_or(0) == 0;
         if finished {
             let (ns, name) = key_of(&object);
-            return self.remove::<T>(&ns, &name);
+            return self.remove::<T>(&ns, &name).map(Arc::new);
         }
-        self.commit(object, WatchEventType::Modified)
+        Ok(self.commit_shared(object, WatchEventType::Modified))
     }
 
     /// JSON merge patch (RFC 7386), as `kubectl patch --type merge` and apply use it.
@@ -412,15 +424,21 @@ impl Store {
     }
 
     /// Stores the object with a new resourceVersion and records the write.
-    fn commit<T: Stored>(&mut self, mut object: T, type_: WatchEventType) -> Result<T, ApiError> {
+    fn commit<T: Stored>(&mut self, object: T, type_: WatchEventType) -> Result<T, ApiError> {
+        Ok(T::clone(&self.commit_shared(object, type_)))
+    }
+
+    /// Stores a new version of an object and logs it; the result is shared with the table.
+    fn commit_shared<T: Stored>(&mut self, mut object: T, type_: WatchEventType) -> Arc<T> {
         self.resource_version += 1;
         object.metadata_mut().resource_version = ResourceVersion(self.resource_version);
         self.record(type_, T::KIND, object.metadata());
         if self.snapshots.wants(T::KIND) {
             self.snapshots.push(self.resource_version, object.clone().into_object());
         }
-        T::table_mut(&mut self.tables).insert(object.clone());
-        Ok(object)
+        let object = Arc::new(object);
+        T::table_mut(&mut self.tables).insert_shared(object.clone());
+        object
     }
 
     fn record(&mut self, type_: WatchEventType, kind: Kind, meta: &ObjectMeta) {

@@ -64,9 +64,20 @@ impl<T: Resource> Table<T> {
         self.by_namespace.get(namespace)?.get(name).map(|entry| &*entry.0)
     }
 
+    /// The stored object itself, shared: a handle that outlives borrows of the store, at the
+    /// cost of a reference count rather than a deep copy.
+    pub fn get_shared(&self, namespace: &str, name: &str) -> Option<Arc<T>> {
+        self.by_namespace.get(namespace)?.get(name).map(|entry| entry.0.clone())
+    }
+
     /// Inserts or replaces the object under its own namespace and name.
     pub fn insert(&mut self, object: T) {
-        let entry = ByName(Arc::new(object));
+        self.insert_shared(Arc::new(object));
+    }
+
+    /// `insert` for an object the caller keeps a handle to.
+    pub fn insert_shared(&mut self, object: Arc<T>) {
+        let entry = ByName(object);
         let namespace = entry.0.metadata().namespace.as_str();
         let replaced = match self.by_namespace.get_mut(namespace) {
             Some(names) => names.replace(entry).is_some(),

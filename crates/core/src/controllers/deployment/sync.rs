@@ -181,7 +181,7 @@ fn create_new_replica_set(store: &mut Store, d: &mut Deployment, family: &Family
             let mut updated = d.clone();
             updated.status.collision_count = Some(d.status.collision_count.unwrap_or(0) + 1);
             if let Ok(stored) = store.update_status(updated) {
-                *d = stored;
+                *d = Deployment::clone(&stored);
             }
             None
         }
@@ -303,6 +303,6 @@ pub fn write_status(store: &mut Store, d: &mut Deployment, status: DeploymentSta
     let mut updated = d.clone();
     updated.status = status;
     if let Ok(stored) = store.update_status(updated) {
-        *d = stored;
+        *d = Deployment::clone(&stored);
     }
 }
