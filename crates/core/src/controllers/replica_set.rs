@@ -24,6 +24,8 @@ type Key = (String, String);
 pub struct ReplicaSetController {
     cursor: u64,
     dirty: BTreeSet<Key>,
+    /// The ReplicaSets of a pass cut short by its budget, still to sync (`sync_some`).
+    syncing: BTreeSet<Key>,
     wakeups: Wakeups<Key>,
     /// Pods seen without a controller: the only candidates for adoption.
     orphans: BTreeSet<Key>,
@@ -31,11 +33,28 @@ pub struct ReplicaSetController {
 
 impl ReplicaSetController {
     pub fn sync(&mut self, store: &mut Store) {
-        self.collect_changes(store);
-        self.dirty.extend(self.wakeups.take_due(store.now()));
-        for (namespace, name) in std::mem::take(&mut self.dirty) {
+        let mut unlimited = usize::MAX;
+        self.sync_some(store, &mut unlimited, true);
+    }
+
+    /// `sync` in parts: one ReplicaSet (up to a burst of 500 pod creations) per unit of
+    /// `budget`, so a big cluster's first pass can spread over many frames. True when the batch
+    /// is done; `turn_start` as for `Kubelet::sync_some`.
+    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
+        if turn_start {
+            self.collect_changes(store);
+            self.dirty.extend(self.wakeups.take_due(store.now()));
+        }
+        while *budget > 0 {
+            if self.syncing.is_empty() {
+                // The last batch is done: take up what the turn's start heard.
+                self.syncing = std::mem::take(&mut self.dirty);
+            }
+            let Some((namespace, name)) = self.syncing.pop_first() else { return true };
+            *budget -= 1;
             self.sync_replica_set(store, &namespace, &name);
         }
+        self.syncing.is_empty() && self.dirty.is_empty()
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {

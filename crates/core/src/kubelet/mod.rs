@@ -40,24 +40,27 @@ pub struct Kubelet {
 impl Kubelet {
     pub fn sync(&mut self, store: &mut Store) {
         let mut unlimited = usize::MAX;
-        self.sync_some(store, &mut unlimited);
+        self.sync_some(store, &mut unlimited, true);
     }
 
-    /// `sync`, stopping once `budget` pods have been synced; the next call goes on from there
-    /// (and only then starts a new sync), so a sync in parts ends where one sync ends. Returns
-    /// true when the sync is complete.
-    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize) -> bool {
-        if self.syncing.is_empty() {
+    /// `sync` in parts, one pod per unit of `budget`; true when the batch is done. A turn's
+    /// first call (`turn_start`, see `Controllers::take_turn`) hears what changed and, once the
+    /// last batch is done, takes up the next; later calls go on where the last one stopped.
+    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
+        if turn_start {
             self.collect_changes(store);
             self.dirty.extend(self.wakeups.take_due(store.now()));
-            self.syncing = std::mem::take(&mut self.dirty);
         }
         while *budget > 0 {
+            if self.syncing.is_empty() {
+                // The last batch is done: take up what the turn's start heard.
+                self.syncing = std::mem::take(&mut self.dirty);
+            }
             let Some((namespace, name)) = self.syncing.pop_first() else { return true };
             *budget -= 1;
             self.sync_pod(store, &namespace, &name);
         }
-        self.syncing.is_empty()
+        self.syncing.is_empty() && self.dirty.is_empty()
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {

@@ -10,9 +10,12 @@ fn run(sim: &mut Sim, line: &str) -> String {
     script::run(sim, &script::parse(line).unwrap(), &MemoryFiles::new(), false).text
 }
 
-const LINES: [&str; 5] = [
+const LINES: [&str; 7] = [
     "kubectl create deployment web --image=hello:v1 --replicas=40",
+    "kubectl create deployment api --image=nginx --replicas=5",
     "kubectl scale deployment web --replicas=10",
+    // Both Deployments and all four ReplicaSets change in one pass, which slices then split.
+    "kubectl set image deployment/api nginx=nginx:1.27",
     "sleep 30s",
     "kubectl set image deployment/web hello=hello:v2",
     "kubectl get pods",
@@ -36,6 +39,25 @@ fn settling_in_slices_ends_where_settling_at_once_does() {
     }
     assert!(passes[0] > 2, "creating a Deployment takes several passes: {passes:?}");
     assert_eq!(sliced.trace().as_jsonl(), whole.trace().as_jsonl());
+}
+
+/// A turn's share of a pass reached: the rest waits for the next pass, in slices as at once.
+#[test]
+fn turns_cut_at_their_share_end_where_settling_at_once_does() {
+    let (mut whole, mut sliced) = (Sim::default(), Sim::default());
+    whole.controllers.limit_turns(3);
+    sliced.controllers.limit_turns(3);
+    for line in LINES {
+        let at_once = run(&mut whole, line);
+        sliced.defer_settling(true);
+        let in_slices = run(&mut sliced, line);
+        sliced.defer_settling(false);
+        while !sliced.settle_for(1) {}
+        assert_eq!(in_slices, at_once, "{line}");
+    }
+    assert_eq!(sliced.trace().as_jsonl(), whole.trace().as_jsonl());
+    let running = whole.store().list::<Pod>(None).filter(|p| p.phase() == "Running").count();
+    assert_eq!(running, 15, "both Deployments still converge: {}", run(&mut whole, "kubectl get pods"));
 }
 
 #[test]

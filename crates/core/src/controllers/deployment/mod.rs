@@ -25,6 +25,8 @@ type Key = (String, String);
 pub struct DeploymentController {
     cursor: u64,
     dirty: BTreeSet<Key>,
+    /// The Deployments of a pass cut short by its budget, still to sync (`sync_some`).
+    syncing: BTreeSet<Key>,
     /// Progress deadlines to check again (`requeueStuckDeployment`).
     wakeups: Wakeups<Key>,
     /// ReplicaSets seen without a controller: the only candidates for adoption.
@@ -33,13 +35,29 @@ pub struct DeploymentController {
 
 impl DeploymentController {
     pub fn sync(&mut self, store: &mut Store) {
-        self.collect_changes(store);
-        self.dirty.extend(self.wakeups.take_due(store.now()));
-        for (namespace, name) in std::mem::take(&mut self.dirty) {
+        let mut unlimited = usize::MAX;
+        self.sync_some(store, &mut unlimited, true);
+    }
+
+    /// `sync` in parts, one Deployment per unit of `budget`; true when the batch is done;
+    /// `turn_start` as for `Kubelet::sync_some`.
+    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
+        if turn_start {
+            self.collect_changes(store);
+            self.dirty.extend(self.wakeups.take_due(store.now()));
+        }
+        while *budget > 0 {
+            if self.syncing.is_empty() {
+                // The last batch is done: take up what the turn's start heard.
+                self.syncing = std::mem::take(&mut self.dirty);
+            }
+            let Some((namespace, name)) = self.syncing.pop_first() else { return true };
+            *budget -= 1;
             if let Some(at) = sync_deployment(store, &namespace, &name, &mut self.orphans) {
                 self.wakeups.add_at(at, (namespace, name));
             }
         }
+        self.syncing.is_empty() && self.dirty.is_empty()
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {
