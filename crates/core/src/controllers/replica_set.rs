@@ -10,6 +10,7 @@ use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
 use crate::store::{DeleteOptions, Store};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// At most this many creations or deletions per sync (`BurstReplicas`).
 pub const BURST_REPLICAS: usize = 500;
@@ -101,8 +102,9 @@ impl ReplicaSetController {
         self.adopt_orphans(store, &rs);
         release_strays(store, &rs);
         let now = store.now();
-        let pods: Vec<Pod> =
-            store.owned::<Pod>(rs.metadata.uid).filter(|p| active_pods::is_active(p)).cloned().collect();
+        // Shared handles: a ReplicaSet of 5,000 pods is read on every sync of it.
+        let pods: Vec<Arc<Pod>> =
+            store.owned_shared::<Pod>(rs.metadata.uid).filter(|p| active_pods::is_active(p)).collect();
         let status = calculate_status(&rs, &pods, now);
         let wanted = rs.spec.replicas.unwrap_or(1).max(0) as usize;
         if pods.len() < wanted {
@@ -233,12 +235,12 @@ fn create_pods(store: &mut Store, rs: &ReplicaSet, count: usize) {
 }
 
 /// Deletes the `count` pods upstream would pick first (`getPodsToDelete`).
-fn delete_pods(store: &mut Store, rs: &ReplicaSet, pods: &[Pod], count: usize) {
+fn delete_pods(store: &mut Store, rs: &ReplicaSet, pods: &[Arc<Pod>], count: usize) {
     let now = store.now();
     let per_node = related_pods_per_node(store, rs);
     let mut ranked: Vec<RankedPod> = pods
         .iter()
-        .map(|pod| RankedPod { pod, rank: pod.node_name().and_then(|n| per_node.get(n)).copied().unwrap_or(0) })
+        .map(|pod| RankedPod { pod: &**pod, rank: pod.node_name().and_then(|n| per_node.get(n)).copied().unwrap_or(0) })
         .collect();
     ranked.sort_by(|a, b| active_pods::delete_first(a, b, now));
     let doomed: Vec<String> = ranked.iter().take(count).map(|r| r.pod.metadata.name.clone()).collect();
@@ -268,7 +270,7 @@ fn related_pods_per_node(store: &Store, rs: &ReplicaSet) -> BTreeMap<String, usi
 }
 
 /// Upstream `calculateStatus`, from the pods seen at the start of the sync.
-fn calculate_status(rs: &ReplicaSet, pods: &[Pod], now: SimTime) -> crate::api::replica_set::ReplicaSetStatus {
+fn calculate_status(rs: &ReplicaSet, pods: &[Arc<Pod>], now: SimTime) -> crate::api::replica_set::ReplicaSetStatus {
     let min_ready = rs.spec.min_ready_seconds.unwrap_or(0);
     let template_labels = &rs.spec.template.metadata.labels;
     let count = |f: &dyn Fn(&Pod) -> bool| pods.iter().filter(|p| f(p)).count() as i32;

@@ -77,6 +77,16 @@ impl LabelGroups {
         counts
     }
 
+    /// Each (node, matching pods) of every matching group, without merging them into one map:
+    /// a node may come once per group, so only sums over it are meaningful.
+    pub fn each_node<'a>(
+        &'a self,
+        namespace: &str,
+        selector: &'a Selector,
+    ) -> impl Iterator<Item = (&'a str, i64)> + 'a {
+        self.matching(namespace, selector).flat_map(|group| group.per_node.iter().map(|(node, n)| (&**node, *n)))
+    }
+
     /// Matching pods on one node.
     pub fn on_node(&self, namespace: &str, selector: &Selector, node: &str) -> i64 {
         self.matching(namespace, selector).filter_map(|g| g.per_node.get(node)).sum()

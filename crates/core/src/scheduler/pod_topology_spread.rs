@@ -131,8 +131,8 @@ fn count_by_domain(
     filter: impl Fn(&NodeInfo) -> bool,
 ) -> BTreeMap<String, i64> {
     let mut by_domain = BTreeMap::new();
-    for (node_name, count) in cache.label_groups().per_node(&pod.metadata.namespace, &c.selector) {
-        let Some(node) = cache.node(&node_name) else { continue };
+    for (node_name, count) in cache.label_groups().each_node(&pod.metadata.namespace, &c.selector) {
+        let Some(node) = cache.node(node_name) else { continue };
         if !filter(node) || !node_included(c, pod, node) {
             continue;
         }

@@ -404,6 +404,13 @@ impl Store {
             .filter_map(|(_, namespace, name)| self.try_get::<T>(namespace, name))
     }
 
+    /// `owned` as shared handles, for a controller that reads them while it writes the store.
+    pub fn owned_shared<T: Stored>(&self, owner: Uid) -> impl Iterator<Item = Arc<T>> {
+        self.dependents(owner)
+            .filter(|(kind, _, _)| *kind == T::KIND)
+            .filter_map(|(_, namespace, name)| self.try_get_shared::<T>(namespace, name))
+    }
+
     /// Whether an object with this kind/namespace/name/uid exists (an owner reference resolves).
     pub fn owner_exists(&self, namespace: &str, owner: &OwnerReference) -> bool {
         let Some(kind) = Kind::from_kind_name(&owner.kind) else { return false };
