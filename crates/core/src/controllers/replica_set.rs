@@ -240,7 +240,7 @@ fn delete_pods(store: &mut Store, rs: &ReplicaSet, pods: &[Arc<Pod>], count: usi
     let per_node = related_pods_per_node(store, rs);
     let mut ranked: Vec<RankedPod> = pods
         .iter()
-        .map(|pod| RankedPod { pod: &**pod, rank: pod.node_name().and_then(|n| per_node.get(n)).copied().unwrap_or(0) })
+        .map(|pod| RankedPod { pod, rank: pod.node_name().and_then(|n| per_node.get(n)).copied().unwrap_or(0) })
         .collect();
     ranked.sort_by(|a, b| active_pods::delete_first(a, b, now));
     let doomed: Vec<String> = ranked.iter().take(count).map(|r| r.pod.metadata.name.clone()).collect();
