@@ -37,6 +37,9 @@ pub struct Kubelet {
     powered_off: BTreeMap<String, SimTime>,
 }
 
+/// Due pods taken from the wake-ups at a time.
+const WAKE_BATCH: usize = 2048;
+
 impl Kubelet {
     pub fn sync(&mut self, store: &mut Store) {
         let mut unlimited = usize::MAX;
@@ -47,20 +50,25 @@ impl Kubelet {
     /// first call (`turn_start`, see `Controllers::take_turn`) hears what changed and, once the
     /// last batch is done, takes up the next; later calls go on where the last one stopped.
     pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
+        let now = store.now();
         if turn_start {
             self.collect_changes(store);
-            self.dirty.extend(self.wakeups.take_due(store.now()));
+            self.dirty.extend(self.wakeups.take_due_at_most(now, WAKE_BATCH));
         }
         while *budget > 0 {
             if self.syncing.is_empty() {
-                // The last batch is done: take up what the turn's start heard.
+                // The last batch is done: take up what the turn's start heard, then any pods
+                // still due (all of a big cluster's pods can fall due at one instant).
                 self.syncing = std::mem::take(&mut self.dirty);
+                if self.syncing.is_empty() {
+                    self.syncing = self.wakeups.take_due_at_most(now, WAKE_BATCH);
+                }
             }
             let Some((namespace, name)) = self.syncing.pop_first() else { return true };
             *budget -= 1;
             self.sync_pod(store, &namespace, &name);
         }
-        self.syncing.is_empty() && self.dirty.is_empty()
+        self.syncing.is_empty() && self.dirty.is_empty() && !self.wakeups.any_due(now)
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {

@@ -186,18 +186,22 @@ impl Store {
     }
 }
 
-/// Where `free_event_name` resumes for objects already named this millisecond, so a
-/// ReplicaSet creating 500 pods at one instant probes one name per Event, not up to 500.
-/// Only a hint: every candidate is still checked against the table.
+/// Where `free_event_name` resumes for objects it named this millisecond, so a ReplicaSet
+/// creating 500 pods at one instant probes one name per Event, not up to 500. Only a hint, kept
+/// small (a big cluster names 150,000 objects in one millisecond): every candidate is still
+/// checked against the table, so a forgotten object only costs probes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EventNames {
     at: SimTime,
     next: BTreeMap<(String, String), u128>,
 }
 
+/// Objects remembered at most; past it the hint starts over.
+const EVENT_NAME_HINTS: usize = 256;
+
 impl EventNames {
     fn first_candidate(&mut self, namespace: &str, object: &str, now: SimTime, base: u128) -> u128 {
-        if self.at != now {
+        if self.at != now || self.next.len() >= EVENT_NAME_HINTS {
             self.at = now;
             self.next.clear();
         }
