@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine), then the engine
+# Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine, slices), then the engine
 # scenario again in the wasm32 bundle under Node at a tenth of the size, next to a native run of
 # the same size, so the two can be compared in one run; then the server's load benchmark; then the
 # browser budgets (tests/e2e/budgets.mjs: first load, time to interactive, frames, a 5,000-node

@@ -3,10 +3,12 @@
 //! hears what the cluster did after each command or clock tick.
 
 use crate::lab_handle::LabHandle;
+use kubelab_core::api::Kind;
 use kubelab_core::api::event::Event;
 use kubelab_core::kubectl::age::age;
 use kubelab_core::store::Store;
 use leptos::prelude::*;
+use std::collections::BTreeSet;
 
 /// How many events the feed shows.
 const SHOWN: usize = 6;
@@ -24,7 +26,7 @@ pub struct EventLine {
 pub fn recent(store: &Store, limit: usize) -> Vec<EventLine> {
     // Events written at the same virtual instant keep the order they were written in.
     let key = |e: &&Event| (e.last_timestamp.map(|t| t.0), e.metadata.resource_version.0);
-    let mut events: Vec<&Event> = store.list::<Event>(None).collect();
+    let mut events = newest_in_watch_log(store, limit).unwrap_or_else(|| store.list::<Event>(None).collect());
     // Only the newest `limit` are sorted: a big cluster holds hundreds of thousands of events
     // and this runs on every redraw.
     if events.len() > limit {
@@ -34,6 +36,31 @@ pub fn recent(store: &Store, limit: usize) -> Vec<EventLine> {
     }
     events.sort_by_key(key);
     events.iter().map(|event| line(event, store)).collect()
+}
+
+/// The `limit` Events written last, read from the tail of the watch log: on a big cluster a few
+/// dozen entries instead of hundreds of thousands of Events. `None` (list them all) when the
+/// log does not reach back far enough, or an Event's lastTimestamp is not when it was written
+/// (one applied by hand), so the write order may not be the time order.
+fn newest_in_watch_log(store: &Store, limit: usize) -> Option<Vec<&Event>> {
+    let mut seen = BTreeSet::new();
+    let mut events = Vec::new();
+    for entry in store.watch_log().entries().rev().filter(|e| e.kind == Kind::Event) {
+        if events.len() == limit {
+            break;
+        }
+        if !seen.insert((entry.namespace.as_str(), entry.name.as_str())) {
+            continue;
+        }
+        let Some(event) = store.try_get::<Event>(&entry.namespace, &entry.name) else { continue };
+        if event.last_timestamp.map(|t| t.0) != Some(entry.time)
+            && event.metadata.resource_version.0 == entry.resource_version
+        {
+            return None;
+        }
+        events.push(event);
+    }
+    (events.len() == limit).then_some(events)
 }
 
 fn line(event: &Event, store: &Store) -> EventLine {

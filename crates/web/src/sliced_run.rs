@@ -16,6 +16,9 @@ const FRAME_BUDGET_MS: f64 = 12.0;
 /// How often the lab is redrawn while it reconciles: redrawing 150,000 pods every frame
 /// would take most of each frame from the simulation.
 const REDRAW_EVERY_MS: f64 = 250.0;
+/// A redraw may take at most this share of the time while the lab reconciles: on a big
+/// cluster, where one redraw takes longer than `REDRAW_EVERY_MS`, redraws space out.
+const REDRAW_SHARE: f64 = 0.25;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -38,6 +41,15 @@ pub struct SlicedRun {
     pub progress: RwSignal<Option<String>>,
     /// When the lab was last redrawn mid-reconcile (`Date.now()` milliseconds).
     redrawn_at: StoredValue<f64>,
+    /// The last redraw's cost: the gap from the frame that asked for it to the next frame.
+    redraw_cost: StoredValue<RedrawCost>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct RedrawCost {
+    /// When the frame that last redrew ended, if no frame has run since.
+    pending_since: Option<f64>,
+    ms: f64,
 }
 
 impl SlicedRun {
@@ -46,6 +58,7 @@ impl SlicedRun {
             queue: StoredValue::new_local(VecDeque::new()),
             progress: RwSignal::new(None),
             redrawn_at: StoredValue::new(0.0),
+            redraw_cost: StoredValue::new(RedrawCost::default()),
         }
     }
 
@@ -92,6 +105,11 @@ fn frame(lab: LabHandle) {
         }
         Step::Settle => {
             let started = js_sys::Date::now();
+            run.redraw_cost.update_value(|cost| {
+                if let Some(since) = cost.pending_since.take() {
+                    cost.ms = started - since;
+                }
+            });
             let done = lab.update_quietly(|session| {
                 while !session.settle_for(1) {
                     if js_sys::Date::now() - started >= FRAME_BUDGET_MS {
@@ -101,9 +119,12 @@ fn frame(lab: LabHandle) {
                 true
             });
             let wall = js_sys::Date::now();
-            if done != Some(false) || wall - run.redrawn_at.get_value() >= REDRAW_EVERY_MS {
+            let every = REDRAW_EVERY_MS.max(run.redraw_cost.get_value().ms / REDRAW_SHARE);
+            if done != Some(false) || wall - run.redrawn_at.get_value() >= every {
                 run.redrawn_at.set_value(wall);
                 lab.redraw();
+                let ended = js_sys::Date::now();
+                run.redraw_cost.update_value(|cost| cost.pending_since = Some(ended));
             }
             if done == Some(false) {
                 let now = lab.peek(|session| session.lab().sim().now().since(SimTime::ZERO));

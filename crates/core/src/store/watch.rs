@@ -68,6 +68,11 @@ impl WatchLog {
         Ok(self.events.range(start..))
     }
 
+    /// Every entry held, oldest first (read from the back for the newest).
+    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &WatchEvent> {
+        self.events.iter()
+    }
+
     pub fn len(&self) -> usize {
         self.events.len()
     }
