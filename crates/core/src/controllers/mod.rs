@@ -18,6 +18,7 @@ pub mod node_lifecycle;
 pub mod replica_set;
 pub mod taint_eviction;
 pub mod wakeups;
+pub mod work_queue;
 
 use crate::metrics::load::LoadTable;
 use crate::sim::time::SimTime;

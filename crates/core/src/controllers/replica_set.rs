@@ -4,6 +4,7 @@
 
 use super::active_pods::{self, RankedPod};
 use super::wakeups::Wakeups;
+use super::work_queue::WorkQueue;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{Kind, ObjectMeta, Pod, ReplicaSet};
 use crate::sim::time::SimTime;
@@ -24,9 +25,8 @@ type Key = (String, String);
 #[derive(Clone, Debug, Default)]
 pub struct ReplicaSetController {
     cursor: u64,
-    dirty: BTreeSet<Key>,
-    /// The ReplicaSets of a pass cut short by its budget, still to sync (`sync_some`).
-    syncing: BTreeSet<Key>,
+    /// What changed, synced in batches a turn may leave unfinished (`sync_some`).
+    queue: WorkQueue<Key>,
     wakeups: Wakeups<Key>,
     /// Pods seen without a controller: the only candidates for adoption.
     orphans: BTreeSet<Key>,
@@ -44,18 +44,14 @@ impl ReplicaSetController {
     pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
         if turn_start {
             self.collect_changes(store);
-            self.dirty.extend(self.wakeups.take_due(store.now()));
+            self.queue.extend(self.wakeups.take_due(store.now()));
         }
         while *budget > 0 {
-            if self.syncing.is_empty() {
-                // The last batch is done: take up what the turn's start heard.
-                self.syncing = std::mem::take(&mut self.dirty);
-            }
-            let Some((namespace, name)) = self.syncing.pop_first() else { return true };
+            let Some((namespace, name)) = self.queue.pop() else { return true };
             *budget -= 1;
             self.sync_replica_set(store, &namespace, &name);
         }
-        self.syncing.is_empty() && self.dirty.is_empty()
+        self.queue.is_empty()
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {
@@ -66,18 +62,18 @@ impl ReplicaSetController {
     fn collect_changes(&mut self, store: &Store) {
         let Ok(events) = store.watch_log().since(self.cursor) else {
             // Fell behind the log: relist everything, as a client does after 410 Gone.
-            self.dirty.extend(store.list::<ReplicaSet>(None).map(key_of));
+            self.queue.extend(store.list::<ReplicaSet>(None).map(key_of));
             self.cursor = store.resource_version();
             return;
         };
         for event in events {
             match event.kind {
                 Kind::ReplicaSet => {
-                    self.dirty.insert((event.namespace.clone(), event.name.clone()));
+                    self.queue.add((event.namespace.clone(), event.name.clone()));
                 }
                 Kind::Pod => match &event.controller {
                     Some((Kind::ReplicaSet, owner)) => {
-                        self.dirty.insert((event.namespace.clone(), owner.clone()));
+                        self.queue.add((event.namespace.clone(), owner.clone()));
                     }
                     Some(_) => {}
                     None => {
@@ -85,7 +81,7 @@ impl ReplicaSetController {
                         if !wanting.is_empty() {
                             self.orphans.insert((event.namespace.clone(), event.name.clone()));
                         }
-                        self.dirty.extend(wanting);
+                        self.queue.extend(wanting);
                     }
                 },
                 _ => {}

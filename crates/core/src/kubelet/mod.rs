@@ -14,22 +14,22 @@ use crate::api::meta::Time;
 use crate::api::node::NodeCondition;
 use crate::api::{Kind, Node, Pod};
 use crate::controllers::wakeups::Wakeups;
+use crate::controllers::work_queue::WorkQueue;
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
 use crate::store::{DeleteOptions, Store};
 use node::NodeRuntime;
 use pod_worker::PodStep;
 use runtime::{Ending, PodRuntime};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 type Key = (String, String);
 
 #[derive(Clone, Debug, Default)]
 pub struct Kubelet {
     cursor: u64,
-    dirty: BTreeSet<Key>,
-    /// The pods of a sync cut short by its budget (`sync_some`), in order, still to be synced.
-    syncing: BTreeSet<Key>,
+    /// What changed, synced in batches a turn may leave unfinished (`sync_some`).
+    queue: WorkQueue<Key>,
     wakeups: Wakeups<Key>,
     pods: BTreeMap<Key, PodRuntime>,
     nodes: BTreeMap<String, NodeRuntime>,
@@ -53,22 +53,18 @@ impl Kubelet {
         let now = store.now();
         if turn_start {
             self.collect_changes(store);
-            self.dirty.extend(self.wakeups.take_due_at_most(now, WAKE_BATCH));
+            self.queue.extend(self.wakeups.take_due_at_most(now, WAKE_BATCH));
         }
         while *budget > 0 {
-            if self.syncing.is_empty() {
-                // The last batch is done: take up what the turn's start heard, then any pods
-                // still due (all of a big cluster's pods can fall due at one instant).
-                self.syncing = std::mem::take(&mut self.dirty);
-                if self.syncing.is_empty() {
-                    self.syncing = self.wakeups.take_due_at_most(now, WAKE_BATCH);
-                }
+            if self.queue.is_empty() {
+                // Pods still due (all of a big cluster's pods can fall due at one instant).
+                self.queue.extend(self.wakeups.take_due_at_most(now, WAKE_BATCH));
             }
-            let Some((namespace, name)) = self.syncing.pop_first() else { return true };
+            let Some((namespace, name)) = self.queue.pop() else { return true };
             *budget -= 1;
             self.sync_pod(store, &namespace, &name);
         }
-        self.syncing.is_empty() && self.dirty.is_empty() && !self.wakeups.any_due(now)
+        self.queue.is_empty() && !self.wakeups.any_due(now)
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {
@@ -92,12 +88,12 @@ impl Kubelet {
 
     fn collect_changes(&mut self, store: &Store) {
         let Ok(events) = store.watch_log().since(self.cursor) else {
-            self.dirty.extend(store.list::<Pod>(None).map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())));
+            self.queue.extend(store.list::<Pod>(None).map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())));
             self.cursor = store.resource_version();
             return;
         };
         for event in events.filter(|e| e.kind == Kind::Pod) {
-            self.dirty.insert((event.namespace.clone(), event.name.clone()));
+            self.queue.add((event.namespace.clone(), event.name.clone()));
         }
         self.cursor = store.resource_version();
     }
@@ -193,7 +189,7 @@ impl Kubelet {
         if !step.kill_now(ending) {
             return Err(format!("pod {name:?} has no running container"));
         }
-        self.dirty.insert(key);
+        self.queue.add(key);
         self.sync(store);
         Ok(())
     }
@@ -226,7 +222,7 @@ impl Kubelet {
         let over = pod_worker::memory_limit(spec).is_some_and(|limit| used > limit);
         if over && running.ends.as_ref().is_none_or(|e| e.at > now) {
             running.ends = Some(pod_worker::oom_kill(now));
-            self.dirty.insert(key);
+            self.queue.add(key);
             self.sync(store);
         }
         Ok(over)
@@ -257,10 +253,10 @@ impl Kubelet {
                     }
                 }
             }
-            self.dirty.insert(key);
+            self.queue.add(key);
         }
         post_ready(store, node);
-        self.dirty.extend(
+        self.queue.extend(
             store
                 .list::<Pod>(None)
                 .filter(|p| p.node_name() == Some(node))

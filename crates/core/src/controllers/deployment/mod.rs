@@ -11,6 +11,7 @@ pub mod rolling;
 pub mod sync;
 
 use super::wakeups::Wakeups;
+use super::work_queue::WorkQueue;
 use crate::api::{Deployment, Kind, ReplicaSet};
 use crate::sim::time::SimTime;
 use crate::store::Store;
@@ -24,9 +25,8 @@ type Key = (String, String);
 #[derive(Clone, Debug, Default)]
 pub struct DeploymentController {
     cursor: u64,
-    dirty: BTreeSet<Key>,
-    /// The Deployments of a pass cut short by its budget, still to sync (`sync_some`).
-    syncing: BTreeSet<Key>,
+    /// What changed, synced in batches a turn may leave unfinished (`sync_some`).
+    queue: WorkQueue<Key>,
     /// Progress deadlines to check again (`requeueStuckDeployment`).
     wakeups: Wakeups<Key>,
     /// ReplicaSets seen without a controller: the only candidates for adoption.
@@ -44,20 +44,16 @@ impl DeploymentController {
     pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
         if turn_start {
             self.collect_changes(store);
-            self.dirty.extend(self.wakeups.take_due(store.now()));
+            self.queue.extend(self.wakeups.take_due(store.now()));
         }
         while *budget > 0 {
-            if self.syncing.is_empty() {
-                // The last batch is done: take up what the turn's start heard.
-                self.syncing = std::mem::take(&mut self.dirty);
-            }
-            let Some((namespace, name)) = self.syncing.pop_first() else { return true };
+            let Some((namespace, name)) = self.queue.pop() else { return true };
             *budget -= 1;
             if let Some(at) = sync_deployment(store, &namespace, &name, &mut self.orphans) {
                 self.wakeups.add_at(at, (namespace, name));
             }
         }
-        self.syncing.is_empty() && self.dirty.is_empty()
+        self.queue.is_empty()
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {
@@ -68,30 +64,30 @@ impl DeploymentController {
     /// Recreate Deployments whose old pods finished going away.
     fn collect_changes(&mut self, store: &Store) {
         let Ok(events) = store.watch_log().since(self.cursor) else {
-            self.dirty.extend(store.list::<Deployment>(None).map(key_of));
+            self.queue.extend(store.list::<Deployment>(None).map(key_of));
             self.cursor = store.resource_version();
             return;
         };
         for event in events {
             match (event.kind, &event.controller) {
                 (Kind::Deployment, _) => {
-                    self.dirty.insert((event.namespace.clone(), event.name.clone()));
+                    self.queue.add((event.namespace.clone(), event.name.clone()));
                 }
                 (Kind::ReplicaSet, Some((Kind::Deployment, owner))) => {
-                    self.dirty.insert((event.namespace.clone(), owner.clone()));
+                    self.queue.add((event.namespace.clone(), owner.clone()));
                 }
                 (Kind::ReplicaSet, None) => {
                     // An orphan (or a deleted one): any Deployment here might adopt or need it.
                     if store.try_get::<ReplicaSet>(&event.namespace, &event.name).is_some() {
                         self.orphans.insert((event.namespace.clone(), event.name.clone()));
                     }
-                    self.dirty.extend(deployments_in(store, &event.namespace));
+                    self.queue.extend(deployments_in(store, &event.namespace));
                 }
                 (Kind::Pod, Some((Kind::ReplicaSet, rs)))
                     if event.type_ == crate::store::watch::WatchEventType::Deleted =>
                 {
                     if let Some(owner) = owner_of_replica_set(store, &event.namespace, rs) {
-                        self.dirty.insert((event.namespace.clone(), owner));
+                        self.queue.add((event.namespace.clone(), owner));
                     }
                 }
                 _ => {}
