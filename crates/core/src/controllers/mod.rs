@@ -23,6 +23,7 @@ pub mod work_queue;
 use crate::metrics::load::LoadTable;
 use crate::sim::time::SimTime;
 use crate::store::Store;
+use work_queue::QueueWorker;
 
 /// Every controller the simulation runs, in the order each pass visits them.
 #[derive(Clone, Debug, Default)]

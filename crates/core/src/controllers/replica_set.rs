@@ -4,7 +4,7 @@
 
 use super::active_pods::{self, RankedPod};
 use super::wakeups::Wakeups;
-use super::work_queue::WorkQueue;
+use super::work_queue::{QueueWorker, WorkQueue};
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{Kind, ObjectMeta, Pod, ReplicaSet};
 use crate::sim::time::SimTime;
@@ -32,34 +32,30 @@ pub struct ReplicaSetController {
     orphans: BTreeSet<Key>,
 }
 
+impl QueueWorker for ReplicaSetController {
+    type Key = Key;
+
+    fn parts(&mut self) -> (&mut WorkQueue<Key>, &mut Wakeups<Key>) {
+        (&mut self.queue, &mut self.wakeups)
+    }
+
+    fn collect_changes(&mut self, store: &Store) {
+        self.hear(store);
+    }
+
+    /// One ReplicaSet: up to a burst of 500 pod creations or deletions.
+    fn sync_key(&mut self, store: &mut Store, (namespace, name): Key) {
+        self.sync_replica_set(store, &namespace, &name);
+    }
+}
+
 impl ReplicaSetController {
-    pub fn sync(&mut self, store: &mut Store) {
-        let mut unlimited = usize::MAX;
-        self.sync_some(store, &mut unlimited, true);
-    }
-
-    /// `sync` in parts: one ReplicaSet (up to a burst of 500 pod creations) per unit of
-    /// `budget`, so a big cluster's first pass can spread over many frames. True when the batch
-    /// is done; `turn_start` as for `Kubelet::sync_some`.
-    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
-        if turn_start {
-            self.collect_changes(store);
-            self.queue.extend(self.wakeups.take_due(store.now()));
-        }
-        while *budget > 0 {
-            let Some((namespace, name)) = self.queue.pop() else { return true };
-            *budget -= 1;
-            self.sync_replica_set(store, &namespace, &name);
-        }
-        self.queue.is_empty()
-    }
-
     pub fn next_wake(&self) -> Option<SimTime> {
         self.wakeups.next()
     }
 
     /// The informer: ReplicaSets that changed, and owners of pods that changed.
-    fn collect_changes(&mut self, store: &Store) {
+    fn hear(&mut self, store: &Store) {
         let Ok(events) = store.watch_log().since(self.cursor) else {
             // Fell behind the log: relist everything, as a client does after 410 Gone.
             self.queue.extend(store.list::<ReplicaSet>(None).map(key_of));

@@ -2,6 +2,8 @@
 //! added while a batch is in progress waits for the next batch (and is held once however often
 //! it is added). A batch may span calls, so a sync can stop after any key and resume.
 
+use super::wakeups::Wakeups;
+use crate::store::Store;
 use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +42,41 @@ impl<K: Ord> WorkQueue<K> {
 impl<K: Ord> Extend<K> for WorkQueue<K> {
     fn extend<I: IntoIterator<Item = K>>(&mut self, keys: I) {
         self.dirty.extend(keys);
+    }
+}
+
+/// A controller worked one key at a time from a `WorkQueue` (client-go's `processNextWorkItem`
+/// loop): the Deployment and ReplicaSet controllers.
+pub trait QueueWorker {
+    type Key: Ord + Clone;
+
+    fn parts(&mut self) -> (&mut WorkQueue<Self::Key>, &mut Wakeups<Self::Key>);
+
+    /// The informer: queues what changed since the controller's cursor.
+    fn collect_changes(&mut self, store: &Store);
+
+    fn sync_key(&mut self, store: &mut Store, key: Self::Key);
+
+    fn sync(&mut self, store: &mut Store) {
+        let mut unlimited = usize::MAX;
+        self.sync_some(store, &mut unlimited, true);
+    }
+
+    /// `sync` in parts, one key per unit of `budget`; true when the batch is done. A turn's first
+    /// call (`turn_start`, see `Controllers::take_turn`) hears what changed and what fell due;
+    /// later calls go on where the last one stopped.
+    fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
+        if turn_start {
+            self.collect_changes(store);
+            let (queue, wakeups) = self.parts();
+            queue.extend(wakeups.take_due(store.now()));
+        }
+        while *budget > 0 {
+            let Some(key) = self.parts().0.pop() else { return true };
+            *budget -= 1;
+            self.sync_key(store, key);
+        }
+        self.parts().0.is_empty()
     }
 }
 

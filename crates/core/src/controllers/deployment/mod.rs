@@ -11,7 +11,7 @@ pub mod rolling;
 pub mod sync;
 
 use super::wakeups::Wakeups;
-use super::work_queue::WorkQueue;
+use super::work_queue::{QueueWorker, WorkQueue};
 use crate::api::{Deployment, Kind, ReplicaSet};
 use crate::sim::time::SimTime;
 use crate::store::Store;
@@ -33,36 +33,32 @@ pub struct DeploymentController {
     orphans: BTreeSet<Key>,
 }
 
+impl QueueWorker for DeploymentController {
+    type Key = Key;
+
+    fn parts(&mut self) -> (&mut WorkQueue<Key>, &mut Wakeups<Key>) {
+        (&mut self.queue, &mut self.wakeups)
+    }
+
+    fn collect_changes(&mut self, store: &Store) {
+        self.hear(store);
+    }
+
+    fn sync_key(&mut self, store: &mut Store, (namespace, name): Key) {
+        if let Some(at) = sync_deployment(store, &namespace, &name, &mut self.orphans) {
+            self.wakeups.add_at(at, (namespace, name));
+        }
+    }
+}
+
 impl DeploymentController {
-    pub fn sync(&mut self, store: &mut Store) {
-        let mut unlimited = usize::MAX;
-        self.sync_some(store, &mut unlimited, true);
-    }
-
-    /// `sync` in parts, one Deployment per unit of `budget`; true when the batch is done;
-    /// `turn_start` as for `Kubelet::sync_some`.
-    pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
-        if turn_start {
-            self.collect_changes(store);
-            self.queue.extend(self.wakeups.take_due(store.now()));
-        }
-        while *budget > 0 {
-            let Some((namespace, name)) = self.queue.pop() else { return true };
-            *budget -= 1;
-            if let Some(at) = sync_deployment(store, &namespace, &name, &mut self.orphans) {
-                self.wakeups.add_at(at, (namespace, name));
-            }
-        }
-        self.queue.is_empty()
-    }
-
     pub fn next_wake(&self) -> Option<SimTime> {
         self.wakeups.next()
     }
 
     /// The informer: Deployments that changed, owners of ReplicaSets that changed, and
     /// Recreate Deployments whose old pods finished going away.
-    fn collect_changes(&mut self, store: &Store) {
+    fn hear(&mut self, store: &Store) {
         let Ok(events) = store.watch_log().since(self.cursor) else {
             self.queue.extend(store.list::<Deployment>(None).map(key_of));
             self.cursor = store.resource_version();
