@@ -39,23 +39,8 @@ impl QueueWorker for ReplicaSetController {
         (&mut self.queue, &mut self.wakeups)
     }
 
-    fn collect_changes(&mut self, store: &Store) {
-        self.hear(store);
-    }
-
-    /// One ReplicaSet: up to a burst of 500 pod creations or deletions.
-    fn sync_key(&mut self, store: &mut Store, (namespace, name): Key) {
-        self.sync_replica_set(store, &namespace, &name);
-    }
-}
-
-impl ReplicaSetController {
-    pub fn next_wake(&self) -> Option<SimTime> {
-        self.wakeups.next()
-    }
-
     /// The informer: ReplicaSets that changed, and owners of pods that changed.
-    fn hear(&mut self, store: &Store) {
+    fn collect_changes(&mut self, store: &Store) {
         let Ok(events) = store.watch_log().since(self.cursor) else {
             // Fell behind the log: relist everything, as a client does after 410 Gone.
             self.queue.extend(store.list::<ReplicaSet>(None).map(key_of));
@@ -84,6 +69,17 @@ impl ReplicaSetController {
             }
         }
         self.cursor = store.resource_version();
+    }
+
+    /// One ReplicaSet: up to a burst of 500 pod creations or deletions.
+    fn sync_key(&mut self, store: &mut Store, (namespace, name): Key) {
+        self.sync_replica_set(store, &namespace, &name);
+    }
+}
+
+impl ReplicaSetController {
+    pub fn next_wake(&self) -> Option<SimTime> {
+        self.wakeups.next()
     }
 
     fn sync_replica_set(&mut self, store: &mut Store, namespace: &str, name: &str) {

@@ -159,6 +159,11 @@ impl Store {
             .ok_or_else(|| ApiError::not_found(T::KIND.info().plural_qualified(), name))
     }
 
+    /// `get` as a shared handle (the stored object an update starts from).
+    fn get_shared<T: Stored>(&self, namespace: &str, name: &str) -> Result<Arc<T>, ApiError> {
+        self.try_get_shared(namespace, name).ok_or_else(|| ApiError::not_found(T::KIND.info().plural_qualified(), name))
+    }
+
     pub fn try_get<T: Stored>(&self, namespace: &str, name: &str) -> Option<&T> {
         T::table(&self.tables).get(scope_namespace::<T>(namespace), name)
     }
@@ -274,8 +279,7 @@ impl Store {
     /// Returns the stored object, shared with the store (no copy is made for the caller).
     pub fn update_status<T: Stored>(&mut self, object: T) -> Result<Arc<T>, ApiError> {
         let (ns, name) = key_of(&object);
-        self.get::<T>(&ns, &name)?;
-        let old = T::table(&self.tables).get_shared(&ns, &name).expect("found above");
+        let old = self.get_shared::<T>(&ns, &name)?;
         let mut merged = (*old).clone();
         merged.keep_status_from(&object);
         self.finish_update(merged, old)
@@ -286,8 +290,7 @@ impl Store {
         let (ns, name) = key_of(object);
         let info = T::KIND.info();
         let ns = if info.namespaced && ns.is_empty() { "default".to_string() } else { ns };
-        self.get::<T>(&ns, &name)?;
-        let old = T::table(&self.tables).get_shared(&ns, &name).expect("found above");
+        let old = self.get_shared::<T>(&ns, &name)?;
         let sent_rv = object.metadata().resource_version;
         if !sent_rv.is_empty() && sent_rv != old.metadata().resource_version {
             return Err(ApiError::Conflict {

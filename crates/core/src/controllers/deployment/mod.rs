@@ -40,25 +40,9 @@ impl QueueWorker for DeploymentController {
         (&mut self.queue, &mut self.wakeups)
     }
 
-    fn collect_changes(&mut self, store: &Store) {
-        self.hear(store);
-    }
-
-    fn sync_key(&mut self, store: &mut Store, (namespace, name): Key) {
-        if let Some(at) = sync_deployment(store, &namespace, &name, &mut self.orphans) {
-            self.wakeups.add_at(at, (namespace, name));
-        }
-    }
-}
-
-impl DeploymentController {
-    pub fn next_wake(&self) -> Option<SimTime> {
-        self.wakeups.next()
-    }
-
     /// The informer: Deployments that changed, owners of ReplicaSets that changed, and
     /// Recreate Deployments whose old pods finished going away.
-    fn hear(&mut self, store: &Store) {
+    fn collect_changes(&mut self, store: &Store) {
         let Ok(events) = store.watch_log().since(self.cursor) else {
             self.queue.extend(store.list::<Deployment>(None).map(key_of));
             self.cursor = store.resource_version();
@@ -90,6 +74,18 @@ impl DeploymentController {
             }
         }
         self.cursor = store.resource_version();
+    }
+
+    fn sync_key(&mut self, store: &mut Store, (namespace, name): Key) {
+        if let Some(at) = sync_deployment(store, &namespace, &name, &mut self.orphans) {
+            self.wakeups.add_at(at, (namespace, name));
+        }
+    }
+}
+
+impl DeploymentController {
+    pub fn next_wake(&self) -> Option<SimTime> {
+        self.wakeups.next()
     }
 }
 
