@@ -2,7 +2,7 @@
 # Installs what building and testing kubelab needs, and nothing that is already there:
 # rustfmt + clippy, a wasm32 toolchain (rustup's target when installed, otherwise Debian's
 # rustc-web with the standard library built from source), the wasm-bindgen CLI at the exact
-# version in Cargo.lock, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
+# version in Cargo.lock, wasm-split-cli, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
 # playwright-core), chromium for the browser end-to-end test and PostgreSQL for the server's tests.
 # Safe to run again: it prints nothing when everything is present.
 set -euo pipefail
@@ -79,6 +79,13 @@ if [[ $installed_wasm_bindgen != "$wasm_bindgen_version" ]]; then
   say "installing wasm-bindgen-cli $wasm_bindgen_version (was: ${installed_wasm_bindgen:-none}); takes a few minutes"
   # rustup's cargo, not Debian's; not --locked: the CLI's own lockfile pins a yanked crate.
   "$cargo_bin/cargo" install --quiet --force wasm-bindgen-cli --version "$wasm_bindgen_version"
+fi
+
+# --- wasm-split: cuts the simulator out of the first load into its own chunk (build-web.sh) ---
+wasm_split_version="0.2.4"
+if ! "$cargo_bin/cargo" install --list | grep -qx "wasm_split_cli_support v$wasm_split_version:"; then
+  say "installing wasm-split-cli $wasm_split_version; takes a minute or two"
+  "$cargo_bin/cargo" install --quiet --locked --force wasm_split_cli_support --version "$wasm_split_version" --features build-binary
 fi
 
 # --- node + npm tools ------------------------------------------------------------------------

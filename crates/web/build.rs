@@ -4,6 +4,9 @@
 use std::path::Path;
 
 fn main() {
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        println!("cargo:rustc-link-arg=--emit-relocs");
+    }
     let lessons_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
     println!("cargo:rerun-if-changed={}", lessons_dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&lessons_dir)

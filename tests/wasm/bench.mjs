@@ -5,13 +5,13 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { loadBundle } from "./bundle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // KUBELAB_WASM_PKG points at another wasm-bindgen output (to compare build profiles).
 const pkg = process.env.KUBELAB_WASM_PKG ?? path.join(root, "target/web-bundle/pkg");
 const glue = path.join(pkg, "kubelab_web.js");
-const wasm = path.join(pkg, "kubelab_web_bg.wasm");
 if (!fs.existsSync(glue)) {
   console.error("bench: target/web-bundle is missing; run scripts/build-web.sh first");
   process.exit(1);
@@ -21,8 +21,7 @@ const nodes = Math.floor(5000 / scale);
 const deployments = Math.floor(1500 / scale);
 const replicas = 100;
 
-const module = await import(pathToFileURL(glue).href);
-module.initSync({ module: fs.readFileSync(wasm) });
+const module = await loadBundle(pkg);
 // The same phases the native bench times: setup, apply -> all Running, the quiet hour.
 let started = performance.now();
 const bench = new module.EngineBench(nodes);

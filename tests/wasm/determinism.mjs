@@ -14,7 +14,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { loadBundle } from "./bundle.mjs";
 
 const SEEDS = [1n, 42n];
 
@@ -102,9 +103,7 @@ function compare(label, native, wasm) {
 }
 
 async function loadWasm() {
-  const glue = await import(pathToFileURL(glueModule).href);
-  // wasm-bindgen --target web: initSync takes { module } (bytes or a WebAssembly.Module).
-  glue.initSync({ module: fs.readFileSync(wasmModule) });
+  const glue = await loadBundle(path.dirname(glueModule));
   if (typeof glue.sim_run !== "function") {
     throw new Error(`${path.relative(root, glueModule)} does not export sim_run`);
   }

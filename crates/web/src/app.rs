@@ -6,6 +6,7 @@
 use crate::about_page::AboutPage;
 use crate::catalogue_page::CataloguePage;
 use crate::dashboard_page::DashboardPage;
+use crate::engine_gate::with_engine;
 use crate::error_panel::ErrorPanel;
 use crate::header::Header;
 use crate::hosted_lab_page::HostedLabPage;
@@ -68,14 +69,18 @@ fn resume_from_catalogue(server: ServerContext, route: Memo<Route>) {
 fn page(route: Route) -> AnyView {
     match route {
         Route::Catalogue => view! { <CataloguePage /> }.into_any(),
-        Route::Lesson(id) => view! { <LessonPage id=id /> }.into_any(),
-        Route::Sandbox => view! { <SandboxPage /> }.into_any(),
+        Route::Lesson(id) => with_engine(move |engine| view! { <LessonPage id=id.clone() engine=engine /> }.into_any()),
+        Route::Sandbox => with_engine(|engine| view! { <SandboxPage engine=engine /> }.into_any()),
         Route::About => view! { <AboutPage /> }.into_any(),
         Route::Join => view! { <JoinPage /> }.into_any(),
         Route::Teach => view! { <TeachPage /> }.into_any(),
         Route::TeachClass(id) => view! { <DashboardPage class_id=id /> }.into_any(),
-        Route::Replay(id, learner) => view! { <ReplayPage class_id=id learner=learner /> }.into_any(),
-        Route::HostedLab(id) => view! { <HostedLabPage id=id /> }.into_any(),
+        Route::Replay(id, learner) => with_engine(move |engine| {
+            view! { <ReplayPage class_id=id.clone() learner=learner.clone() engine=engine /> }.into_any()
+        }),
+        Route::HostedLab(id) => {
+            with_engine(move |engine| view! { <HostedLabPage id=id.clone() engine=engine /> }.into_any())
+        }
         Route::NotFound(path) => view! {
             <ErrorPanel title="Page not found".to_string() message=format!("Nothing lives at #/{path}.") />
             <p><a href="#/">"Back to the lessons"</a></p>

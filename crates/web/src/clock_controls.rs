@@ -5,7 +5,7 @@
 
 use crate::lab_handle::LabHandle;
 use crate::timeline::sleep_line;
-use kubelab_core::sim::time::{Duration, SimTime};
+use kubelab_core::sim::time::Duration;
 use leptos::prelude::*;
 
 /// Wall milliseconds between ticks of a running clock.
@@ -18,7 +18,7 @@ const JUMPS: [&str; 2] = ["10s", "1m"];
 #[component]
 pub fn ClockControls(lab: LabHandle) -> impl IntoView {
     start_ticking(lab);
-    let now = move || lab.with(|session| session.lab().sim().now().since(SimTime::ZERO));
+    let now = move || lab.with(|session| session.now());
     let scrubbed = move || lab.with(|session| session.past_position().is_some());
     let step = move |_| match lab.peek(|session| session.until_next_event()) {
         Some(wait) => {

@@ -10,7 +10,6 @@ use crate::inspector_view::{Inspected, InspectorView};
 use crate::lab_handle::LabHandle;
 use crate::node_canvas::NodeCanvas;
 use crate::pod_dnd::{self, PodDnd};
-use kubelab_core::api::node::Node;
 use leptos::ev::{DragEvent, KeyboardEvent};
 use leptos::prelude::*;
 
@@ -22,8 +21,8 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
     let dnd = PodDnd::default();
     let inspected: Inspected = RwSignal::new(None);
     // Past `CARDS_UP_TO` nodes the cards give way to one canvas cell per node.
-    let big = Memo::new(move |_| lab.with(|session| session.lab().sim().store().count::<Node>() > CARDS_UP_TO));
-    let picture = move || lab.with(|session| cluster_model::picture(session.lab().sim()));
+    let big = Memo::new(move |_| lab.with(|session| session.node_count() > CARDS_UP_TO));
+    let picture = move || lab.with(|session| session.picture());
     Effect::new(move |_| {
         lab.with(|_| ());
         request_animation_frame(move || pod_dnd::keep_focus_on_held(dnd));

@@ -81,7 +81,7 @@ fn line(event: &Event, store: &Store) -> EventLine {
 
 #[component]
 pub fn EventFeed(lab: LabHandle) -> impl IntoView {
-    let lines = move || lab.with(|session| recent(session.lab().sim().store(), SHOWN));
+    let lines = move || lab.with(|session| session.recent_events(SHOWN));
     view! {
         <section class="event-feed" aria-labelledby="events-heading">
             <h3 id="events-heading">"Recent events"</h3>

@@ -7,6 +7,7 @@
 use crate::api_client;
 use crate::cluster_view::ClusterView;
 use crate::dashboard_model::lesson_label;
+use crate::engine::Engine;
 use crate::error_panel::ErrorPanel;
 use crate::lab_handle::LabHandle;
 use crate::live_socket::{LinkState, LiveSocket};
@@ -33,6 +34,7 @@ pub fn parse(text: &str) -> Result<LabMessage, String> {
 /// The page's live state.
 #[derive(Clone, Copy)]
 struct Watch {
+    engine: &'static dyn Engine,
     lab: RwSignal<Option<Result<LabHandle, String>>>,
     title: RwSignal<String>,
     may_run: RwSignal<bool>,
@@ -47,7 +49,7 @@ impl Watch {
                 self.title.set(format!("{} · seed {seed}", lesson_label(&lesson, None)));
                 self.may_run.set(may_run);
                 // A (re)connection starts from the whole log: rebuild rather than patch.
-                let lab = rebuild(&lesson, seed).map(|session| {
+                let lab = rebuild(self.engine, &lesson, seed).map(|session| {
                     let lab = LabHandle::new(session);
                     for script in &scripts {
                         lab.run(script);
@@ -68,8 +70,9 @@ impl Watch {
 }
 
 #[component]
-pub fn HostedLabPage(id: String) -> impl IntoView {
+pub fn HostedLabPage(id: String, engine: &'static dyn Engine) -> impl IntoView {
     let watch = Watch {
+        engine,
         lab: RwSignal::new(None),
         title: RwSignal::new(String::new()),
         may_run: RwSignal::new(false),

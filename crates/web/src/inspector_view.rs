@@ -2,7 +2,6 @@
 //! with the scheduler's per-node verdicts ("why") beside it. Follows the lab as it changes,
 //! the past included, and closes with its button or Escape.
 
-use crate::inspector;
 use crate::lab_handle::LabHandle;
 use leptos::prelude::*;
 
@@ -13,12 +12,8 @@ pub type Inspected = RwSignal<Option<(String, String)>>;
 pub fn InspectorView(lab: LabHandle, inspected: Inspected) -> impl IntoView {
     let content = move || {
         let (namespace, name) = inspected.get()?;
-        let (described, why) = lab.with(|session| {
-            (
-                inspector::describe_pod(session.lab(), &namespace, &name),
-                inspector::why(session.lab(), &namespace, &name),
-            )
-        });
+        let (described, why) =
+            lab.with(|session| (session.describe_pod(&namespace, &name), session.why(&namespace, &name)));
         Some(view! {
             <section class="inspector" aria-labelledby="inspector-heading">
                 <header>

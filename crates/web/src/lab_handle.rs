@@ -2,7 +2,8 @@
 //! graph), a version that ticks after each change so views re-read the cluster, the terminal's
 //! transcript, the typed-command history, the clock's speed and what the live region announces.
 
-use crate::lab_session::{Entry, LabSession};
+use crate::engine::LiveLab;
+use crate::lab_session::Entry;
 use crate::sliced_run::{self, SlicedRun, Step};
 use kubelab_core::sim::time::Duration;
 use leptos::prelude::*;
@@ -14,7 +15,7 @@ const HISTORY_LIMIT: usize = 200;
 
 #[derive(Clone, Copy)]
 pub struct LabHandle {
-    session: StoredValue<LabSession, LocalStorage>,
+    session: StoredValue<Box<dyn LiveLab>, LocalStorage>,
     version: RwSignal<u64>,
     pub transcript: RwSignal<Vec<Entry>>,
     pub typed: RwSignal<Vec<String>>,
@@ -30,7 +31,7 @@ pub struct LabHandle {
 }
 
 impl LabHandle {
-    pub fn new(session: LabSession) -> LabHandle {
+    pub fn new(session: Box<dyn LiveLab>) -> LabHandle {
         LabHandle {
             session: StoredValue::new_local(session),
             version: RwSignal::new(0),
@@ -54,8 +55,8 @@ impl LabHandle {
         self.run_with(|session| session.run_deferred(text))
     }
 
-    fn run_with(&self, run: impl FnOnce(&mut LabSession) -> Vec<Entry>) -> Option<Entry> {
-        let entries = self.session.try_update_value(run).unwrap_or_default();
+    fn run_with(&self, run: impl FnOnce(&mut dyn LiveLab) -> Vec<Entry>) -> Option<Entry> {
+        let entries = self.update_quietly(run).unwrap_or_default();
         let last = entries.last().cloned();
         self.show(entries);
         self.redraw();
@@ -65,7 +66,7 @@ impl LabHandle {
     /// Runs a script someone else sent (the instructor's pushed fault): the same path as the
     /// terminal, with each line marked in the transcript by a `#` comment naming the sender.
     pub fn run_from(&self, text: &str, from: &str) {
-        let mut entries = self.session.try_update_value(|session| session.run(text)).unwrap_or_default();
+        let mut entries = self.update_quietly(|session| session.run(text)).unwrap_or_default();
         for entry in &mut entries {
             entry.command = instructor_line(&entry.command, from);
         }
@@ -83,7 +84,7 @@ impl LabHandle {
     }
 
     /// Changes the lab outside `run` (the clock, scrubbing, forking), then redraws.
-    pub fn update<R>(&self, change: impl FnOnce(&mut LabSession) -> R) -> Option<R> {
+    pub fn update<R>(&self, change: impl FnOnce(&mut dyn LiveLab) -> R) -> Option<R> {
         let result = self.update_quietly(change);
         self.redraw();
         result
@@ -91,8 +92,8 @@ impl LabHandle {
 
     /// Changes the lab without redrawing (a slice of a big cluster's reconciling); `redraw`
     /// shows the result when the caller chooses.
-    pub fn update_quietly<R>(&self, change: impl FnOnce(&mut LabSession) -> R) -> Option<R> {
-        self.session.try_update_value(change)
+    pub fn update_quietly<R>(&self, change: impl FnOnce(&mut dyn LiveLab) -> R) -> Option<R> {
+        self.session.try_update_value(|session| change(session.as_mut()))
     }
 
     pub fn redraw(&self) {
@@ -138,14 +139,14 @@ impl LabHandle {
     }
 
     /// Reads the lab; inside a reactive view this re-runs after every command.
-    pub fn with<R>(&self, read: impl FnOnce(&LabSession) -> R) -> R {
+    pub fn with<R>(&self, read: impl FnOnce(&dyn LiveLab) -> R) -> R {
         self.version.track();
-        self.session.with_value(read)
+        self.session.with_value(|session| read(session.as_ref()))
     }
 
     /// Reads the lab without subscribing (event handlers).
-    pub fn peek<R>(&self, read: impl FnOnce(&LabSession) -> R) -> R {
-        self.session.with_value(read)
+    pub fn peek<R>(&self, read: impl FnOnce(&dyn LiveLab) -> R) -> R {
+        self.session.with_value(|session| read(session.as_ref()))
     }
 }
 

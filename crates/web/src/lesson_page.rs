@@ -3,9 +3,9 @@
 //! it also reports progress, saves the lab, takes the instructor's faults and resumes where the
 //! learner left off.
 
+use crate::engine::Engine;
 use crate::error_panel::ErrorPanel;
 use crate::lab_handle::LabHandle;
-use crate::lab_session::LabSession;
 use crate::lab_sync;
 use crate::lab_view::LabView;
 use crate::lessons::catalogue;
@@ -21,12 +21,12 @@ use kubelab_core::lesson::Lesson;
 use leptos::prelude::*;
 
 #[component]
-pub fn LessonPage(id: String) -> impl IntoView {
+pub fn LessonPage(id: String, engine: &'static dyn Engine) -> impl IntoView {
     let Some(lesson) = catalogue().find(&id) else {
         return view! { <ErrorPanel title="No such lesson".to_string() message=format!("There is no lesson called “{id}”.") /> }
             .into_any();
     };
-    match LabSession::for_lesson(lesson) {
+    match engine.lesson_lab(lesson) {
         Ok(session) => view! { <LessonView lesson=lesson lab=shared_lab::open(session) /> }.into_any(),
         Err(message) => {
             view! { <ErrorPanel title="This lesson's lab did not start".to_string() message=message /> }.into_any()

@@ -30,6 +30,8 @@ pub mod completion;
 pub mod dashboard_model;
 pub mod dashboard_page;
 pub mod drag_commands;
+pub mod engine;
+pub mod engine_gate;
 pub mod error_panel;
 pub mod event_feed;
 pub mod fault_form;
@@ -86,13 +88,10 @@ mod wasm_memcmp;
 pub mod yaml_highlight;
 pub mod yaml_tokens;
 
-use kubelab_core::cluster::ClusterSpec;
-use kubelab_core::kubectl::MemoryFiles;
-use kubelab_core::script;
-use kubelab_core::sim::{Sim, load};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Mounts the app into the page's `#app` element (or the body), replacing its loading text.
+/// Mounts the app into the page's `#app` element (or the body), replacing its loading text,
+/// then starts fetching the simulator's chunk (`engine_gate::prefetch`).
 #[wasm_bindgen]
 pub fn start_app() {
     panic_report::install();
@@ -107,25 +106,25 @@ pub fn start_app() {
         }
         None => leptos::mount::mount_to_body(app::App),
     }
+    engine_gate::prefetch();
+}
+
+/// Fetches the simulator's chunk; `sim_run` and `EngineBench` need it first (Node tests).
+#[wasm_bindgen]
+pub async fn load_engine() -> Result<(), String> {
+    engine::load().await.map(|_| ())
 }
 
 /// Runs a `kubelab sim` script on the default cluster with `seed`; returns JSON
 /// `{"output": transcript, "trace": jsonl, "exitCode": n}` (malformed scripts: exit code 2).
 #[wasm_bindgen]
-pub fn sim_run(seed: u64, script_text: &str) -> String {
-    let result = run_script(seed, script_text);
-    serde_json::json!({"output": result.0, "trace": result.1, "exitCode": result.2}).to_string()
+pub fn sim_run(seed: u64, script_text: &str) -> Result<String, String> {
+    let (output, trace, exit_code) = loaded()?.run_script(seed, script_text);
+    Ok(serde_json::json!({"output": output, "trace": trace, "exitCode": exit_code}).to_string())
 }
 
-/// The same run as `kubelab sim --seed SEED -`, as (transcript, trace, exit code).
-pub fn run_script(seed: u64, script_text: &str) -> (String, String, i32) {
-    let steps = match script::parse(script_text) {
-        Ok(steps) => steps,
-        Err(err) => return (format!("kubelab sim: {err}\n"), String::new(), 2),
-    };
-    let mut sim = Sim::new(seed, &ClusterSpec::default());
-    let transcript = script::run(&mut sim, &steps, &MemoryFiles::new(), false);
-    (transcript.text, sim.trace().as_jsonl().to_string(), transcript.exit_code)
+fn loaded() -> Result<&'static dyn engine::Engine, String> {
+    engine::get().ok_or_else(|| "the simulator is not loaded; await load_engine() first".to_string())
 }
 
 /// The engine benchmark's scenario (`kubelab_core::sim::load`) in the phases the native bench
@@ -135,20 +134,19 @@ pub fn run_script(seed: u64, script_text: &str) -> (String, String, i32) {
 /// the figure, as natively.
 #[wasm_bindgen]
 pub struct EngineBench {
-    sim: Sim,
+    cluster: Box<dyn engine::LoadRun>,
 }
 
 #[wasm_bindgen]
 impl EngineBench {
     #[wasm_bindgen(constructor)]
-    pub fn new(nodes: usize) -> EngineBench {
-        EngineBench { sim: load::cluster(nodes) }
+    pub fn new(nodes: usize) -> Result<EngineBench, String> {
+        Ok(EngineBench { cluster: loaded()?.load_cluster(nodes) })
     }
 
     /// Returns JSON `{"pods", "running", "virtualSeconds", "traceHash"}`.
     pub fn run(&mut self, deployments: usize, replicas: usize) -> String {
-        load::apply_deployments(&mut self.sim, deployments, replicas);
-        let report = load::run_until_running(&mut self.sim, deployments * replicas);
+        let report = self.cluster.run(deployments, replicas);
         serde_json::json!({
             "pods": report.pods,
             "running": report.running,
@@ -160,7 +158,7 @@ impl EngineBench {
 
     /// Timers fired over an hour with nothing to do.
     pub fn idle_hour(&mut self) -> u64 {
-        load::idle_hour(&mut self.sim)
+        self.cluster.idle_hour()
     }
 }
 
@@ -170,10 +168,10 @@ mod tests {
 
     #[test]
     fn runs_a_script_and_reports_json() {
-        let json: serde_json::Value = serde_json::from_str(&sim_run(1, "kubectl get nodes\n")).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&sim_run(1, "kubectl get nodes\n").unwrap()).unwrap();
         assert!(json["output"].as_str().unwrap().contains("node-1   Ready"));
         assert_eq!(json["exitCode"], 0);
-        let json: serde_json::Value = serde_json::from_str(&sim_run(1, "bogus\n")).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&sim_run(1, "bogus\n").unwrap()).unwrap();
         assert_eq!(json["exitCode"], 2);
     }
 }

@@ -3,7 +3,7 @@
 //! upstream's YAMLReader does, from the document's start), and decoding errors name a field
 //! path (`unknown field "spec.replica"`), looked up here in the text.
 
-use kubelab_core::manifest::parse_document;
+use crate::engine;
 
 /// The 1-based line of `text` that the apply error `output` is about, when it says.
 pub fn error_line(text: &str, output: &str) -> Option<usize> {
@@ -16,8 +16,9 @@ pub fn error_line(text: &str, output: &str) -> Option<usize> {
 
 /// The first document that fails to parse, and the line its parser names.
 fn syntax_error_line(text: &str) -> Option<usize> {
+    let engine = engine::get()?;
     documents(text).into_iter().find_map(|(start, document)| {
-        let message = parse_document(&document).err()?.message;
+        let message = engine.manifest_error(&document)?;
         let rest = message.split("yaml: line ").nth(1)?;
         let line: usize = rest.split(':').next()?.parse().ok()?;
         Some(start + line - 1)

@@ -17,7 +17,7 @@ pub fn NodeCanvas(lab: LabHandle) -> impl IntoView {
     let cells = StoredValue::new_local(Vec::<NodeCell>::new());
     let pointed = RwSignal::new(None::<String>);
     Effect::new(move |_| {
-        let fresh = lab.with(|session| node_grid::cells(session.lab().sim()));
+        let fresh = lab.with(|session| session.cells());
         if let Some(element) = canvas.get() {
             draw(&element, &fresh);
         }
@@ -32,20 +32,13 @@ pub fn NodeCanvas(lab: LabHandle) -> impl IntoView {
             pointed.set(text);
         }
     };
-    let summary = move || lab.with(|session| summary(session.lab().sim()));
+    let summary = move || lab.with(|session| session.grid_summary());
     view! {
         <p class="node-canvas-summary">{summary}</p>
         <canvas node_ref=canvas class="node-canvas" role="img" aria-label="Every node as a cell: green Ready, red NotReady, amber cordoned; the dark bar is how full of pods it is"
             on:mousemove=point on:click=point></canvas>
         <p class="node-canvas-pointed" aria-live="polite">{move || pointed.get().unwrap_or_else(|| "Point at a node to see its name and pods.".into())}</p>
     }
-}
-
-/// Nodes and pods in one line, above the grid.
-fn summary(sim: &kubelab_core::sim::Sim) -> String {
-    use kubelab_core::api::{node::Node, pod::Pod};
-    let store = sim.store();
-    format!("{} nodes, {} pods", store.count::<Node>(), store.count::<Pod>())
 }
 
 /// Draws every cell: backgrounds grouped by colour, then the fill bars in one colour, so a

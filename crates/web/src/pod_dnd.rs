@@ -5,7 +5,6 @@
 
 use crate::drag_commands::{self, DropTarget, PodRef};
 use crate::lab_handle::LabHandle;
-use kubelab_core::api::node::Node;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 
@@ -98,8 +97,7 @@ pub fn keep_focus_on_held(dnd: PodDnd) {
 
 /// Every node in name order, then the bin.
 fn targets(lab: LabHandle) -> Vec<DropTarget> {
-    let mut names: Vec<String> =
-        lab.peek(|session| session.lab().sim().store().list::<Node>(None).map(|n| n.metadata.name.clone()).collect());
+    let mut names: Vec<String> = lab.peek(|session| session.node_names());
     names.sort();
     names.into_iter().map(DropTarget::Node).chain([DropTarget::Bin]).collect()
 }

@@ -24,7 +24,7 @@ pub fn PredictionPanel(lab: LabHandle, prediction: &'static Prediction, step: us
             reporter.report(step, ProgressKind::PredictionAnswered, Some("prediction"), Some(&choice.text));
         }
         lab.run(&prediction.run);
-        let right = lab.peek(|session| prediction.choices.iter().position(|c| session.lab().check(&c.check).passed));
+        let right = lab.peek(|session| prediction.choices.iter().position(|c| session.check(&c.check).passed));
         answer.set(Some(right));
     };
     let group = format!("prediction-{step}");

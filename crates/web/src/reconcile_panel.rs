@@ -78,7 +78,7 @@ pub fn ReconcilePanel(lab: LabHandle) -> impl IntoView {
     view! {
         <details class="reconcile" on:toggle=toggle>
             <summary>"Reconcile loops: what the last step set in motion"</summary>
-            {move || open.get().then(|| match lab.with(activity) {
+            {move || open.get().then(|| match lab.with(|session| session.activity()) {
                 None => view! { <p>"Nothing has run yet."</p> }.into_any(),
                 Some(step) => step_view(step).into_any(),
             })}

@@ -7,9 +7,9 @@ use crate::api_client;
 use crate::api_types::LabLog;
 use crate::cluster_view::ClusterView;
 use crate::dashboard_model::lesson_label;
+use crate::engine::{Engine, LiveLab};
 use crate::error_panel::ErrorPanel;
 use crate::lab_handle::LabHandle;
-use crate::lab_session::LabSession;
 use crate::lessons::catalogue;
 use crate::route::Route;
 use crate::terminal::transcript_text;
@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 #[component]
-pub fn ReplayPage(class_id: String, learner: String) -> impl IntoView {
+pub fn ReplayPage(class_id: String, learner: String, engine: &'static dyn Engine) -> impl IntoView {
     let log = RwSignal::new(None::<Result<LabLog, String>>);
     let path = format!(
         "/api/classes/{}/learners/{}/lab",
@@ -34,13 +34,13 @@ pub fn ReplayPage(class_id: String, learner: String) -> impl IntoView {
         {move || match log.get() {
             None => view! { <p role="status">"Loading the lab…"</p> }.into_any(),
             Some(Err(detail)) => view! { <ErrorPanel title="No lab to replay".to_string() message=detail /> }.into_any(),
-            Some(Ok(log)) => replay(log),
+            Some(Ok(log)) => replay(engine, log),
         }}
     }
 }
 
-fn replay(log: LabLog) -> AnyView {
-    let session = match rebuild(&log.lesson, log.seed) {
+fn replay(engine: &'static dyn Engine, log: LabLog) -> AnyView {
+    let session = match rebuild(engine, &log.lesson, log.seed) {
         Ok(session) => session,
         Err(message) => {
             return view! { <ErrorPanel title="This lab cannot be replayed".to_string() message=message /> }.into_any();
@@ -64,9 +64,9 @@ fn replay(log: LabLog) -> AnyView {
 
 /// A fresh lab for a logged lesson and seed, refusing a seed the bundled lesson would not use
 /// (the replay would show a different cluster). Hosted labs start from it too.
-pub fn rebuild(lesson_id: &str, seed: u64) -> Result<LabSession, String> {
+pub fn rebuild(engine: &dyn Engine, lesson_id: &str, seed: u64) -> Result<Box<dyn LiveLab>, String> {
     if lesson_id == "sandbox" {
-        return Ok(LabSession::sandbox());
+        return Ok(engine.sandbox(3));
     }
     let lesson = catalogue()
         .find(lesson_id)
@@ -75,5 +75,5 @@ pub fn rebuild(lesson_id: &str, seed: u64) -> Result<LabSession, String> {
     if lesson_seed != seed {
         return Err(format!("the lab used seed {seed} but the lesson here uses seed {lesson_seed}"));
     }
-    LabSession::for_lesson(lesson)
+    engine.lesson_lab(lesson)
 }

@@ -3,8 +3,8 @@
 //! frames. A learner in a class still gets the instructor's faults here, and the lab is saved
 //! for replay.
 
+use crate::engine::Engine;
 use crate::lab_handle::LabHandle;
-use crate::lab_session::LabSession;
 use crate::lab_sync;
 use crate::lab_view::LabView;
 use crate::live_faults::LiveFaults;
@@ -17,11 +17,11 @@ use crate::sliced_run::Step;
 use leptos::prelude::*;
 
 #[component]
-pub fn SandboxPage() -> impl IntoView {
+pub fn SandboxPage(engine: &'static dyn Engine) -> impl IntoView {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     let nodes = sandbox_setup::nodes_in(&hash);
     let scenario = sandbox_setup::parameter(&hash, "scenario").and_then(Scenario::parse).unwrap_or(Scenario::Empty);
-    let lab = shared_lab::open(LabSession::sandbox_of(nodes));
+    let lab = shared_lab::open(engine.sandbox(nodes));
     start_scenario(lab, &hash);
     if let Some(server) = ServerContext::get() {
         lab_sync::save_while_open(lab, server);
@@ -54,6 +54,6 @@ fn start_scenario(lab: LabHandle, hash: &str) {
     let Some(scenario) = sandbox_setup::parameter(hash, "scenario").and_then(Scenario::parse) else {
         return;
     };
-    let nodes = lab.peek(LabSession::nodes);
+    let nodes = lab.peek(|session| session.nodes());
     lab.sliced.push(lab, scenario.scripts(nodes).iter().map(|script| Step::of(script)));
 }

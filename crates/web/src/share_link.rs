@@ -3,14 +3,13 @@
 //! refused. Opening the link replays the same cluster (`shared_lab.rs`).
 
 use crate::lab_handle::LabHandle;
-use crate::lab_session::LabSession;
 use leptos::prelude::*;
 
 #[component]
 pub fn ShareLink(lab: LabHandle) -> impl IntoView {
     let link = RwSignal::new(None::<String>);
     let copy = move |_| {
-        let hash = lab.peek(LabSession::permalink);
+        let hash = lab.peek(|session| session.permalink());
         let url = page_url_with(&hash);
         copy_to_clipboard(&url);
         link.set(Some(url));

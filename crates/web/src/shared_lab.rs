@@ -2,13 +2,13 @@
 //! are replayed into the fresh lab (the same cluster, deterministically); a bad link leaves the
 //! fresh lab and a notice saying what was wrong, never a panic.
 
+use crate::engine::LiveLab;
 use crate::lab_handle::LabHandle;
-use crate::lab_session::LabSession;
 use crate::permalink;
 use crate::sliced_run::{SLICED_ABOVE_NODES, Step};
 use leptos::prelude::*;
 
-pub fn open(session: LabSession) -> LabHandle {
+pub fn open(session: Box<dyn LiveLab>) -> LabHandle {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     let Some(log) = permalink::log_parameter(&hash) else {
         return LabHandle::new(session);
@@ -35,7 +35,7 @@ pub fn open(session: LabSession) -> LabHandle {
 }
 
 /// Replays a link's scripts: at once on a small cluster, between frames on a big one.
-fn replay(mut session: LabSession, scripts: Vec<String>) -> LabHandle {
+fn replay(mut session: Box<dyn LiveLab>, scripts: Vec<String>) -> LabHandle {
     if session.nodes() > SLICED_ABOVE_NODES {
         let handle = LabHandle::new(session);
         handle.sliced.push(handle, scripts.iter().map(|script| Step::of(script)));

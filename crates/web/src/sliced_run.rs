@@ -5,7 +5,6 @@
 //! timeline records each script as typed, so replays and permalinks stay exact.
 
 use crate::lab_handle::LabHandle;
-use kubelab_core::sim::time::SimTime;
 use leptos::prelude::*;
 use std::collections::VecDeque;
 
@@ -127,7 +126,7 @@ fn frame(lab: LabHandle) {
                 run.redraw_cost.update_value(|cost| cost.pending_since = Some(ended));
             }
             if done == Some(false) {
-                let now = lab.peek(|session| session.lab().sim().now().since(SimTime::ZERO));
+                let now = lab.peek(|session| session.now());
                 run.progress.set(Some(format!("reconciling… t = {now}{more}")));
                 run.queue.update_value(|queue| queue.push_front(Step::Settle));
             }

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 #[component]
 pub fn TaskPanel(lab: LabHandle, task: &'static Task, lesson_id: &'static str, step: usize) -> impl IntoView {
     let verdicts = Memo::new(move |_| {
-        lab.with(|session| task.checks.iter().map(|check| session.lab().check(check)).collect::<Vec<Verdict>>())
+        lab.with(|session| task.checks.iter().map(|check| session.check(check)).collect::<Vec<Verdict>>())
     });
     let complete = Memo::new(move |_| verdicts.with(|v| v.iter().all(|verdict| verdict.passed)));
     let reporter = LessonReporter::get();

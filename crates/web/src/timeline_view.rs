@@ -55,7 +55,7 @@ pub fn TimelineView(lab: LabHandle) -> impl IntoView {
 fn status(lab: LabHandle) -> String {
     lab.with(|session| {
         let total = session.timeline().len();
-        let at = session.lab().sim().now().since(SimTime::ZERO);
+        let at = session.now();
         match session.past_position() {
             Some(position) => {
                 format!("Showing the past: after {position} of {total} entries (t={at}). The lab is read-only.")
