@@ -7,7 +7,7 @@ use crate::cluster_model::{self, ClusterPicture};
 use crate::event_feed::{self, EventLine};
 use crate::inspector;
 use crate::lab_session::{Entry, LabSession};
-use crate::node_grid::{self, NodeCell};
+use crate::node_grid::NodeCell;
 use crate::reconcile_panel::{self, StepActivity};
 use crate::timeline::Timeline;
 use kubelab_core::api::node::Node;
@@ -214,7 +214,7 @@ impl LiveLab for LabSession {
         cluster_model::picture(self.lab().sim())
     }
     fn cells(&self) -> Vec<NodeCell> {
-        node_grid::cells(self.lab().sim())
+        self.grid_cells()
     }
     fn grid_summary(&self) -> String {
         let store = self.lab().sim().store();

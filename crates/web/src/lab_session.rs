@@ -3,6 +3,8 @@
 //! scrubbing back to an earlier point and forking from it) and the running clock.
 //! Plain Rust, no browser types, so it is tested natively.
 
+use crate::grid_informer::GridInformer;
+use crate::node_grid::NodeCell;
 use crate::panic_report;
 use crate::permalink;
 use crate::sandbox_setup;
@@ -10,6 +12,7 @@ use crate::timeline::{Moment, Timeline, sleep_line};
 use kubelab_core::kubectl;
 use kubelab_core::lesson::{Lesson, LessonLab};
 use kubelab_core::sim::time::{Duration, SimTime};
+use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// One line the learner ran and what it printed, exactly as the core rendered it.
@@ -35,6 +38,8 @@ pub struct LabSession {
     nodes: usize,
     /// Set when the core panicked (natively; in wasm32 a panic aborts): the lab refuses more.
     broken: bool,
+    /// The present's node grid, kept current between redraws (`grid_informer.rs`).
+    grid: RefCell<GridInformer>,
 }
 
 impl LabSession {
@@ -62,7 +67,16 @@ impl LabSession {
     fn wrap(lab: LessonLab, lesson: &Lesson) -> LabSession {
         let seed = lesson.seed.unwrap_or(1);
         let timeline = Timeline::new(&lab);
-        LabSession { lab, lesson_id: lesson.id.clone(), seed, timeline, past: None, nodes: 3, broken: false }
+        LabSession {
+            lab,
+            lesson_id: lesson.id.clone(),
+            seed,
+            timeline,
+            past: None,
+            nodes: 3,
+            broken: false,
+            grid: RefCell::default(),
+        }
     }
 
     /// The lesson id (`sandbox` for free play), the seed and every script run so far.
@@ -246,6 +260,17 @@ impl LabSession {
         if let Some((position, past)) = self.past.take() {
             self.timeline.truncate(position);
             self.lab = past;
+            // The past's history differs from the one the grid followed.
+            self.grid = RefCell::default();
+        }
+    }
+
+    /// The node grid's cells for the lab being looked at: the present's kept current, a past
+    /// one's listed afresh.
+    pub fn grid_cells(&self) -> Vec<NodeCell> {
+        match &self.past {
+            Some((_, past)) => GridInformer::default().cells(past.sim().store()).to_vec(),
+            None => self.grid.borrow_mut().cells(self.lab.sim().store()).to_vec(),
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod engine_gate;
 pub mod error_panel;
 pub mod event_feed;
 pub mod fault_form;
+pub mod grid_informer;
 pub mod header;
 pub mod host_lab_form;
 pub mod hosted_lab_page;
