@@ -430,6 +430,31 @@ try {
   }, page);
 
   if (pageErrors.length > 0) fail(`the page logged errors:\n  ${pageErrors.join("\n  ")}`);
+
+  // Last, on a page of its own: a bug in the core kills the wasm instance.
+  const crashed = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  crashed.setDefaultTimeout(TIMEOUT_MS);
+  await step("a-crash-shows-a-report", async () => {
+    await crashed.goto(`${base}/#/sandbox`);
+    await type(crashed, "kubectl create deployment web --image=hello:v1 --replicas=2");
+    await expectText(crashed, "deployment.apps/web created");
+    const thrown = await crashed.evaluate(async () => {
+      const app = await import("./pkg/kubelab_web.js");
+      try {
+        app.simulate_crash();
+        return null;
+      } catch (error) {
+        return String(error);
+      }
+    });
+    if (!thrown) fail("simulate_crash returned instead of stopping the simulator");
+    await crashed.locator("#crash-panel").waitFor();
+    const report = await crashed.locator("#crash-report").inputValue();
+    for (const needle of ["lesson: sandbox", "seed: 1", "panic: ", "a simulated bug in the core", "  kubectl create deployment web --image=hello:v1 --replicas=2"]) {
+      if (!report.includes(needle)) fail(`the crash report lacks ${JSON.stringify(needle)}:\n${report}`);
+    }
+    await crashed.locator("#crash-report").focus();
+  }, crashed);
   console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/`);
 } catch (error) {
   if (!process.exitCode) {

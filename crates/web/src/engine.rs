@@ -32,6 +32,8 @@ pub trait Engine: Sync {
     fn run_script(&self, seed: u64, script_text: &str) -> (String, String, i32);
     /// The engine benchmark's cluster of `nodes` nodes (`kubelab_core::sim::load`).
     fn load_cluster(&self, nodes: usize) -> Box<dyn LoadRun>;
+    /// Panics with `message` (`simulate_crash`: what a bug in the core looks like on the page).
+    fn crash(&self, message: &str);
 }
 
 /// One running lab as the views read and drive it (implemented by `LabSession`).
@@ -138,6 +140,10 @@ impl Engine for Simulator {
 
     fn load_cluster(&self, nodes: usize) -> Box<dyn LoadRun> {
         Box::new(load::cluster(nodes))
+    }
+
+    fn crash(&self, message: &str) {
+        panic!("{message}");
     }
 }
 

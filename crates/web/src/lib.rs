@@ -84,7 +84,7 @@ pub mod timeline;
 pub mod timeline_view;
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 mod wasm_alloc;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod wasm_memcmp;
 pub mod yaml_highlight;
 pub mod yaml_tokens;
@@ -122,6 +122,14 @@ pub async fn load_engine() -> Result<(), String> {
 pub fn sim_run(seed: u64, script_text: &str) -> Result<String, String> {
     let (output, trace, exit_code) = loaded()?.run_script(seed, script_text);
     Ok(serde_json::json!({"output": output, "trace": trace, "exitCode": exit_code}).to_string())
+}
+
+/// Panics inside the simulator as a bug in the core would, so the end-to-end test can check
+/// what a learner then sees: the crash panel with its report, not a frozen page.
+#[wasm_bindgen]
+pub fn simulate_crash() -> Result<(), String> {
+    loaded()?.crash("a simulated bug in the core");
+    Ok(())
 }
 
 fn loaded() -> Result<&'static dyn engine::Engine, String> {

@@ -1,5 +1,6 @@
 //! The wasm32 global allocator: dlmalloc, as the standard library uses, but fed memory in
-//! growing steps instead of 64 KiB at a time.
+//! growing steps instead of 64 KiB at a time, with small blocks recycled through per-size free
+//! lists in front of it.
 //!
 //! Each `memory.grow` makes V8 (and other engines) account the new external memory, and past a
 //! threshold run a full mark-compact of the JS heap. A 15,000-pod lab grows its heap by hundreds
@@ -58,42 +59,109 @@ unsafe impl dlmalloc::Allocator for GrowingMemory {
     }
 }
 
-/// dlmalloc over `GrowingMemory`. wasm32 without the atomics feature runs one thread, so the
-/// cell needs no lock.
-struct Allocator(UnsafeCell<dlmalloc::Dlmalloc<GrowingMemory>>);
-
-// SAFETY: single-threaded target (see the cfg on the module in lib.rs).
-unsafe impl Sync for Allocator {}
+/// Blocks of at most this many bytes are recycled through per-size free lists in front of
+/// dlmalloc: the simulator's strings, `Arc`s and map nodes are small and come and go by the
+/// million, and a list push or pop is a few instructions where dlmalloc's bins take dozens.
+const SMALL_MAX: usize = 256;
+/// The free lists' size classes: multiples of this many bytes.
+const CLASS_STEP: usize = 16;
+const CLASSES: usize = SMALL_MAX / CLASS_STEP;
 
 /// The natural malloc alignment on wasm32 (two words); anything up to it needs no `memalign`.
 const MALLOC_ALIGN: usize = 2 * core::mem::size_of::<usize>();
+
+struct Heap {
+    dlmalloc: dlmalloc::Dlmalloc<GrowingMemory>,
+    /// For each size class, the most recently freed block; each free block's first word points
+    /// at the next. Blocks stay in their class (never returned to dlmalloc).
+    free: [*mut u8; CLASSES],
+}
+
+/// The size class of a layout the free lists serve, if any.
+fn class_of(layout: Layout) -> Option<usize> {
+    let size = layout.size();
+    (size != 0 && size <= SMALL_MAX && layout.align() <= MALLOC_ALIGN).then(|| (size - 1) / CLASS_STEP)
+}
+
+/// wasm32 without the atomics feature runs one thread, so the cell needs no lock.
+struct Allocator(UnsafeCell<Heap>);
+
+// SAFETY: single-threaded target (see the cfg on the module in lib.rs).
+unsafe impl Sync for Allocator {}
 
 // The layout-carrying `free` and `realloc` check the layout's size against the chunk on every
 // call (an assert that is on in release builds too: a tenth of the allocator's time in the
 // engine bench). The C-shaped entry points take the size from the chunk header instead.
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        unsafe { (*self.0.get()).malloc(layout.size(), layout.align()) }
+        let heap = unsafe { &mut *self.0.get() };
+        let Some(class) = class_of(layout) else {
+            return unsafe { heap.dlmalloc.malloc(layout.size(), layout.align()) };
+        };
+        let head = heap.free[class];
+        if head.is_null() {
+            // A whole class's worth, so the block can serve any size of its class later.
+            return unsafe { heap.dlmalloc.malloc((class + 1) * CLASS_STEP, MALLOC_ALIGN) };
+        }
+        // SAFETY: a free block's first word holds the next free block (set in `dealloc`).
+        heap.free[class] = unsafe { head.cast::<*mut u8>().read() };
+        head
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        unsafe { (*self.0.get()).calloc(layout.size(), layout.align()) }
+        if class_of(layout).is_none() {
+            return unsafe { (*self.0.get()).dlmalloc.calloc(layout.size(), layout.align()) };
+        }
+        let block = unsafe { self.alloc(layout) };
+        if !block.is_null() {
+            // SAFETY: the block holds at least layout.size() bytes.
+            unsafe { block.write_bytes(0, layout.size()) };
+        }
+        block
     }
 
-    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
-        unsafe { (*self.0.get()).c_free(ptr) }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let heap = unsafe { &mut *self.0.get() };
+        match class_of(layout) {
+            Some(class) => {
+                // SAFETY: the block is at least CLASS_STEP bytes and aligned for a pointer.
+                unsafe { ptr.cast::<*mut u8>().write(heap.free[class]) };
+                heap.free[class] = ptr;
+            }
+            None => unsafe { heap.dlmalloc.c_free(ptr) },
+        }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let heap = unsafe { &mut *self.0.get() };
-        if layout.align() <= MALLOC_ALIGN {
-            unsafe { heap.c_realloc(ptr, new_size) }
-        } else {
-            // Only the layout-carrying realloc keeps an over-alignment.
-            unsafe { heap.realloc(ptr, layout.size(), layout.align(), new_size) }
+        // SAFETY: GlobalAlloc's contract: new_size rounded to layout.align() does not overflow.
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (class_of(layout), class_of(new_layout)) {
+            (Some(old), Some(new)) if old == new => ptr,
+            (None, None) => {
+                let heap = unsafe { &mut (*self.0.get()).dlmalloc };
+                if layout.align() <= MALLOC_ALIGN {
+                    unsafe { heap.c_realloc(ptr, new_size) }
+                } else {
+                    // Only the layout-carrying realloc keeps an over-alignment.
+                    unsafe { heap.realloc(ptr, layout.size(), layout.align(), new_size) }
+                }
+            }
+            // Into or out of the free lists: a block of the other kind, and a copy.
+            _ => {
+                let moved = unsafe { self.alloc(new_layout) };
+                if !moved.is_null() {
+                    // SAFETY: both blocks hold at least the smaller size; they do not overlap.
+                    unsafe { core::ptr::copy_nonoverlapping(ptr, moved, layout.size().min(new_size)) };
+                    unsafe { self.dealloc(ptr, layout) };
+                }
+                moved
+            }
         }
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: Allocator = Allocator(UnsafeCell::new(dlmalloc::Dlmalloc::new_with_allocator(GrowingMemory)));
+static ALLOCATOR: Allocator = Allocator(UnsafeCell::new(Heap {
+    dlmalloc: dlmalloc::Dlmalloc::new_with_allocator(GrowingMemory),
+    free: [core::ptr::null_mut(); CLASSES],
+}));
