@@ -1,11 +1,13 @@
 //! kubelab-web: the browser side of kubelab, a leptos app (client-side rendered) with the
-//! simulator compiled in, so a learner needs no server. `start_app` mounts it; `sim_run` and
-//! `EngineBench` expose the core to pages and tests.
+//! simulator compiled in, so a learner needs no server. `start_app` mounts it; after
+//! `load_engine`, `sim_run` and `EngineBench` expose the core to tests.
 //!
-//! Codemap: `app` (shell and hash routes, `route`), pages (`catalogue_page`, `lesson_page`,
+//! Codemap: `engine` (the pages' only door to the core; in the browser the core behind it is
+//! a chunk fetched after the first paint, waited for by `engine_gate`), `app` (shell and hash
+//! routes, `route`), pages (`catalogue_page`, `lesson_page`,
 //! `sandbox_page` with `sandbox_form` + `sandbox_setup`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
 //! `permalink` + `shared_lab`, `lab_handle` reactive, `lab_view`, `terminal` + `completion`,
-//! `clock_controls` + `sliced_run`, `timeline_view`, `share_link`, `cluster_view` over `cluster_model` (or `node_canvas` over `node_grid` past 60 nodes) with
+//! `clock_controls` + `sliced_run`, `timeline_view`, `share_link`, `cluster_view` over `cluster_model` (or `node_canvas` over `node_grid` and `grid_informer` past 60 nodes) with
 //! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
 //! `reconcile_panel`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
