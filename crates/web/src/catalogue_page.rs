@@ -2,7 +2,7 @@
 //! and an error panel for any bundled lesson file that did not parse.
 
 use crate::error_panel::ErrorPanel;
-use crate::lessons::catalogue;
+use crate::lessons::{BrokenLesson, catalogue};
 use crate::markdown;
 use crate::progress;
 use crate::route::Route;
@@ -17,11 +17,19 @@ pub fn CataloguePage() -> impl IntoView {
         <p class="lede">"Each lesson runs a simulated cluster right here in your browser. Break it, and watch it heal."</p>
         {catalogue.broken.iter().map(|broken| view! {
             <ErrorPanel title=format!("The lesson file {} could not be read", broken.file)
-                message=format!("line {}, column {}: {}", broken.line, broken.column, broken.message) />
+                message=where_broken(broken) />
         }).collect_view()}
         <ol class="catalogue">
             {catalogue.lessons.iter().map(lesson_card).collect_view()}
         </ol>
+    }
+}
+
+/// Where and why a lesson file broke; a format error read from JSON has no line of the file.
+fn where_broken(broken: &BrokenLesson) -> String {
+    match broken.line {
+        0 => format!("{} (`kubelab lessons check lessons/` names the line)", broken.message),
+        line => format!("line {line}, column {}: {}", broken.column, broken.message),
     }
 }
 
