@@ -28,4 +28,10 @@ export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/lib/llvm-22/bin/wasm-ld
 unset RUSTUP_TOOLCHAIN
-exec /usr/bin/cargo "$subcommand" "${wasm_flags[@]}" -Zbuild-std=std,panic_abort "$@"
+# The standard library built from source is built for speed in the bundle's profile, as the
+# simulator is (Cargo.toml): String clones and Vec growth run in the simulator's hot loops.
+std_speed=()
+for crate in std alloc core; do
+  std_speed+=(--config "profile.wasm-release.package.$crate.opt-level=3")
+done
+exec /usr/bin/cargo "$subcommand" "${wasm_flags[@]}" -Zbuild-std=std,panic_abort "${std_speed[@]}" "$@"

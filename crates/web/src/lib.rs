@@ -11,8 +11,8 @@
 //! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
 //! `reconcile_panel`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
-//! `build.rs`), `progress` (localStorage), `panic_report` (crash panel), `wasm_alloc` (the global allocator), `wasm_memcmp`
-//! (word-at-a-time `memcmp`).
+//! `build.rs`), `progress` (localStorage), `panic_report` (crash panel). The global allocator and
+//! `memcmp` of the wasm32 build are the `kubelab-web-runtime` crate's.
 //!
 //! With a server (`kubelab serve`): `server_context` (is there one, who is signed in),
 //! `api_client` + `api_types` + `live_socket` (HTTP and WebSocket), the learner's side
@@ -84,13 +84,12 @@ pub mod teach_page;
 pub mod terminal;
 pub mod timeline;
 pub mod timeline_view;
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-mod wasm_alloc;
-#[cfg(any(target_arch = "wasm32", test))]
-mod wasm_memcmp;
 pub mod yaml_highlight;
 pub mod yaml_tokens;
 
+// Links the global allocator and `memcmp` (nothing here names them).
+#[cfg(target_arch = "wasm32")]
+use kubelab_web_runtime as _;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Mounts the app into the page's `#app` element (or the body), replacing its loading text,
