@@ -8,21 +8,22 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { bundle, launchBrowser, prerequisites } from "./harness.mjs";
+import { printPhases, scenario } from "../wasm/phases.mjs";
+import { bundle, launchBrowser, prerequisites, root } from "./harness.mjs";
 
 const pkg = process.env.KUBELAB_WASM_PKG ?? path.join(bundle, "pkg");
 const scale = Math.max(1, Number(process.argv[2] ?? 1));
-const nodes = Math.floor(5000 / scale);
-const deployments = Math.floor(1500 / scale);
-const replicas = 100;
+const size = scenario(scale);
 
 const chromium = await prerequisites("engine-bench", false);
 
-// Serves the wasm-bindgen output and an empty page that imports it, on a free loopback port.
-const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+// Serves the wasm-bindgen output, the phases and an empty page, on a free loopback port.
+const types = {
+  ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html",
+};
 const server = http.createServer((request, response) => {
   const name = path.basename(new URL(request.url, "http://x").pathname) || "index.html";
-  const file = path.join(pkg, name);
+  const file = name === "phases.mjs" ? path.join(root, "tests/wasm/phases.mjs") : path.join(pkg, name);
   if (name === "index.html") {
     response.writeHead(200, { "content-type": types[".html"] });
     response.end("<!doctype html><title>engine bench</title>");
@@ -41,32 +42,13 @@ try {
   const page = await browser.newPage();
   page.on("console", (message) => console.error(`page: ${message.text()}`));
   await page.goto(`${base}/index.html`);
-  // The same phases the native bench times: setup, apply -> all Running, the quiet hour.
-  const result = await page.evaluate(async ({ nodes, deployments, replicas }) => {
-    const glue = await import("/kubelab_web.js");
+  const result = await page.evaluate(async (size) => {
+    const [glue, phases] = await Promise.all([import("/kubelab_web.js"), import("/phases.mjs")]);
     await glue.default();
     await glue.load_engine();
-    let started = performance.now();
-    const bench = new glue.EngineBench(nodes);
-    const setup = performance.now() - started;
-    started = performance.now();
-    const report = JSON.parse(bench.run(deployments, replicas));
-    const seconds = (performance.now() - started) / 1000;
-    started = performance.now();
-    const timers = Number(bench.idle_hour());
-    const idle = performance.now() - started;
-    bench.free();
-    return { setup, report, seconds, timers, idle };
-  }, { nodes, deployments, replicas }, { timeout: 0 });
-  const pad = (text) => text.padStart(10);
-  const { setup, report, seconds, timers, idle } = result;
-  console.log(`engine (wasm32, ${browser.version()}): ${nodes} nodes, ${deployments} deployments x ${replicas} replicas`);
-  console.log(`  cluster setup:              ${pad(setup.toFixed(1))} ms`);
-  console.log(`  apply -> all Running:       ${pad(seconds.toFixed(2))} s wall (${report.virtualSeconds} s virtual)`);
-  console.log(`  pods to Running per second: ${pad(String(Math.round(report.running / seconds)))}`);
-  console.log(`  quiet hour:                 ${pad(idle.toFixed(2))} ms wall, ${timers} timers fired`);
-  if (report.running !== deployments * replicas) {
-    console.error(`engine-bench: only ${report.running} of ${deployments * replicas} pods Running`);
+    return phases.timePhases(glue, size);
+  }, size, { timeout: 0 });
+  if (!printPhases(`engine (wasm32, chromium ${browser.version()})`, size, result)) {
     process.exitCode = 1;
   }
 } finally {

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadBundle } from "./bundle.mjs";
+import { printPhases, scenario, timePhases } from "./phases.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // KUBELAB_WASM_PKG points at another wasm-bindgen output (to compare build profiles).
@@ -17,29 +18,8 @@ if (!fs.existsSync(glue)) {
   process.exit(1);
 }
 const scale = Math.max(1, Number(process.argv[2] ?? 1));
-const nodes = Math.floor(5000 / scale);
-const deployments = Math.floor(1500 / scale);
-const replicas = 100;
-
+const size = scenario(scale);
 const module = await loadBundle(pkg);
-// The same phases the native bench times: setup, apply -> all Running, the quiet hour.
-let started = performance.now();
-const bench = new module.EngineBench(nodes);
-const setup = performance.now() - started;
-started = performance.now();
-const report = JSON.parse(bench.run(deployments, replicas));
-const seconds = (performance.now() - started) / 1000;
-started = performance.now();
-const timers = bench.idle_hour();
-const idle = performance.now() - started;
-bench.free();
-const pad = (text) => text.padStart(10);
-console.log(`engine (wasm32): ${nodes} nodes, ${deployments} deployments x ${replicas} replicas`);
-console.log(`  cluster setup:              ${pad(setup.toFixed(1))} ms`);
-console.log(`  apply -> all Running:       ${pad(seconds.toFixed(2))} s wall (${report.virtualSeconds} s virtual)`);
-console.log(`  pods to Running per second: ${pad(String(Math.round(report.running / seconds)))}`);
-console.log(`  quiet hour:                 ${pad(idle.toFixed(2))} ms wall, ${timers} timers fired`);
-if (report.running !== deployments * replicas) {
-  console.error(`bench: only ${report.running} of ${deployments * replicas} pods Running`);
+if (!printPhases("engine (wasm32, Node)", size, timePhases(module, size))) {
   process.exit(1);
 }
