@@ -15,7 +15,6 @@ cargo bench -p kubelab-core "$@"
 echo
 echo "== engine at a tenth of the size: native, then wasm32 in chromium, twice; then wasm32 under Node"
 scripts/build-web.sh >/dev/null
-cargo test --workspace --no-run --quiet
 for round in 1 2; do
   KUBELAB_BENCH_SCALE=10 cargo bench --quiet -p kubelab-core --bench engine
   node tests/e2e/engine-bench.mjs 10
@@ -32,4 +31,5 @@ cargo bench --quiet -p kubelab-server --bench load
 
 echo
 echo "== browser budgets (tests/e2e/budgets.mjs)"
+cargo test --workspace --no-run --quiet
 node tests/e2e/budgets.mjs

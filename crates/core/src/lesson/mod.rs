@@ -52,9 +52,7 @@ impl Lesson {
             FormatError { line, column, message: explain(&e.to_string()) }
         })
     }
-}
 
-impl Lesson {
     /// Reads a lesson the web app's build turned from YAML into JSON (so the page needs no YAML
     /// parser). The error names no line: the JSON's lines are not the file's, and
     /// `kubelab lessons check` gives the YAML's.
