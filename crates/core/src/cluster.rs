@@ -112,7 +112,7 @@ pub fn node_from_template(template: &NodeTemplate, index: usize, now: SimTime) -
         kernel_version: "6.8.0-kubelab".into(),
         os_image: "Debian GNU/Linux 12 (bookworm)".into(),
         container_runtime_version: "containerd://1.7.24".into(),
-        kubelet_version: "v1.32.0".into(),
+        kubelet_version: crate::version::KUBERNETES_VERSION.into(),
         operating_system: "linux".into(),
         architecture: "amd64".into(),
     });

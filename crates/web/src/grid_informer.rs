@@ -8,13 +8,15 @@ use crate::node_grid::{NodeCell, cell};
 use kubelab_core::api::Kind;
 use kubelab_core::api::node::Node;
 use kubelab_core::api::pod::Pod;
+use kubelab_core::runtime::informer::{Changes, Informer};
 use kubelab_core::store::Store;
+use kubelab_core::store::watch::WatchEvent;
 use std::collections::{BTreeSet, HashMap};
 
 #[derive(Default)]
 pub struct GridInformer {
-    /// The store's resourceVersion the cells reflect; `None` before the first list.
-    resource_version: Option<u64>,
+    /// How far the cells follow the store's watch log; `None` before the first list.
+    informer: Option<Informer>,
     cells: Vec<NodeCell>,
     /// Node name → its cell.
     index: HashMap<String, usize>,
@@ -25,23 +27,32 @@ pub struct GridInformer {
 impl GridInformer {
     /// Every node in name order with its pod counts, as of the store now.
     pub fn cells(&mut self, store: &Store) -> &[NodeCell] {
-        let now = store.resource_version();
-        let current = match self.resource_version {
-            Some(seen) if seen == now => true,
-            Some(seen) if seen < now => self.catch_up(store, seen),
-            _ => false,
+        // A store older than what the cells show is an earlier moment of the timeline: list.
+        let informer = self.informer.take().filter(|i| i.resource_version() <= store.resource_version());
+        let mut informer = match informer {
+            Some(mut informer) => {
+                let current = match informer.poll(store) {
+                    Changes::Events(changes) => self.catch_up(store, changes),
+                    Changes::Relist => false,
+                };
+                if !current {
+                    self.relist(store);
+                }
+                informer
+            }
+            None => {
+                self.relist(store);
+                Informer::default()
+            }
         };
-        if !current {
-            self.relist(store);
-        }
-        self.resource_version = Some(now);
+        informer.listed(store);
+        self.informer = Some(informer);
         &self.cells
     }
 
-    /// Applies the changes after `seen`; false when the log no longer holds them all or a node
-    /// came or went (the grid's layout changes: list again).
-    fn catch_up(&mut self, store: &Store, seen: u64) -> bool {
-        let Ok(changes) = store.watch_log().since(seen) else { return false };
+    /// Applies the changes; false when a node came or went (the grid's layout changes: list
+    /// again).
+    fn catch_up<'s>(&mut self, store: &'s Store, changes: impl Iterator<Item = &'s WatchEvent>) -> bool {
         let (mut nodes, mut pods) = (BTreeSet::new(), BTreeSet::new());
         for change in changes {
             match change.kind {

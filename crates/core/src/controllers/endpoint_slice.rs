@@ -7,6 +7,7 @@ use crate::api::endpoint_slice::{Endpoint, EndpointConditions, EndpointPort, Obj
 use crate::api::intstr::IntOrString;
 use crate::api::meta::OwnerReference;
 use crate::api::{EndpointSlice, Kind, Node, ObjectMeta, Pod, Service};
+use crate::runtime::informer::{Changes, Informer};
 use crate::store::{DeleteOptions, Store};
 use std::collections::BTreeSet;
 
@@ -20,26 +21,29 @@ type Key = (String, String);
 
 #[derive(Clone, Debug, Default)]
 pub struct EndpointSliceController {
-    cursor: u64,
+    pub(crate) informer: Informer,
 }
 
 impl EndpointSliceController {
     pub fn sync(&mut self, store: &mut Store) {
         let mut dirty: BTreeSet<Key> = BTreeSet::new();
-        if let Ok(events) = store.watch_log().since(self.cursor) {
-            for event in events {
-                match event.kind {
-                    Kind::Service => {
-                        dirty.insert((event.namespace.clone(), event.name.clone()));
+        match self.informer.poll(store) {
+            Changes::Events(events) => {
+                for event in events {
+                    match event.kind {
+                        Kind::Service => {
+                            dirty.insert((event.namespace.clone(), event.name.clone()));
+                        }
+                        Kind::Pod => dirty.extend(services_for_pod(store, &event.namespace, &event.name)),
+                        _ => {}
                     }
-                    Kind::Pod => dirty.extend(services_for_pod(store, &event.namespace, &event.name)),
-                    _ => {}
                 }
             }
-        } else {
-            dirty.extend(store.list::<Service>(None).map(|s| (s.metadata.namespace.clone(), s.metadata.name.clone())));
+            Changes::Relist => {
+                let services = store.list::<Service>(None);
+                dirty.extend(services.map(|s| (s.metadata.namespace.clone(), s.metadata.name.clone())));
+            }
         }
-        self.cursor = store.resource_version();
         for (namespace, name) in dirty {
             sync_service(store, &namespace, &name);
         }

@@ -5,29 +5,44 @@
 
 use crate::api::Kind;
 use crate::api::meta::Uid;
+use crate::runtime::informer::{Changes, Informer};
 use crate::store::watch::WatchEventType;
 use crate::store::{DeleteOptions, Store, kinds};
 
 #[derive(Clone, Debug, Default)]
 pub struct GarbageCollector {
-    cursor: u64,
+    pub(crate) informer: Informer,
 }
 
 impl GarbageCollector {
     pub fn sync(&mut self, store: &mut Store) {
-        let deleted: Vec<(String, Uid)> = match store.watch_log().since(self.cursor) {
-            Ok(events) => {
+        let deleted: Vec<(String, Uid)> = match self.informer.poll(store) {
+            Changes::Events(events) => {
                 events.filter(|e| e.type_ == WatchEventType::Deleted).map(|e| (e.namespace.clone(), e.uid)).collect()
             }
-            Err(_) => Vec::new(),
+            Changes::Relist => gone_owners(store),
         };
-        self.cursor = store.resource_version();
         for (namespace, owner) in deleted {
             if store.has_dependents(owner) {
                 collect_dependents(store, &namespace, owner);
             }
         }
     }
+}
+
+/// After a relist: every owner some object still names that no longer exists (upstream's
+/// graph builder finds them as "virtual" nodes whose owner lookup comes back not found).
+fn gone_owners(store: &Store) -> Vec<(String, Uid)> {
+    let mut gone = Vec::new();
+    for owner in store.owner_uids() {
+        let Some((kind, namespace, name)) = store.dependents(owner).next() else { continue };
+        let Ok(dependent) = store.get_object(kind, namespace, name) else { continue };
+        let reference = dependent.metadata().owner_references.iter().find(|r| r.uid == owner);
+        if reference.is_some_and(|r| !store.owner_exists(namespace, r)) {
+            gone.push((namespace.to_string(), owner));
+        }
+    }
+    gone
 }
 
 /// Deletes dependents whose every owner is gone; drops the dangling reference from the rest.

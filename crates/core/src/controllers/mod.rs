@@ -15,15 +15,15 @@ pub mod garbage_collector;
 pub mod horizontal_pod_autoscaler;
 pub mod namespace;
 pub mod node_lifecycle;
+pub mod registry;
 pub mod replica_set;
 pub mod taint_eviction;
-pub mod wakeups;
-pub mod work_queue;
 
 use crate::metrics::load::LoadTable;
+use crate::runtime::work_queue::QueueWorker;
 use crate::sim::time::SimTime;
 use crate::store::Store;
-use work_queue::QueueWorker;
+pub use registry::ControllerName;
 
 /// Every controller the simulation runs, in the order each pass visits them.
 #[derive(Clone, Debug, Default)]
@@ -50,11 +50,11 @@ pub(crate) struct TurnShares([usize; CONTROLLERS]);
 
 impl Default for TurnShares {
     fn default() -> Self {
-        TurnShares(std::array::from_fn(turn_share))
+        TurnShares(ControllerName::PASS.map(ControllerName::turn_share))
     }
 }
 
-/// A pass cut short: the controller it stopped at, the work that controller has done in this
+/// A pass cut short: the controller it stopped at (its place in `ControllerName::PASS`), the work that controller has done in this
 /// turn, whether an earlier turn left work for the next pass, and the store's resourceVersion
 /// when the pass began (to tell whether the whole pass wrote anything).
 #[derive(Clone, Copy, Debug)]
@@ -66,22 +66,7 @@ struct StoppedPass {
 }
 
 /// How many controllers a pass visits.
-const CONTROLLERS: usize = 10;
-
-/// Units of work (Deployments, ReplicaSets, pods) one controller may do in a turn before the
-/// pass moves on; what is left waits for the next pass. Upstream's controllers run side by side
-/// and each informer hears every event as it happens; here one controller working through
-/// 15,000 pods in one turn would let the others fall more than the watch log's 65,536 events
-/// behind, and each would then relist the whole cluster. At these shares a pass writes well
-/// under that, and a lesson-sized cluster never reaches them.
-fn turn_share(controller: usize) -> usize {
-    match controller {
-        2 => 256,
-        3 => 24,
-        4 | 5 => 2048,
-        _ => usize::MAX,
-    }
-}
+const CONTROLLERS: usize = ControllerName::PASS.len();
 
 /// How a controller's turn ended.
 enum Turn {
@@ -133,13 +118,13 @@ impl Controllers {
         let mut allowed = (*budget).min(share - at.used);
         let before = allowed;
         let turn_start = at.used == 0;
-        let finished = match at.controller {
-            2 => self.deployment.sync_some(store, &mut allowed, turn_start),
-            3 => self.replica_set.sync_some(store, &mut allowed, turn_start),
-            4 => self.scheduler.sync_some(store, &mut allowed),
-            5 => self.kubelet.sync_some(store, &mut allowed, turn_start),
-            index => {
-                self.sync_whole(index, store, load);
+        let finished = match ControllerName::PASS[at.controller] {
+            ControllerName::Deployment => self.deployment.sync_some(store, &mut allowed, turn_start),
+            ControllerName::ReplicaSet => self.replica_set.sync_some(store, &mut allowed, turn_start),
+            ControllerName::Scheduler => self.scheduler.sync_some(store, &mut allowed),
+            ControllerName::Kubelet => self.kubelet.sync_some(store, &mut allowed, turn_start),
+            name => {
+                self.sync_whole(name, store, load);
                 allowed -= 1;
                 true
             }
@@ -164,15 +149,38 @@ impl Controllers {
     }
 
     /// The controllers whose sync is one unit of work.
-    fn sync_whole(&mut self, index: usize, store: &mut Store, load: &LoadTable) {
-        match index {
-            0 => self.garbage_collector.sync(store),
-            1 => self.namespace.sync(store),
-            6 => self.node_lifecycle.sync(store, &self.kubelet),
-            7 => self.taint_eviction.sync(store),
-            8 => self.endpoint_slice.sync(store),
-            _ => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
+    fn sync_whole(&mut self, name: ControllerName, store: &mut Store, load: &LoadTable) {
+        match name {
+            ControllerName::GarbageCollector => self.garbage_collector.sync(store),
+            ControllerName::Namespace => self.namespace.sync(store),
+            ControllerName::NodeLifecycle => self.node_lifecycle.sync(store, &self.kubelet),
+            ControllerName::TaintEviction => self.taint_eviction.sync(store),
+            ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
+            ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
+            // Sliced: `take_turn` runs them a share at a time.
+            ControllerName::Deployment
+            | ControllerName::ReplicaSet
+            | ControllerName::Scheduler
+            | ControllerName::Kubelet => {}
         }
+    }
+
+    /// How often each reader of the watch log had to list everything again because it fell
+    /// further behind than the log reaches (client-go's relist after `410 Gone`). The namespace
+    /// controller lists terminating namespaces on every pass and keeps no position.
+    pub fn relists(&self) -> Vec<(ControllerName, u64)> {
+        let informers = [
+            (ControllerName::GarbageCollector, &self.garbage_collector.informer),
+            (ControllerName::Deployment, &self.deployment.informer),
+            (ControllerName::ReplicaSet, &self.replica_set.informer),
+            (ControllerName::Scheduler, &self.scheduler.informer),
+            (ControllerName::Kubelet, &self.kubelet.informer),
+            (ControllerName::NodeLifecycle, &self.node_lifecycle.informer),
+            (ControllerName::TaintEviction, &self.taint_eviction.informer),
+            (ControllerName::EndpointSlice, &self.endpoint_slice.informer),
+            (ControllerName::HorizontalPodAutoscaler, &self.horizontal_pod_autoscaler.informer),
+        ];
+        informers.into_iter().map(|(name, informer)| (name, informer.relists())).collect()
     }
 
     /// The earliest time any controller wants to run again without being told of a change.

@@ -4,12 +4,13 @@
 //! pkg/controller/nodelifecycle/node_lifecycle_controller.go (`monitorNodeHealth`,
 //! `tryUpdateNodeHealth`, `MarkPodsNotReady`, the NoSchedule/NoExecute tainting passes).
 
-use super::wakeups::Wakeups;
 use crate::api::meta::Time;
 use crate::api::node::Taint;
 use crate::api::pod::PodCondition;
 use crate::api::{Kind, Node, Pod};
 use crate::kubelet::Kubelet;
+use crate::runtime::informer::{Changes, Informer};
+use crate::runtime::wakeups::Wakeups;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
@@ -26,7 +27,7 @@ const KUBELET_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure"
 
 #[derive(Clone, Debug, Default)]
 pub struct NodeLifecycleController {
-    cursor: u64,
+    pub(crate) informer: Informer,
     wakeups: Wakeups<String>,
     /// Machines known to be off, and since when: what changed is what gets looked at.
     known_off: BTreeMap<String, SimTime>,
@@ -46,10 +47,10 @@ impl NodeLifecycleController {
             self.known_off.remove(&name);
             check.insert(name);
         }
-        if let Ok(events) = store.watch_log().since(self.cursor) {
-            check.extend(events.filter(|e| e.kind == Kind::Node).map(|e| e.name.clone()));
+        match self.informer.poll(store) {
+            Changes::Events(events) => check.extend(events.filter(|e| e.kind == Kind::Node).map(|e| e.name.clone())),
+            Changes::Relist => check.extend(store.list::<Node>(None).map(|n| n.metadata.name.clone())),
         }
-        self.cursor = store.resource_version();
         for name in check {
             if let Some(at) = self.process(store, kubelet, &name) {
                 self.wakeups.add_at(at, name);

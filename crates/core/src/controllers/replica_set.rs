@@ -3,10 +3,11 @@
 //! `manageReplicas`, `slowStartBatch`, `getPodsToDelete`) and replica_set_utils.go.
 
 use super::active_pods::{self, RankedPod};
-use super::wakeups::Wakeups;
-use super::work_queue::{QueueWorker, WorkQueue};
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{Kind, ObjectMeta, Pod, ReplicaSet};
+use crate::runtime::informer::{Changes, Informer};
+use crate::runtime::wakeups::Wakeups;
+use crate::runtime::work_queue::{QueueWorker, WorkQueue};
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
 use crate::store::{DeleteOptions, Store};
@@ -24,7 +25,7 @@ type Key = (String, String);
 
 #[derive(Clone, Debug, Default)]
 pub struct ReplicaSetController {
-    cursor: u64,
+    pub(crate) informer: Informer,
     /// What changed, synced in batches a turn may leave unfinished (`sync_some`).
     queue: WorkQueue<Key>,
     wakeups: Wakeups<Key>,
@@ -41,11 +42,14 @@ impl QueueWorker for ReplicaSetController {
 
     /// The informer: ReplicaSets that changed, and owners of pods that changed.
     fn collect_changes(&mut self, store: &Store) {
-        let Ok(events) = store.watch_log().since(self.cursor) else {
-            // Fell behind the log: relist everything, as a client does after 410 Gone.
-            self.queue.extend(store.list::<ReplicaSet>(None).map(key_of));
-            self.cursor = store.resource_version();
-            return;
+        let events = match self.informer.poll(store) {
+            Changes::Events(events) => events,
+            Changes::Relist => {
+                self.queue.extend(store.list::<ReplicaSet>(None).map(key_of));
+                let orphans = store.list::<Pod>(None).filter(|p| is_orphan(p));
+                self.orphans.extend(orphans.map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())));
+                return;
+            }
         };
         for event in events {
             match event.kind {
@@ -58,17 +62,17 @@ impl QueueWorker for ReplicaSetController {
                     }
                     Some(_) => {}
                     None => {
-                        let wanting = replica_sets_wanting(store, &event.namespace, &event.name);
-                        if !wanting.is_empty() {
+                        // Remembered even when no ReplicaSet wants it yet: one created later
+                        // adopts it at its first sync, as upstream's lister finds it.
+                        if store.try_get::<Pod>(&event.namespace, &event.name).is_some_and(is_orphan) {
                             self.orphans.insert((event.namespace.clone(), event.name.clone()));
                         }
-                        self.queue.extend(wanting);
+                        self.queue.extend(replica_sets_wanting(store, &event.namespace, &event.name));
                     }
                 },
                 _ => {}
             }
         }
-        self.cursor = store.resource_version();
     }
 
     /// One ReplicaSet: up to a burst of 500 pod creations or deletions.
@@ -119,9 +123,14 @@ fn key_of(rs: &ReplicaSet) -> Key {
 }
 
 /// ReplicaSets that would adopt this pod: it has no controller and their selector matches it.
+/// A live pod no controller owns: a candidate for adoption.
+fn is_orphan(pod: &Pod) -> bool {
+    pod.metadata.controller_ref().is_none() && active_pods::is_active(pod)
+}
+
 fn replica_sets_wanting(store: &Store, namespace: &str, pod_name: &str) -> Vec<Key> {
     let Some(pod) = store.try_get::<Pod>(namespace, pod_name) else { return Vec::new() };
-    if pod.metadata.controller_ref().is_some() || !active_pods::is_active(pod) {
+    if !is_orphan(pod) {
         return Vec::new();
     }
     store

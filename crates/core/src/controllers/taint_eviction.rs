@@ -3,12 +3,13 @@
 //! (300 s for the unreachable/not-ready tolerations admission adds). Mirrors
 //! pkg/controller/tainteviction/taint_eviction.go (`processPodOnNode`, `getMinTolerationTime`).
 
-use super::wakeups::Wakeups;
 use crate::api::affinity::Toleration;
 use crate::api::meta::Time;
 use crate::api::node::Taint;
 use crate::api::pod::PodCondition;
 use crate::api::{Kind, Node, Pod};
+use crate::runtime::informer::{Changes, Informer};
+use crate::runtime::wakeups::Wakeups;
 use crate::scheduler::taint_toleration::tolerates;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
@@ -19,28 +20,30 @@ const REPORTER: Reporter<'static> = Reporter::controller("taint-eviction-control
 
 #[derive(Clone, Debug, Default)]
 pub struct TaintEvictionController {
-    cursor: u64,
+    pub(crate) informer: Informer,
     wakeups: Wakeups<String>,
 }
 
 impl TaintEvictionController {
     pub fn sync(&mut self, store: &mut Store) {
         let mut nodes: BTreeSet<String> = self.wakeups.take_due(store.now()).into_iter().collect();
-        if let Ok(events) = store.watch_log().since(self.cursor) {
-            for event in events {
-                match event.kind {
-                    Kind::Node => {
-                        nodes.insert(event.name.clone());
+        match self.informer.poll(store) {
+            Changes::Events(events) => {
+                for event in events {
+                    match event.kind {
+                        Kind::Node => {
+                            nodes.insert(event.name.clone());
+                        }
+                        Kind::Pod => {
+                            let node = store.try_get::<Pod>(&event.namespace, &event.name).and_then(|p| p.node_name());
+                            nodes.extend(node.map(str::to_string));
+                        }
+                        _ => {}
                     }
-                    Kind::Pod => {
-                        let node = store.try_get::<Pod>(&event.namespace, &event.name).and_then(|p| p.node_name());
-                        nodes.extend(node.map(str::to_string));
-                    }
-                    _ => {}
                 }
             }
+            Changes::Relist => nodes.extend(store.list::<Node>(None).map(|n| n.metadata.name.clone())),
         }
-        self.cursor = store.resource_version();
         for name in nodes {
             if let Some(at) = process_node(store, &name) {
                 self.wakeups.add_at(at, name);

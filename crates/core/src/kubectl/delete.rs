@@ -101,8 +101,10 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             Err(err) if ignore_missing && err.reason() == "NotFound" => {}
             Err(err) => out.error(err.to_string()),
         }
-        ctx.sim.settle();
     }
+    // Every delete is sent before anything reacts, as kubectl's requests reach the API server
+    // while the controllers run; then the cluster catches up, and the wait watches it.
+    ctx.sim.settle();
     if let Some(timeout) = timeout
         && let Err(message) = wait_for_deletion(ctx, terminating, timeout)
     {

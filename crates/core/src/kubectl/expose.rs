@@ -200,7 +200,7 @@ mod tests {
             kubectl(&mut sim, "expose deployment hello --port=80 --target-port=8080 --dry-run=client -o yaml");
         assert_eq!(
             text,
-            "apiVersion: v1\nkind: Service\nmetadata:\n  creationTimestamp: null\n  labels:\n    app: hello\n  name: hello\nspec:\n  ports:\n  - port: 80\n    protocol: TCP\n    targetPort: 8080\n  selector:\n    app: hello\nstatus:\n  loadBalancer: {}\n"
+            "apiVersion: v1\nkind: Service\nmetadata:\n  labels:\n    app: hello\n  name: hello\nspec:\n  ports:\n  - port: 80\n    protocol: TCP\n    targetPort: 8080\n  selector:\n    app: hello\nstatus:\n  loadBalancer: {}\n"
         );
         let (text, code) = kubectl(&mut sim, "expose deploy/hello --name=hello-np --type=NodePort");
         assert_eq!((text.as_str(), code), ("service/hello-np exposed\n", 0));

@@ -108,7 +108,7 @@ mod tests {
         let (text, _) = kubectl(&mut sim, line);
         assert_eq!(
             text,
-            "apiVersion: v1\nkind: Pod\nmetadata:\n  creationTimestamp: null\n  labels:\n    run: web\n  name: web\nspec:\n  containers:\n  - command:\n    - sh\n    - -c\n    - echo hi\n    env:\n    - name: A\n      value: \"1\"\n    image: nginx\n    name: web\n    ports:\n    - containerPort: 80\n    resources: {}\n  dnsPolicy: ClusterFirst\n  restartPolicy: Never\nstatus: {}\n"
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    run: web\n  name: web\nspec:\n  containers:\n  - command:\n    - sh\n    - -c\n    - echo hi\n    env:\n    - name: A\n      value: \"1\"\n    image: nginx\n    name: web\n    ports:\n    - containerPort: 80\n    resources: {}\n  dnsPolicy: ClusterFirst\n  restartPolicy: Never\nstatus: {}\n"
         );
         let (text, code) = kubectl(&mut sim, "run web --image=nginx --labels=app=web,tier=fe");
         assert_eq!((text.as_str(), code), ("pod/web created\n", 0));

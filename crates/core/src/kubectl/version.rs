@@ -4,7 +4,7 @@
 use super::args::{Args, Flag};
 use super::output::{DocumentFormat, Output};
 use super::{Context, Verb};
-use serde_json::{Value, json};
+use serde_json::json;
 
 pub const VERB: Verb = Verb {
     name: "version",
@@ -17,8 +17,7 @@ pub const VERB: Verb = Verb {
     run,
 };
 
-pub const KUBERNETES_VERSION: &str = "v1.32.0";
-const KUSTOMIZE_VERSION: &str = "v5.5.0";
+use crate::version::{BUILD_DATE, GIT_COMMIT, GO_VERSION, KUBERNETES_VERSION, KUSTOMIZE_VERSION, MAJOR, MINOR};
 
 fn run(_ctx: &mut Context<'_>, args: Args) -> Output {
     let client_only = args.switch("client");
@@ -31,32 +30,67 @@ fn run(_ctx: &mut Context<'_>, args: Args) -> Output {
                 out.line(format!("Server Version: {KUBERNETES_VERSION}"));
             }
         }
-        format @ ("yaml" | "json") => {
+        "yaml" => {
+            let info = || serde_json::to_value(Info::new()).unwrap_or_default();
             let mut document = json!({"clientVersion": info(), "kustomizeVersion": KUSTOMIZE_VERSION});
             if !client_only {
                 document["serverVersion"] = info();
             }
-            let format = if format == "yaml" { DocumentFormat::Yaml } else { DocumentFormat::Json };
-            out.document(document, format);
+            // yaml.Marshal sorts the keys; `fmt.Fprintln` adds a blank line after its newline.
+            out.document(document, DocumentFormat::Yaml);
+            out.line("");
+        }
+        "json" => {
+            // json.MarshalIndent keeps the struct's field order, two spaces deep.
+            let server = (!client_only).then(Info::new);
+            let document =
+                Versions { client_version: Info::new(), kustomize_version: KUSTOMIZE_VERSION, server_version: server };
+            out.line(serde_json::to_string_pretty(&document).unwrap_or_default());
         }
         _ => return Output::failed("error: --output must be 'yaml' or 'json'"),
     }
     out
 }
 
-/// `version.Info` as the API server's `/version` returns it.
-fn info() -> Value {
-    json!({
-        "buildDate": "2024-12-11T17:58:57Z",
-        "compiler": "gc",
-        "gitCommit": "70d3cc986aa8221cd1dfb1121852688902d3bf53",
-        "gitTreeState": "clean",
-        "gitVersion": KUBERNETES_VERSION,
-        "goVersion": "go1.23.3",
-        "major": "1",
-        "minor": "32",
-        "platform": "linux/amd64",
-    })
+/// What `kubectl version -o json` prints, in its field order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Versions {
+    client_version: Info,
+    kustomize_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server_version: Option<Info>,
+}
+
+/// `version.Info` (k8s.io/apimachinery/pkg/version), fields in its order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Info {
+    major: &'static str,
+    minor: &'static str,
+    git_version: &'static str,
+    git_commit: &'static str,
+    git_tree_state: &'static str,
+    build_date: &'static str,
+    go_version: &'static str,
+    compiler: &'static str,
+    platform: &'static str,
+}
+
+impl Info {
+    fn new() -> Info {
+        Info {
+            major: MAJOR,
+            minor: MINOR,
+            git_version: KUBERNETES_VERSION,
+            git_commit: GIT_COMMIT,
+            git_tree_state: "clean",
+            build_date: BUILD_DATE,
+            go_version: GO_VERSION,
+            compiler: "gc",
+            platform: "linux/amd64",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -68,9 +102,9 @@ mod tests {
         let mut sim = lab("");
         assert_eq!(
             run(&mut sim, "kubectl version"),
-            "Client Version: v1.32.0\nKustomize Version: v5.5.0\nServer Version: v1.32.0\n"
+            "Client Version: v1.36.4\nKustomize Version: v5.8.1\nServer Version: v1.36.4\n"
         );
-        assert_eq!(run(&mut sim, "kubectl version --client"), "Client Version: v1.32.0\nKustomize Version: v5.5.0\n");
+        assert_eq!(run(&mut sim, "kubectl version --client"), "Client Version: v1.36.4\nKustomize Version: v5.8.1\n");
         assert!(run(&mut sim, "kubectl version -o yaml").contains("serverVersion:\n  buildDate:"));
     }
 }

@@ -9,6 +9,7 @@ use super::output::{Block, Item, Output, Table};
 use super::render::{to_json, to_yaml};
 use crate::api::labels::Selector;
 use crate::api::{Kind, Object};
+use crate::runtime::informer::{Changes, Informer};
 use crate::sim::Sim;
 use crate::sim::time::SimTime;
 use crate::store::FieldSelector;
@@ -30,8 +31,8 @@ pub struct Watch {
     pub(super) show_labels: bool,
     /// `--watch-only`: the header comes with the first row.
     pub(super) header_pending: bool,
-    /// The last resourceVersion read.
-    pub(super) cursor: u64,
+    /// How far it has read the watch log.
+    pub(super) informer: Informer,
     /// Widths of the table columns so far (the tabwriter never narrows them).
     widths: Vec<usize>,
     /// Documents printed so far (YAML separates them with `---`).
@@ -44,7 +45,7 @@ impl Watch {
     /// first) sets the column widths.
     pub(super) fn open(sim: &mut Sim, mut watch: Watch, listing: &Output) -> Watch {
         sim.store_mut().snapshots_mut().open(watch.kind);
-        watch.cursor = sim.store().resource_version();
+        watch.informer = Informer::from_now(sim.store());
         watch.open = true;
         for item in &listing.items {
             if let Item::Stdout(Block::Table(table)) = item {
@@ -65,7 +66,7 @@ impl Watch {
             all_namespaces: false,
             show_labels: false,
             header_pending: false,
-            cursor: 0,
+            informer: Informer::default(),
             widths: Vec::new(),
             printed: 0,
             open: false,
@@ -75,11 +76,12 @@ impl Watch {
     /// The lines printed for every change since the last poll, in order (no trailing newlines).
     pub fn poll(&mut self, sim: &Sim) -> Vec<String> {
         let store = sim.store();
-        let events: Vec<_> = match store.watch_log().since(self.cursor) {
-            Ok(events) => events.filter(|e| self.selects(e.kind, &e.namespace, &e.name)).cloned().collect(),
-            Err(_) => Vec::new(),
+        let events: Vec<_> = match self.informer.poll(store) {
+            Changes::Events(events) => {
+                events.filter(|e| self.selects(e.kind, &e.namespace, &e.name)).cloned().collect()
+            }
+            Changes::Relist => return self.relisted(sim),
         };
-        self.cursor = store.resource_version();
         let mut lines = Vec::new();
         for event in events {
             let object = match store.snapshots().at(event.resource_version) {
@@ -93,6 +95,16 @@ impl Watch {
             }
         }
         lines
+    }
+
+    /// The stream fell further behind than the watch log reaches: like a client that lists again
+    /// after `410 Gone`, it prints every watched object as it is now.
+    fn relisted(&mut self, sim: &Sim) -> Vec<String> {
+        let store = sim.store();
+        let namespace = if self.kind.info().namespaced { self.namespace.as_deref() } else { None };
+        let mut objects = store.list_objects(self.kind, namespace, &self.labels, &self.fields);
+        objects.retain(|o| self.names.is_empty() || self.names.contains(&o.metadata().name));
+        objects.iter().flat_map(|object| self.print(object, store.now())).collect()
     }
 
     /// Ends the stream (Ctrl-C): the store stops keeping states for it.

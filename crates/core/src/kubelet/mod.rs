@@ -13,8 +13,9 @@ pub mod status;
 use crate::api::meta::Time;
 use crate::api::node::NodeCondition;
 use crate::api::{Kind, Node, Pod};
-use crate::controllers::wakeups::Wakeups;
-use crate::controllers::work_queue::WorkQueue;
+use crate::runtime::informer::{Changes, Informer};
+use crate::runtime::wakeups::Wakeups;
+use crate::runtime::work_queue::WorkQueue;
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
 use crate::store::{DeleteOptions, Store};
@@ -27,7 +28,7 @@ type Key = (String, String);
 
 #[derive(Clone, Debug, Default)]
 pub struct Kubelet {
-    cursor: u64,
+    pub(crate) informer: Informer,
     /// What changed, synced in batches a turn may leave unfinished (`sync_some`).
     queue: WorkQueue<Key>,
     wakeups: Wakeups<Key>,
@@ -87,15 +88,19 @@ impl Kubelet {
     }
 
     fn collect_changes(&mut self, store: &Store) {
-        let Ok(events) = store.watch_log().since(self.cursor) else {
-            self.queue.extend(store.list::<Pod>(None).map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())));
-            self.cursor = store.resource_version();
-            return;
-        };
-        for event in events.filter(|e| e.kind == Kind::Pod) {
-            self.queue.add((event.namespace.clone(), event.name.clone()));
+        match self.informer.poll(store) {
+            Changes::Events(events) => {
+                for event in events.filter(|e| e.kind == Kind::Pod) {
+                    self.queue.add((event.namespace.clone(), event.name.clone()));
+                }
+            }
+            Changes::Relist => {
+                self.queue
+                    .extend(store.list::<Pod>(None).map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())));
+                // Pods deleted while it was behind: their sync finds them gone and stops them.
+                self.queue.extend(self.pods.keys().cloned());
+            }
         }
-        self.cursor = store.resource_version();
     }
 
     fn node_runtime(&mut self, name: &str) -> &mut NodeRuntime {

@@ -30,6 +30,7 @@ mod tests;
 
 use crate::api::pod::PodCondition;
 use crate::api::{Kind, Pod};
+use crate::runtime::informer::{Changes, Informer};
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, Reporter, object_reference};
 use crate::store::{DeleteOptions, Store};
@@ -52,7 +53,7 @@ const DECISIONS_KEPT: usize = 256;
 #[derive(Clone, Debug, Default)]
 pub struct Scheduler {
     synced: bool,
-    cursor: u64,
+    pub(crate) informer: Informer,
     cache: Cache,
     queue: SchedulingQueue,
     nominations: BTreeMap<PodKey, Nomination>,
@@ -134,17 +135,16 @@ impl Scheduler {
         if !self.synced {
             return self.relist(store);
         }
-        if store.resource_version() == self.cursor {
+        if self.informer.is_caught_up(store) {
             return;
         }
-        let events: Vec<(Kind, String, String)> = match store.watch_log().since(self.cursor) {
-            Ok(events) => events
+        let events: Vec<(Kind, String, String)> = match self.informer.poll(store) {
+            Changes::Events(events) => events
                 .filter(|e| matches!(e.kind, Kind::Pod | Kind::Node))
                 .map(|e| (e.kind, e.namespace.clone(), e.name.clone()))
                 .collect(),
-            Err(_) => return self.relist(store),
+            Changes::Relist => return self.relist(store),
         };
-        self.cursor = store.resource_version();
         for (kind, namespace, name) in events {
             match kind {
                 Kind::Node => self.on_node(store, &name),
@@ -155,7 +155,7 @@ impl Scheduler {
 
     fn relist(&mut self, store: &Store) {
         self.cache.relist(store);
-        self.cursor = store.resource_version();
+        self.informer.listed(store);
         self.synced = true;
         let now = store.now();
         let pending: Vec<&Pod> = store.list::<Pod>(None).filter(|p| needs_scheduling(p)).collect();

@@ -8,19 +8,18 @@ mod pending;
 pub mod queue;
 pub mod rng;
 pub mod time;
-pub mod trace;
 
 use crate::api::Node;
 use crate::cluster::{ClusterSpec, NodeTemplate, node_from_template};
 use crate::controllers::Controllers;
 use crate::error::ApiError;
 use crate::metrics::load::{LoadTable, LoadTarget};
+use crate::store::trace::Trace;
 use crate::store::{DeleteOptions, Store};
 use pending::Pending;
 use queue::EventQueue;
 use rng::Rng;
 use time::{Duration, SimTime};
-use trace::Trace;
 
 /// Something scheduled to happen at a virtual time.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,8 +39,6 @@ pub struct Sim {
     rng: Rng,
     queue: EventQueue<Timer>,
     controllers: Controllers,
-    trace: Trace,
-    trace_cursor: u64,
     nodes_added: usize,
     /// The one pending `WakeControllers` timer, if any (controllers only ever need the earliest).
     scheduled_wake: Option<SimTime>,
@@ -65,8 +62,6 @@ impl Sim {
             rng: Rng::new(seed),
             queue: EventQueue::default(),
             controllers: Controllers::default(),
-            trace: Trace::new(),
-            trace_cursor: 0,
             nodes_added: 0,
             scheduled_wake: None,
             timers_fired: 0,
@@ -104,13 +99,13 @@ impl Sim {
     }
 
     pub fn trace(&self) -> &Trace {
-        &self.trace
+        self.store.trace()
     }
 
     /// Records a user command in the trace (after whatever the previous command left to settle).
     pub fn record_command(&mut self, line: &str) {
         self.finish_pending();
-        self.trace.command(self.now, line);
+        self.store.trace_command(line);
     }
 
     /// Registers a machine as a Ready node.
@@ -225,15 +220,6 @@ impl Sim {
             self.queue.schedule(wake, Timer::WakeControllers);
             self.scheduled_wake = Some(wake);
         }
-    }
-
-    fn flush_trace(&mut self) {
-        if let Ok(events) = self.store.watch_log().since(self.trace_cursor) {
-            for event in events {
-                self.trace.write(event);
-            }
-        }
-        self.trace_cursor = self.store.resource_version();
     }
 }
 

@@ -69,7 +69,7 @@ impl Sim {
     }
 
     /// Runs owed passes while `left` lasts; true when the settle is done (timers scheduled for
-    /// the new writes, the trace written), as `settle` ends.
+    /// the new writes), as `settle` ends.
     fn settle_within(&mut self, left: &mut usize) -> bool {
         let Some(mut done) = self.pending.settling else { return true };
         loop {
@@ -78,8 +78,6 @@ impl Sim {
                     Some(wrote) => wrote,
                     None => {
                         self.pending.settling = Some(done);
-                        // The trace takes the writes so far now: same lines, spread over slices.
-                        self.flush_trace();
                         return false;
                     }
                 }
@@ -89,7 +87,6 @@ impl Sim {
             if !wrote {
                 self.pending.settling = None;
                 self.schedule_timers();
-                self.flush_trace();
                 return true;
             }
             done += 1;

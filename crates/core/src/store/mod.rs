@@ -13,6 +13,7 @@ pub mod field_selector;
 pub mod kinds;
 pub mod owner_index;
 pub mod table;
+pub mod trace;
 pub mod validation;
 pub mod watch;
 
@@ -89,6 +90,9 @@ pub struct Store {
     pub(crate) event_index: BTreeMap<event_recorder::EventKey, (String, String)>,
     /// Where Event names resume within the current millisecond.
     event_names: event_recorder::EventNames,
+    /// Every write as it happens (and the commands that caused them), never read back through
+    /// the bounded watch log, so no compaction can drop a line.
+    trace: trace::Trace,
 }
 
 impl Store {
@@ -105,6 +109,7 @@ impl Store {
             default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
             event_index: BTreeMap::new(),
             event_names: event_recorder::EventNames::default(),
+            trace: trace::Trace::new(),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
@@ -132,6 +137,16 @@ impl Store {
 
     pub fn watch_log_mut(&mut self) -> &mut WatchLog {
         &mut self.watch
+    }
+
+    /// Every command and write so far, as JSON lines.
+    pub fn trace(&self) -> &trace::Trace {
+        &self.trace
+    }
+
+    /// Notes a user command in the trace, before the writes it causes.
+    pub(crate) fn trace_command(&mut self, line: &str) {
+        self.trace.command(self.now, line);
     }
 
     pub fn snapshots(&self) -> &Snapshots {
@@ -395,6 +410,11 @@ impl Store {
         self.dependents.has_dependents(uid)
     }
 
+    /// Every uid some object names in its ownerReferences (the garbage collector's relist).
+    pub fn owner_uids(&self) -> impl Iterator<Item = Uid> + '_ {
+        self.dependents.owners()
+    }
+
     /// The objects whose ownerReferences name `owner`, as (kind, namespace, name), sorted.
     pub fn dependents(&self, owner: Uid) -> impl Iterator<Item = (Kind, &str, &str)> {
         self.dependents.dependents(owner)
@@ -452,7 +472,7 @@ impl Store {
     }
 
     fn record(&mut self, type_: WatchEventType, kind: Kind, meta: &ObjectMeta) {
-        self.watch.push(WatchEvent {
+        let event = WatchEvent {
             resource_version: self.resource_version,
             time: self.now,
             type_,
@@ -461,7 +481,9 @@ impl Store {
             name: meta.name.clone(),
             uid: meta.uid,
             controller: meta.controller_ref().and_then(|r| Some((Kind::from_kind_name(&r.kind)?, r.name.clone()))),
-        });
+        };
+        self.trace.write(&event);
+        self.watch.push(event);
     }
 
     /// Dynamic-kind entry points for kubectl, which handles objects of any kind.

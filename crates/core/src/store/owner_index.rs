@@ -46,6 +46,11 @@ impl OwnerIndex {
         self.by_owner.contains_key(&owner)
     }
 
+    /// Every uid some live object names as its owner, in order.
+    pub fn owners(&self) -> impl Iterator<Item = Uid> + '_ {
+        self.by_owner.keys().copied()
+    }
+
     /// The objects whose ownerReferences name `owner`, as (kind, namespace, name), sorted.
     pub fn dependents(&self, owner: Uid) -> impl Iterator<Item = (Kind, &str, &str)> {
         self.by_owner.get(&owner).into_iter().flatten().flat_map(|((kind, namespace), names)| {

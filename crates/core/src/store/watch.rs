@@ -42,16 +42,23 @@ pub struct WatchEvent {
 /// client does after `410 Gone` ("too old resource version").
 pub const WATCH_LOG_CAPACITY: usize = 1 << 16;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct WatchLog {
     events: VecDeque<WatchEvent>,
     /// The highest resourceVersion no longer held (0: nothing dropped yet).
     dropped_through: u64,
+    capacity: usize,
+}
+
+impl Default for WatchLog {
+    fn default() -> Self {
+        WatchLog { events: VecDeque::new(), dropped_through: 0, capacity: WATCH_LOG_CAPACITY }
+    }
 }
 
 impl WatchLog {
     pub fn push(&mut self, event: WatchEvent) {
-        if self.events.len() == WATCH_LOG_CAPACITY
+        while self.events.len() >= self.capacity
             && let Some(dropped) = self.events.pop_front()
         {
             self.dropped_through = dropped.resource_version;
@@ -59,8 +66,15 @@ impl WatchLog {
         self.events.push_back(event);
     }
 
+    /// Keeps at most `capacity` entries from now on (at least one). Tests shrink the log to a
+    /// handful so that every reader falls behind and has to relist.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity.max(1);
+    }
+
     /// Events with resourceVersion greater than `after`; `Err(oldest)` when `after` was compacted.
-    pub fn since(&self, after: u64) -> Result<impl Iterator<Item = &WatchEvent>, u64> {
+    /// Read it through a `runtime::informer::Informer`, which relists on `Err`.
+    pub fn since(&self, after: u64) -> Result<std::collections::vec_deque::Iter<'_, WatchEvent>, u64> {
         if after < self.dropped_through {
             return Err(self.dropped_through + 1);
         }

@@ -10,9 +10,10 @@ pub mod replicas;
 pub mod rolling;
 pub mod sync;
 
-use super::wakeups::Wakeups;
-use super::work_queue::{QueueWorker, WorkQueue};
 use crate::api::{Deployment, Kind, ReplicaSet};
+use crate::runtime::informer::{Changes, Informer};
+use crate::runtime::wakeups::Wakeups;
+use crate::runtime::work_queue::{QueueWorker, WorkQueue};
 use crate::sim::time::SimTime;
 use crate::store::Store;
 use crate::store::event_recorder::Reporter;
@@ -24,7 +25,7 @@ type Key = (String, String);
 
 #[derive(Clone, Debug, Default)]
 pub struct DeploymentController {
-    cursor: u64,
+    pub(crate) informer: Informer,
     /// What changed, synced in batches a turn may leave unfinished (`sync_some`).
     queue: WorkQueue<Key>,
     /// Progress deadlines to check again (`requeueStuckDeployment`).
@@ -43,10 +44,14 @@ impl QueueWorker for DeploymentController {
     /// The informer: Deployments that changed, owners of ReplicaSets that changed, and
     /// Recreate Deployments whose old pods finished going away.
     fn collect_changes(&mut self, store: &Store) {
-        let Ok(events) = store.watch_log().since(self.cursor) else {
-            self.queue.extend(store.list::<Deployment>(None).map(key_of));
-            self.cursor = store.resource_version();
-            return;
+        let events = match self.informer.poll(store) {
+            Changes::Events(events) => events,
+            Changes::Relist => {
+                self.queue.extend(store.list::<Deployment>(None).map(key_of));
+                let orphans = store.list::<ReplicaSet>(None).filter(|rs| rs.metadata.controller_ref().is_none());
+                self.orphans.extend(orphans.map(|rs| (rs.metadata.namespace.clone(), rs.metadata.name.clone())));
+                return;
+            }
         };
         for event in events {
             match (event.kind, &event.controller) {
@@ -73,7 +78,6 @@ impl QueueWorker for DeploymentController {
                 _ => {}
             }
         }
-        self.cursor = store.resource_version();
     }
 
     fn sync_key(&mut self, store: &mut Store, (namespace, name): Key) {

@@ -11,6 +11,7 @@ pub mod replica_calculator;
 use crate::api::{HorizontalPodAutoscaler, Kind};
 use crate::kubelet::Kubelet;
 use crate::metrics::load::LoadTable;
+use crate::runtime::informer::{Changes, Informer};
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 use crate::store::event_recorder::Reporter;
@@ -27,7 +28,7 @@ type Key = (String, String);
 
 #[derive(Clone, Debug, Default)]
 pub struct HorizontalController {
-    cursor: u64,
+    pub(crate) informer: Informer,
     /// When each HPA is next due: the work queue with its fixed 15 s rate limiter (a key already
     /// waiting keeps its earlier time).
     queue: BTreeMap<Key, SimTime>,
@@ -65,24 +66,30 @@ impl HorizontalController {
     /// `AddRateLimited`); a deleted one forgets its history.
     fn collect_changes(&mut self, store: &Store) {
         let later = store.now().plus(SYNC_PERIOD);
-        let Ok(events) = store.watch_log().since(self.cursor) else {
-            for hpa in store.list::<HorizontalPodAutoscaler>(None) {
-                let key = (hpa.metadata.namespace.clone(), hpa.metadata.name.clone());
-                self.queue.entry(key).or_insert(later);
+        match self.informer.poll(store) {
+            Changes::Relist => {
+                for hpa in store.list::<HorizontalPodAutoscaler>(None) {
+                    let key = (hpa.metadata.namespace.clone(), hpa.metadata.name.clone());
+                    self.queue.entry(key).or_insert(later);
+                }
+                // Deletions missed while behind: forget whatever is no longer there.
+                self.queue
+                    .retain(|(namespace, name), _| store.try_get::<HorizontalPodAutoscaler>(namespace, name).is_some());
+                self.history
+                    .retain(|(namespace, name), _| store.try_get::<HorizontalPodAutoscaler>(namespace, name).is_some());
             }
-            self.cursor = store.resource_version();
-            return;
-        };
-        for event in events.filter(|e| e.kind == Kind::HorizontalPodAutoscaler) {
-            let key = (event.namespace.clone(), event.name.clone());
-            if event.type_ == WatchEventType::Deleted {
-                self.queue.remove(&key);
-                self.history.remove(&key);
-            } else {
-                self.queue.entry(key).or_insert(later);
+            Changes::Events(events) => {
+                for event in events.filter(|e| e.kind == Kind::HorizontalPodAutoscaler) {
+                    let key = (event.namespace.clone(), event.name.clone());
+                    if event.type_ == WatchEventType::Deleted {
+                        self.queue.remove(&key);
+                        self.history.remove(&key);
+                    } else {
+                        self.queue.entry(key).or_insert(later);
+                    }
+                }
             }
         }
-        self.cursor = store.resource_version();
     }
 }
 

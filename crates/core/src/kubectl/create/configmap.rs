@@ -109,10 +109,7 @@ mod tests {
         let mut sim = Sim::default();
         let (text, _) =
             kubectl(&mut sim, "create configmap cfg --from-literal=a=1 --from-literal=b=two --dry-run=client -o yaml");
-        assert_eq!(
-            text,
-            "apiVersion: v1\ndata:\n  a: \"1\"\n  b: two\nkind: ConfigMap\nmetadata:\n  creationTimestamp: null\n  name: cfg\n"
-        );
+        assert_eq!(text, "apiVersion: v1\ndata:\n  a: \"1\"\n  b: two\nkind: ConfigMap\nmetadata:\n  name: cfg\n");
         let (text, _) = kubectl(&mut sim, "create cm cfg --from-literal=a=1");
         assert_eq!(text, "configmap/cfg created\n");
         let (text, _) = kubectl(&mut sim, "create configmap c --from-literal=a");

@@ -53,7 +53,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             "selector": {"matchLabels": labels},
             "strategy": {},
             "template": {
-                "metadata": {"creationTimestamp": null, "labels": labels},
+                "metadata": {"labels": labels},
                 "spec": {"containers": containers},
             },
         },
@@ -95,10 +95,10 @@ mod tests {
         );
         assert_eq!(
             text,
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  creationTimestamp: null\n  labels:\n    app: hello\n  name: hello\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: hello\n  strategy: {}\n  template:\n    metadata:\n      creationTimestamp: null\n      labels:\n        app: hello\n    spec:\n      containers:\n      - image: hello:v1\n        name: hello\n        ports:\n        - containerPort: 8080\n        resources: {}\nstatus: {}\n"
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  labels:\n    app: hello\n  name: hello\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: hello\n  strategy: {}\n  template:\n    metadata:\n      labels:\n        app: hello\n    spec:\n      containers:\n      - image: hello:v1\n        name: hello\n        ports:\n        - containerPort: 8080\n        resources: {}\nstatus: {}\n"
         );
         let (text, _) = kubectl(&mut sim, "create deployment hello --image=hello:v1 --dry-run=client -o json");
-        assert!(text.starts_with("{\n    \"kind\": \"Deployment\",\n    \"apiVersion\": \"apps/v1\",\n    \"metadata\": {\n        \"name\": \"hello\",\n        \"creationTimestamp\": null,"), "{text}");
+        assert!(text.starts_with("{\n    \"kind\": \"Deployment\",\n    \"apiVersion\": \"apps/v1\",\n    \"metadata\": {\n        \"name\": \"hello\","), "{text}");
         assert!(text.contains("\"resources\": {}\n                    }\n                ]\n            }\n        },\n        \"strategy\": {}\n    },\n    \"status\": {}\n}\n"), "{text}");
     }
 

@@ -99,15 +99,14 @@ pub fn one_name(args: &Args, verb: &Verb) -> Result<String, String> {
     }
 }
 
-/// The metadata a generator writes: name, `creationTimestamp: null`, the namespace when `-n`
-/// names one, and labels when there are any.
+/// The metadata a generator writes: name, the namespace when `-n` names one, and labels when
+/// there are any. (Before v1.33 a zero `creationTimestamp` printed as `null`; 1.36 omits it.)
 pub fn generated_metadata(args: &Args, name: &str, labels: Option<Value>) -> Value {
     let mut meta = Map::new();
     meta.insert("name".into(), json!(name));
     if let Some(namespace) = args.get("namespace").filter(|n| !n.is_empty()) {
         meta.insert("namespace".into(), json!(namespace));
     }
-    meta.insert("creationTimestamp".into(), Value::Null);
     if let Some(labels) = labels {
         meta.insert("labels".into(), labels);
     }

@@ -23,7 +23,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let namespace = json!({
         "apiVersion": "v1",
         "kind": "Namespace",
-        "metadata": {"creationTimestamp": null, "name": name},
+        "metadata": {"name": name},
         "spec": {},
         "status": {},
     });
@@ -39,10 +39,7 @@ mod tests {
     fn namespaces_are_created_once() {
         let mut sim = Sim::default();
         let (text, _) = kubectl(&mut sim, "create namespace staging --dry-run=client -o yaml");
-        assert_eq!(
-            text,
-            "apiVersion: v1\nkind: Namespace\nmetadata:\n  creationTimestamp: null\n  name: staging\nspec: {}\nstatus: {}\n"
-        );
+        assert_eq!(text, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: staging\nspec: {}\nstatus: {}\n");
         let (text, _) = kubectl(&mut sim, "create ns staging");
         assert_eq!(text, "namespace/staging created\n");
         let (text, code) = kubectl(&mut sim, "create namespace staging");

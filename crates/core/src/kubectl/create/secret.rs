@@ -81,10 +81,7 @@ mod tests {
         let mut sim = Sim::default();
         let (text, _) =
             kubectl(&mut sim, "create secret generic s --from-literal=password=s3cr3t --dry-run=client -o yaml");
-        assert_eq!(
-            text,
-            "apiVersion: v1\ndata:\n  password: czNjcjN0\nkind: Secret\nmetadata:\n  creationTimestamp: null\n  name: s\n"
-        );
+        assert_eq!(text, "apiVersion: v1\ndata:\n  password: czNjcjN0\nkind: Secret\nmetadata:\n  name: s\n");
         let (text, _) = kubectl(&mut sim, "create secret generic s --from-literal=password=s3cr3t");
         assert_eq!(text, "secret/s created\n");
         let (text, _) = kubectl(&mut sim, "create secret generic s --from-literal=a=1 --from-literal=a=2");

@@ -114,7 +114,7 @@ mod tests {
             kubectl(&mut sim, "create service nodeport web --tcp=80:8080 --node-port=30080 --dry-run=client -o yaml");
         assert_eq!(
             text,
-            "apiVersion: v1\nkind: Service\nmetadata:\n  creationTimestamp: null\n  labels:\n    app: web\n  name: web\nspec:\n  ports:\n  - name: 80-8080\n    nodePort: 30080\n    port: 80\n    protocol: TCP\n    targetPort: 8080\n  selector:\n    app: web\n  type: NodePort\nstatus:\n  loadBalancer: {}\n"
+            "apiVersion: v1\nkind: Service\nmetadata:\n  labels:\n    app: web\n  name: web\nspec:\n  ports:\n  - name: 80-8080\n    nodePort: 30080\n    port: 80\n    protocol: TCP\n    targetPort: 8080\n  selector:\n    app: web\n  type: NodePort\nstatus:\n  loadBalancer: {}\n"
         );
         let (text, _) = kubectl(&mut sim, "create service clusterip web --tcp=80");
         assert_eq!(text, "service/web created\n");

@@ -1,6 +1,7 @@
 //! The trace: one JSON line per thing that happened (a command, a write to the store), in
-//! order. Same seed + same commands ⇒ byte-identical trace; tests compare it, and its hash,
-//! across runs and across native and wasm32.
+//! order, written by the store as each write happens. Same seed + same commands ⇒
+//! byte-identical trace; tests compare it, and its hash, across runs and across native and
+//! wasm32.
 
 use crate::sim::time::SimTime;
 use crate::store::watch::WatchEvent;

@@ -1,0 +1,73 @@
+//! The controllers a pass visits, by name and in order: kube-controller-manager's list of
+//! controllers (`NewControllerDescriptors`), plus the scheduler and the kubelets, which run as
+//! their own processes upstream but take their turns here in the same loop.
+
+/// One loop of the control plane, named as upstream names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ControllerName {
+    GarbageCollector,
+    Namespace,
+    Deployment,
+    ReplicaSet,
+    Scheduler,
+    Kubelet,
+    NodeLifecycle,
+    TaintEviction,
+    EndpointSlice,
+    HorizontalPodAutoscaler,
+}
+
+impl ControllerName {
+    /// The order of a pass: owners are collected before their dependents are reconciled, and
+    /// pods are created before they are scheduled and started.
+    pub const PASS: [ControllerName; 10] = [
+        ControllerName::GarbageCollector,
+        ControllerName::Namespace,
+        ControllerName::Deployment,
+        ControllerName::ReplicaSet,
+        ControllerName::Scheduler,
+        ControllerName::Kubelet,
+        ControllerName::NodeLifecycle,
+        ControllerName::TaintEviction,
+        ControllerName::EndpointSlice,
+        ControllerName::HorizontalPodAutoscaler,
+    ];
+
+    /// Upstream's name for it (`--controllers` names; the scheduler's and kubelet's components).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ControllerName::GarbageCollector => "garbage-collector-controller",
+            ControllerName::Namespace => "namespace-controller",
+            ControllerName::Deployment => "deployment-controller",
+            ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::Scheduler => "default-scheduler",
+            ControllerName::Kubelet => "kubelet",
+            ControllerName::NodeLifecycle => "node-lifecycle-controller",
+            ControllerName::TaintEviction => "taint-eviction-controller",
+            ControllerName::EndpointSlice => "endpointslice-controller",
+            ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
+        }
+    }
+
+    /// Units of work (Deployments, ReplicaSets, pods) it may do in one turn before the pass
+    /// moves on; what is left waits for the next pass. Upstream's controllers run side by side
+    /// and each informer hears every event as it happens; here one controller working through
+    /// 15,000 pods in one turn would let the others fall more than the watch log's 65,536
+    /// events behind, and each would then relist the whole cluster. At these shares a pass
+    /// writes well under that, and a lesson-sized cluster never reaches them. The others' sync
+    /// is one unit.
+    pub fn turn_share(self) -> usize {
+        match self {
+            ControllerName::Deployment => 256,
+            ControllerName::ReplicaSet => 24,
+            ControllerName::Scheduler | ControllerName::Kubelet => 2048,
+            _ => usize::MAX,
+        }
+    }
+}
+
+impl std::fmt::Display for ControllerName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,14 @@
+//! The one Kubernetes version the lab is: what `kubectl version`, every node's kubelet and
+//! (later) the API's `/version` report, and which API versions are served. v1.36, as the
+//! curriculum describes it; the build details are those of the kubectl 1.36.4 release binary,
+//! the tests' oracle.
+
+/// `gitVersion`.
+pub const KUBERNETES_VERSION: &str = "v1.36.4";
+pub const MAJOR: &str = "1";
+pub const MINOR: &str = "36";
+pub const GIT_COMMIT: &str = "bb826b1d48562f110659e64e8ec444327433db95";
+pub const BUILD_DATE: &str = "2026-08-20T03:09:25Z";
+pub const GO_VERSION: &str = "go1.26.5";
+/// The kustomize that kubectl 1.36 embeds (`kubectl version` prints it).
+pub const KUSTOMIZE_VERSION: &str = "v5.8.1";
