@@ -10,6 +10,8 @@ cd "$root"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
 export RUST_BACKTRACE="${RUST_BACKTRACE:-1}"
+# The kubectl 1.36 oracle tests must run, not skip (setup installed the binary).
+export KUBELAB_REQUIRE_ORACLE=1
 
 summary=()
 current_stage=""

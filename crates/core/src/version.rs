@@ -12,3 +12,10 @@ pub const BUILD_DATE: &str = "2026-08-20T03:09:25Z";
 pub const GO_VERSION: &str = "go1.26.5";
 /// The kustomize that kubectl 1.36 embeds (`kubectl version` prints it).
 pub const KUSTOMIZE_VERSION: &str = "v5.8.1";
+
+/// The simulator's behaviour version: bumped whenever the same seed and commands give a
+/// different lab (other generated names, other timings), so a permalink or lab log made by an
+/// earlier version replays with a notice instead of silently differing.
+/// 1: until v1.32 printing. 2: random streams by purpose, node Leases, the system
+/// PriorityClasses, v1.36.
+pub const BEHAVIOUR_VERSION: u32 = 2;

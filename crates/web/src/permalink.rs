@@ -4,14 +4,19 @@
 //! seed, one escaped script per line) in unpadded base64url: no compression library needed,
 //! and nothing but the scripts the learner ran is shared.
 
-/// The first line of every link's text; a later format gets a new one.
-const HEADER: &str = "kubelab-lab-1";
+use kubelab_core::version::BEHAVIOUR_VERSION;
+
+/// The first line of every link's text: this prefix and the simulator's behaviour version
+/// (`kubelab-lab-2`), so a link made by an earlier simulator still opens, with a notice.
+const HEADER_PREFIX: &str = "kubelab-lab-";
 /// Links longer than this are refused before decoding (browsers cut URLs near 2 MB anyway).
 const MAX_ENCODED_BYTES: usize = 1 << 20;
 const MAX_SCRIPTS: usize = 5000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Permalink {
+    /// The behaviour version of the simulator that made the link (`BEHAVIOUR_VERSION`).
+    pub behaviour: u32,
     pub seed: u64,
     pub scripts: Vec<String>,
 }
@@ -35,7 +40,7 @@ pub fn log_parameter(hash: &str) -> Option<&str> {
 }
 
 pub fn encode(seed: u64, scripts: &[String]) -> String {
-    let mut text = format!("{HEADER}\n{seed}");
+    let mut text = format!("{HEADER_PREFIX}{BEHAVIOUR_VERSION}\n{seed}");
     for script in scripts {
         text.push('\n');
         text.push_str(&script.replace('\\', "\\\\").replace('\n', "\\n"));
@@ -51,15 +56,16 @@ pub fn decode(encoded: &str) -> Result<Permalink, String> {
     let bytes = base64url_decode(encoded).ok_or("the link is damaged (its log is not valid base64url)")?;
     let text = String::from_utf8(bytes).map_err(|_| "the link is damaged (its log is not text)")?;
     let mut lines = text.split('\n');
-    if lines.next() != Some(HEADER) {
+    let behaviour = lines.next().and_then(|l| l.strip_prefix(HEADER_PREFIX)).and_then(|v| v.parse::<u32>().ok());
+    let Some(behaviour) = behaviour.filter(|v| (1..=BEHAVIOUR_VERSION).contains(v)) else {
         return Err("the link is not a kubelab lab, or comes from a newer kubelab".into());
-    }
+    };
     let seed = lines.next().and_then(|s| s.parse().ok()).ok_or("the link is damaged (no seed)")?;
     let scripts: Vec<String> = lines.map(unescape).collect::<Result<_, _>>()?;
     if scripts.len() > MAX_SCRIPTS {
         return Err(format!("the link holds {} commands; at most {MAX_SCRIPTS} are replayed", scripts.len()));
     }
-    Ok(Permalink { seed, scripts })
+    Ok(Permalink { behaviour, seed, scripts })
 }
 
 fn unescape(line: &str) -> Result<String, String> {
@@ -122,8 +128,9 @@ mod tests {
         ];
         let encoded = encode(7, &scripts);
         assert!(encoded.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{encoded}");
-        assert_eq!(decode(&encoded), Ok(Permalink { seed: 7, scripts: scripts.clone() }));
-        assert_eq!(decode(&encode(1, &[])), Ok(Permalink { seed: 1, scripts: vec![] }));
+        let behaviour = BEHAVIOUR_VERSION;
+        assert_eq!(decode(&encoded), Ok(Permalink { behaviour, seed: 7, scripts: scripts.clone() }));
+        assert_eq!(decode(&encode(1, &[])), Ok(Permalink { behaviour, seed: 1, scripts: vec![] }));
         let hash = hash_for("sandbox", 1, 3, &scripts);
         assert!(hash.starts_with("#/sandbox?log="));
         assert_eq!(decode(log_parameter(&hash).unwrap()).unwrap().scripts, scripts);
@@ -143,6 +150,14 @@ mod tests {
             assert_eq!(base64url_decode(coded).unwrap(), plain.as_bytes());
         }
         assert_eq!(base64url_encode(&[0xfb, 0xff]), "-_8");
+    }
+
+    #[test]
+    fn a_link_from_an_earlier_simulator_still_opens_and_says_so() {
+        let old = decode(&base64url_encode(b"kubelab-lab-1\n1\nkubectl get pods")).unwrap();
+        assert_eq!((old.behaviour, old.scripts.as_slice()), (1, &["kubectl get pods".to_string()][..]));
+        let newer = format!("kubelab-lab-{}\n1", BEHAVIOUR_VERSION + 1);
+        assert!(decode(&base64url_encode(newer.as_bytes())).unwrap_err().contains("newer kubelab"));
     }
 
     #[test]

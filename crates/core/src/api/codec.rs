@@ -3,10 +3,7 @@
 //!
 //! Mirrors the apiserver's serializer with strict field validation (the kubectl 1.27+ default).
 
-use super::{
-    ConfigMap, EndpointSlice, Event, HorizontalPodAutoscaler, Namespace, Node, Pod, ReplicaSet, Secret, Service,
-};
-use super::{Deployment, Kind, Object, Resource, strict_decoder};
+use super::{Kind, Object, Resource, strict_decoder};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -85,19 +82,7 @@ pub fn decode(value: Value) -> Result<Object, DecodeError> {
     };
     map.remove("apiVersion");
     map.remove("kind");
-    match kind {
-        Kind::Namespace => decode_as::<Namespace>(map),
-        Kind::Node => decode_as::<Node>(map),
-        Kind::Pod => decode_as::<Pod>(map),
-        Kind::ReplicaSet => decode_as::<ReplicaSet>(map),
-        Kind::Deployment => decode_as::<Deployment>(map),
-        Kind::Service => decode_as::<Service>(map),
-        Kind::EndpointSlice => decode_as::<EndpointSlice>(map),
-        Kind::ConfigMap => decode_as::<ConfigMap>(map),
-        Kind::Secret => decode_as::<Secret>(map),
-        Kind::Event => decode_as::<Event>(map),
-        Kind::HorizontalPodAutoscaler => decode_as::<HorizontalPodAutoscaler>(map),
-    }
+    crate::for_each_kind!(decode_arms, kind, map)
 }
 
 /// Decodes into one kind (the value may still carry apiVersion/kind; they are checked and dropped).
@@ -178,6 +163,17 @@ fn go_type_name(expected: &str) -> &str {
 /// Serializes any serde value to a JSON value (used for merge patches on typed objects).
 pub fn to_value<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// The `match` behind `decode`: one arm per row of the kind table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! decode_arms {
+    (($kind:expr, $map:expr) $($name:ident => $field:ident $row:tt),* $(,)?) => {
+        match $kind {
+            $($crate::api::Kind::$name => decode_as::<$crate::api::$name>($map),)*
+        }
+    };
 }
 
 #[cfg(test)]

@@ -73,6 +73,26 @@ impl<'de> Deserialize<'de> for Time {
     }
 }
 
+/// A timestamp with microseconds (`metav1.MicroTime`: Leases' and events.k8s.io's times).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MicroTime(pub SimTime);
+
+impl Serialize for MicroTime {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0.to_rfc3339_micro())
+    }
+}
+
+impl<'de> Deserialize<'de> for MicroTime {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MicroTime, D::Error> {
+        let text = String::deserialize(d)?;
+        SimTime::parse_rfc3339_micro(&text).map(MicroTime).ok_or_else(|| {
+            let layout = "2006-01-02T15:04:05.000000Z07:00";
+            serde::de::Error::custom(format!("parsing time {text:?} as \"{layout}\": cannot parse"))
+        })
+    }
+}
+
 /// `resourceVersion`: an integer here, a string on the wire (clients must treat it as opaque).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ResourceVersion(pub u64);

@@ -14,10 +14,12 @@ pub mod horizontal_pod_autoscaler;
 pub mod intstr;
 pub mod label_selector;
 pub mod labels;
+pub mod lease;
 pub mod meta;
 pub mod namespace;
 pub mod node;
 pub mod pod;
+pub mod priority_class;
 pub mod quantity;
 pub mod replica_set;
 pub mod secret;
@@ -32,10 +34,12 @@ pub use deployment::Deployment;
 pub use endpoint_slice::EndpointSlice;
 pub use event::Event;
 pub use horizontal_pod_autoscaler::HorizontalPodAutoscaler;
+pub use lease::Lease;
 pub use meta::ObjectMeta;
 pub use namespace::Namespace;
 pub use node::Node;
 pub use pod::Pod;
+pub use priority_class::PriorityClass;
 pub use replica_set::ReplicaSet;
 pub use secret::Secret;
 pub use service::Service;
@@ -44,20 +48,108 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
-/// The kinds the core knows, in discovery order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    Namespace,
-    Node,
-    Pod,
-    ReplicaSet,
-    Deployment,
-    Service,
-    EndpointSlice,
-    ConfigMap,
-    Secret,
-    Event,
-    HorizontalPodAutoscaler,
+/// The one table of kinds: every kind the lab serves, in discovery order, with its store
+/// table's field and its discovery row (group, version, plural, singular, short names, scope).
+/// Adding a kind is its `api/` file, its strategy (`impl Stored` in `store/kinds.rs`) and one
+/// row here; `Kind`, `Object`, `RESOURCES`, the store's tables, the codec and every dispatch
+/// from a runtime `Kind` to its type are generated from it (`for_each_kind!(macro_name)` calls
+/// `macro_name!` with every row).
+#[macro_export]
+macro_rules! for_each_kind {
+    ($then:ident $(, $($args:tt)*)?) => {
+        $crate::$then! {
+            ($($($args)*)?)
+            Namespace => namespaces ("", "v1", "namespaces", "namespace", ["ns"], cluster),
+            Node => nodes ("", "v1", "nodes", "node", ["no"], cluster),
+            Pod => pods ("", "v1", "pods", "pod", ["po"], namespaced),
+            ReplicaSet => replica_sets ("apps", "v1", "replicasets", "replicaset", ["rs"], namespaced),
+            Deployment => deployments ("apps", "v1", "deployments", "deployment", ["deploy"], namespaced),
+            Service => services ("", "v1", "services", "service", ["svc"], namespaced),
+            EndpointSlice => endpoint_slices ("discovery.k8s.io", "v1", "endpointslices", "endpointslice", [], namespaced),
+            ConfigMap => config_maps ("", "v1", "configmaps", "configmap", ["cm"], namespaced),
+            Secret => secrets ("", "v1", "secrets", "secret", [], namespaced),
+            Event => events ("", "v1", "events", "event", ["ev"], namespaced),
+            HorizontalPodAutoscaler => horizontal_pod_autoscalers
+                ("autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", ["hpa"], namespaced),
+            PriorityClass => priority_classes ("scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", ["pc"], cluster),
+            Lease => leases ("coordination.k8s.io", "v1", "leases", "lease", [], namespaced),
+        }
+    };
+}
+
+/// `Kind`, `Object`, `RESOURCES` and each kind's `Resource` impl, from the kind table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! api_kinds {
+    (() $($kind:ident => $field:ident ($group:literal, $version:literal, $plural:literal, $singular:literal,
+        [$($short:literal),*], $scope:ident)),* $(,)?) => {
+        /// The kinds the core knows, in discovery order.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Kind {
+            $($kind,)*
+        }
+
+        /// The discovery table, as `kubectl api-resources` lists these kinds.
+        pub const RESOURCES: &[ResourceInfo] = &[
+            $(ResourceInfo {
+                kind: Kind::$kind,
+                kind_name: stringify!($kind),
+                group: $group,
+                version: $version,
+                plural: $plural,
+                singular: $singular,
+                short_names: &[$($short),*],
+                namespaced: scope_is_namespaced(stringify!($scope)),
+            },)*
+        ];
+
+        /// An object of any kind the core knows.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Object {
+            $($kind($kind),)*
+        }
+
+        impl Object {
+            pub fn kind(&self) -> Kind {
+                match self { $(Object::$kind(_) => Kind::$kind,)* }
+            }
+
+            pub fn metadata(&self) -> &ObjectMeta {
+                match self { $(Object::$kind(o) => &o.metadata,)* }
+            }
+
+            pub fn metadata_mut(&mut self) -> &mut ObjectMeta {
+                match self { $(Object::$kind(o) => &mut o.metadata,)* }
+            }
+
+            /// The object as JSON, with `apiVersion` and `kind` (keys sorted, as kubectl prints).
+            pub fn to_json_value(&self) -> serde_json::Value {
+                match self { $(Object::$kind(o) => codec::to_json_value(o),)* }
+            }
+        }
+
+        $(
+            impl Resource for $kind {
+                const KIND: Kind = Kind::$kind;
+                fn metadata(&self) -> &ObjectMeta { &self.metadata }
+                fn metadata_mut(&mut self) -> &mut ObjectMeta { &mut self.metadata }
+                fn into_object(self) -> Object { Object::$kind(self) }
+                fn from_object(object: Object) -> Option<Self> {
+                    match object { Object::$kind(o) => Some(o), #[allow(unreachable_patterns)] _ => None }
+                }
+                fn from_object_ref(object: &Object) -> Option<&Self> {
+                    match object { Object::$kind(o) => Some(o), #[allow(unreachable_patterns)] _ => None }
+                }
+            }
+        )*
+    };
+}
+
+for_each_kind!(api_kinds);
+
+/// `cluster` or `namespaced`, as the kind table writes a kind's scope.
+const fn scope_is_namespaced(scope: &str) -> bool {
+    scope.len() == "namespaced".len()
 }
 
 /// One row of the discovery table: how a kind is named on the wire and on the command line.
@@ -92,44 +184,6 @@ impl ResourceInfo {
 
 fn qualify(name: &str, group: &str) -> String {
     if group.is_empty() { name.to_string() } else { format!("{name}.{group}") }
-}
-
-/// The discovery table, as `kubectl api-resources` lists these kinds.
-pub const RESOURCES: &[ResourceInfo] = &[
-    info(Kind::Namespace, "Namespace", "", "namespaces", "namespace", &["ns"], false),
-    info(Kind::Node, "Node", "", "nodes", "node", &["no"], false),
-    info(Kind::Pod, "Pod", "", "pods", "pod", &["po"], true),
-    info(Kind::ReplicaSet, "ReplicaSet", "apps", "replicasets", "replicaset", &["rs"], true),
-    info(Kind::Deployment, "Deployment", "apps", "deployments", "deployment", &["deploy"], true),
-    info(Kind::Service, "Service", "", "services", "service", &["svc"], true),
-    info(Kind::EndpointSlice, "EndpointSlice", "discovery.k8s.io", "endpointslices", "endpointslice", &[], true),
-    info(Kind::ConfigMap, "ConfigMap", "", "configmaps", "configmap", &["cm"], true),
-    info(Kind::Secret, "Secret", "", "secrets", "secret", &[], true),
-    info(Kind::Event, "Event", "", "events", "event", &["ev"], true),
-    ResourceInfo {
-        version: "v2",
-        ..info(
-            Kind::HorizontalPodAutoscaler,
-            "HorizontalPodAutoscaler",
-            "autoscaling",
-            "horizontalpodautoscalers",
-            "horizontalpodautoscaler",
-            &["hpa"],
-            true,
-        )
-    },
-];
-
-const fn info(
-    kind: Kind,
-    kind_name: &'static str,
-    group: &'static str,
-    plural: &'static str,
-    singular: &'static str,
-    short_names: &'static [&'static str],
-    namespaced: bool,
-) -> ResourceInfo {
-    ResourceInfo { kind, kind_name, group, version: "v1", plural, singular, short_names, namespaced }
 }
 
 impl Kind {
@@ -173,64 +227,6 @@ pub trait Resource: Clone + Debug + PartialEq + Serialize + DeserializeOwned + '
     fn from_object(object: Object) -> Option<Self>;
     fn from_object_ref(object: &Object) -> Option<&Self>;
 }
-
-macro_rules! kinds {
-    ($($kind:ident),* $(,)?) => {
-        /// An object of any kind the core knows.
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum Object {
-            $($kind($kind),)*
-        }
-
-        impl Object {
-            pub fn kind(&self) -> Kind {
-                match self { $(Object::$kind(_) => Kind::$kind,)* }
-            }
-
-            pub fn metadata(&self) -> &ObjectMeta {
-                match self { $(Object::$kind(o) => &o.metadata,)* }
-            }
-
-            pub fn metadata_mut(&mut self) -> &mut ObjectMeta {
-                match self { $(Object::$kind(o) => &mut o.metadata,)* }
-            }
-
-            /// The object as JSON, with `apiVersion` and `kind` (keys sorted, as kubectl prints).
-            pub fn to_json_value(&self) -> serde_json::Value {
-                match self { $(Object::$kind(o) => codec::to_json_value(o),)* }
-            }
-        }
-
-        $(
-            impl Resource for $kind {
-                const KIND: Kind = Kind::$kind;
-                fn metadata(&self) -> &ObjectMeta { &self.metadata }
-                fn metadata_mut(&mut self) -> &mut ObjectMeta { &mut self.metadata }
-                fn into_object(self) -> Object { Object::$kind(self) }
-                fn from_object(object: Object) -> Option<Self> {
-                    match object { Object::$kind(o) => Some(o), #[allow(unreachable_patterns)] _ => None }
-                }
-                fn from_object_ref(object: &Object) -> Option<&Self> {
-                    match object { Object::$kind(o) => Some(o), #[allow(unreachable_patterns)] _ => None }
-                }
-            }
-        )*
-    };
-}
-
-kinds!(
-    Namespace,
-    Node,
-    Pod,
-    ReplicaSet,
-    Deployment,
-    Service,
-    EndpointSlice,
-    ConfigMap,
-    Secret,
-    Event,
-    HorizontalPodAutoscaler
-);
 
 #[cfg(test)]
 mod tests {

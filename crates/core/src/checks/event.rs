@@ -93,10 +93,11 @@ mod tests {
         let killing = check("event: {reason: Killing, kind: Pod, name_prefix: hello-}");
         let verdict = killing.evaluate(&lab.context());
         assert_eq!((verdict.passed, verdict.message.as_str()), (false, "no Killing event for pod/hello-… yet"));
-        lab.run("kubectl delete pod hello-75c78875d5-6gww5 --wait=false");
+        let victim = crate::kubectl::fixture::pod_named(&lab.sim, "hello-");
+        lab.run(&format!("kubectl delete pod {victim} --wait=false"));
         let verdict = killing.evaluate(&lab.context());
         assert!(verdict.passed);
-        assert_eq!(verdict.message, "Killing recorded for pod/hello-75c78875d5-6gww5: Stopping container hello");
+        assert_eq!(verdict.message, format!("Killing recorded for pod/{victim}: Stopping container hello"));
         let scaled = check("event: {reason: ScalingReplicaSet, kind: deployment, name: hello}");
         assert!(scaled.evaluate(&lab.context()).passed);
         let elsewhere = check("event: {reason: Scheduled, namespace: kube-system}");

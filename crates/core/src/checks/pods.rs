@@ -137,7 +137,8 @@ mod tests {
     #[test]
     fn terminating_pods_count_only_when_asked_for() {
         let mut lab = hello_lab(10);
-        lab.run("kubectl delete pod hello-75c78875d5-6gww5 --wait=false");
+        let victim = crate::kubectl::fixture::pod_named(&lab.sim, "hello-");
+        lab.run(&format!("kubectl delete pod {victim} --wait=false"));
         let live = check("pods: {selector: app=hello, count: 3}");
         assert!(live.evaluate(&lab.context()).passed);
         let terminating = check("pods: {selector: app=hello, status: Terminating, count: 1}");

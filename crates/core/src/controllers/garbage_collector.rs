@@ -18,7 +18,19 @@ impl GarbageCollector {
     pub fn sync(&mut self, store: &mut Store) {
         let deleted: Vec<(String, Uid)> = match self.informer.poll(store) {
             Changes::Events(events) => {
-                events.filter(|e| e.type_ == WatchEventType::Deleted).map(|e| (e.namespace.clone(), e.uid)).collect()
+                let mut gone = Vec::new();
+                for event in events {
+                    match event.type_ {
+                        WatchEventType::Deleted => gone.push((event.namespace.clone(), event.uid)),
+                        // A new object naming an owner that does not exist (upstream's graph
+                        // builder adds a "virtual" owner node, then finds it absent).
+                        WatchEventType::Added => {
+                            gone.extend(absent_owners(store, event.kind, &event.namespace, &event.name))
+                        }
+                        WatchEventType::Modified => {}
+                    }
+                }
+                gone
             }
             Changes::Relist => gone_owners(store),
         };
@@ -28,6 +40,12 @@ impl GarbageCollector {
             }
         }
     }
+}
+
+/// The owners an object names that do not exist.
+fn absent_owners(store: &Store, kind: Kind, namespace: &str, name: &str) -> Vec<(String, Uid)> {
+    let refs = kinds::owner_references(store, kind, namespace, name);
+    refs.into_iter().filter(|r| !store.owner_exists(namespace, r)).map(|r| (namespace.to_string(), r.uid)).collect()
 }
 
 /// After a relist: every owner some object still names that no longer exists (upstream's
@@ -47,14 +65,14 @@ fn gone_owners(store: &Store) -> Vec<(String, Uid)> {
 
 /// Deletes dependents whose every owner is gone; drops the dangling reference from the rest.
 fn collect_dependents(store: &mut Store, namespace: &str, owner: Uid) {
-    for (kind, name) in kinds::dependents_of(store, namespace, owner) {
-        let Ok(object) = store.get_object(kind, namespace, &name) else { continue };
+    for (kind, namespace, name) in kinds::dependents_of(store, namespace, owner) {
+        let Ok(object) = store.get_object(kind, &namespace, &name) else { continue };
         let refs = &object.metadata().owner_references;
-        let any_owner_left = refs.iter().any(|r| r.uid != owner && store.owner_exists(namespace, r));
+        let any_owner_left = refs.iter().any(|r| r.uid != owner && store.owner_exists(&namespace, r));
         if any_owner_left {
-            let _ = kinds::remove_owner_ref(store, kind, namespace, &name, owner);
+            let _ = kinds::remove_owner_ref(store, kind, &namespace, &name, owner);
         } else {
-            let _ = store.delete_object(kind, namespace, &name, &DeleteOptions::default());
+            let _ = store.delete_object(kind, &namespace, &name, &DeleteOptions::default());
         }
     }
 }

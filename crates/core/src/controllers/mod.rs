@@ -153,7 +153,7 @@ impl Controllers {
         match name {
             ControllerName::GarbageCollector => self.garbage_collector.sync(store),
             ControllerName::Namespace => self.namespace.sync(store),
-            ControllerName::NodeLifecycle => self.node_lifecycle.sync(store, &self.kubelet),
+            ControllerName::NodeLifecycle => self.node_lifecycle.sync(store),
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
             ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),

@@ -8,7 +8,6 @@ use crate::api::meta::Time;
 use crate::api::node::Taint;
 use crate::api::pod::PodCondition;
 use crate::api::{Kind, Node, Pod};
-use crate::kubelet::Kubelet;
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::sim::time::{Duration, SimTime};
@@ -29,20 +28,24 @@ const KUBELET_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure"
 pub struct NodeLifecycleController {
     pub(crate) informer: Informer,
     wakeups: Wakeups<String>,
-    /// Machines known to be off, and since when: what changed is what gets looked at.
+    /// Nodes whose Lease stopped renewing, and its last renewal: what changed is looked at.
     known_off: BTreeMap<String, SimTime>,
 }
 
 impl NodeLifecycleController {
-    pub fn sync(&mut self, store: &mut Store, kubelet: &Kubelet) {
+    pub fn sync(&mut self, store: &mut Store) {
         let mut check: BTreeSet<String> = self.wakeups.take_due(store.now()).into_iter().collect();
-        for (name, at) in kubelet.powered_off() {
-            if self.known_off.insert(name.clone(), *at) != Some(*at) {
+        // A Lease that stopped renewing (or started again) is what changed.
+        let stopped: BTreeMap<String, SimTime> = store
+            .heartbeats()
+            .filter_map(|(name, beat)| beat.stopped_at.map(|_| (name.clone(), beat.renewed_at(store.now()))))
+            .collect();
+        for (name, renewed) in &stopped {
+            if self.known_off.insert(name.clone(), *renewed) != Some(*renewed) {
                 check.insert(name.clone());
             }
         }
-        let back: Vec<String> =
-            self.known_off.keys().filter(|n| kubelet.heartbeat_lost_at(n).is_none()).cloned().collect();
+        let back: Vec<String> = self.known_off.keys().filter(|n| !stopped.contains_key(*n)).cloned().collect();
         for name in back {
             self.known_off.remove(&name);
             check.insert(name);
@@ -52,7 +55,7 @@ impl NodeLifecycleController {
             Changes::Relist => check.extend(store.list::<Node>(None).map(|n| n.metadata.name.clone())),
         }
         for name in check {
-            if let Some(at) = self.process(store, kubelet, &name) {
+            if let Some(at) = self.process(store, &name) {
                 self.wakeups.add_at(at, name);
             }
         }
@@ -62,12 +65,13 @@ impl NodeLifecycleController {
         self.wakeups.next()
     }
 
-    /// `monitorNodeHealth` for one node; returns when to look again.
-    fn process(&self, store: &mut Store, kubelet: &Kubelet, name: &str) -> Option<SimTime> {
+    /// `monitorNodeHealth` for one node; returns when to look again. A node whose Lease has
+    /// not been renewed for the grace period goes Unknown.
+    fn process(&self, store: &mut Store, name: &str) -> Option<SimTime> {
         let node = store.try_get::<Node>("", name)?.clone();
-        match kubelet.heartbeat_lost_at(name) {
-            Some(lost_at) => {
-                let unknown_at = monitor_tick_after(lost_at.plus(NODE_MONITOR_GRACE_PERIOD));
+        match self.known_off.get(name) {
+            Some(renewed) => {
+                let unknown_at = monitor_tick_after(renewed.plus(NODE_MONITOR_GRACE_PERIOD));
                 if store.now() < unknown_at {
                     return Some(unknown_at);
                 }

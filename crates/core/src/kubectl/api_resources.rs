@@ -118,17 +118,20 @@ mod tests {
         let mut sim = lab("");
         let text = run(&mut sim, "kubectl api-resources");
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "NAME                       SHORTNAMES   APIVERSION            NAMESPACED   KIND");
-        assert_eq!(lines[1], "configmaps                 cm           v1                    true         ConfigMap");
+        assert_eq!(lines[0], "NAME                       SHORTNAMES   APIVERSION               NAMESPACED   KIND");
+        assert_eq!(lines[1], "configmaps                 cm           v1                       true         ConfigMap");
         assert_eq!(
             lines.last(),
-            Some(&"endpointslices                          discovery.k8s.io/v1   true         EndpointSlice")
+            Some(&"priorityclasses            pc           scheduling.k8s.io/v1     false        PriorityClass")
         );
         assert!(text.contains(
-            "\nhorizontalpodautoscalers   hpa          autoscaling/v2        true         HorizontalPodAutoscaler\n"
+            "\nhorizontalpodautoscalers   hpa          autoscaling/v2           true         HorizontalPodAutoscaler\n"
         ));
+        assert!(
+            text.contains("\nleases                                  coordination.k8s.io/v1   true         Lease\n")
+        );
         let text = run(&mut sim, "kubectl api-resources --namespaced=false -o name");
-        assert_eq!(text, "namespaces\nnodes\n");
+        assert_eq!(text, "namespaces\nnodes\npriorityclasses.scheduling.k8s.io\n");
         let text = run(&mut sim, "kubectl api-resources --api-group=apps --no-headers");
         assert_eq!(
             text,

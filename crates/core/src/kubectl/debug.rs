@@ -9,6 +9,7 @@ use super::{Context, Verb, namespace_of};
 use crate::api::Pod;
 use crate::api::pod::EphemeralContainer;
 use crate::sim::Sim;
+use crate::sim::random::Purpose;
 
 pub const VERB: Verb = Verb {
     name: "debug",
@@ -147,7 +148,11 @@ fn invalid_if(pod: &Pod, target: Option<&str>, name: &str, index: usize) -> Resu
 
 /// Five characters from the store's seeded generator, as `rand.String(5)` picks them.
 fn random_suffix(sim: &mut Sim) -> String {
-    (0..5).map(|_| ALPHANUMS[sim.store_mut().random_below(ALPHANUMS.len() as u64) as usize] as char).collect()
+    (0..5)
+        .map(|_| {
+            ALPHANUMS[sim.store_mut().random_below(Purpose::GeneratedName, ALPHANUMS.len() as u64) as usize] as char
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::{Context, Verb, namespace_of, pods, wget};
 use crate::api::Pod;
 use crate::api::container::Container;
 use crate::sim::Sim;
+use crate::sim::random::Purpose;
 use crate::workload::Catalogue;
 
 pub const VERB: Verb = Verb {
@@ -113,7 +114,8 @@ fn environment(pod: &Pod, spec: &Container) -> String {
 
 /// containerd's answer when the image has no such program (the exec id from the lab's rng).
 fn exec_not_found(sim: &mut Sim, program: &str) -> String {
-    let id: String = (0..4).map(|_| format!("{:016x}", sim.store_mut().random_below(u64::MAX))).collect();
+    let id: String =
+        (0..4).map(|_| format!("{:016x}", sim.store_mut().random_below(Purpose::ContainerId, u64::MAX))).collect();
     format!(
         "error: Internal error occurred: error executing command in container: failed to exec in container: \
          failed to start exec {id:?}: OCI runtime exec failed: exec failed: unable to start container process: \

@@ -27,6 +27,8 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         ),
         Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
         HorizontalPodAutoscaler => (&["NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"], &[]),
+        PriorityClass => (&["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"], &[]),
+        Lease => (&["NAME", "HOLDER", "AGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -65,6 +67,12 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         Object::Secret(s) => (vec![s.type_.clone().unwrap_or_default(), s.data.len().to_string(), age], vec![]),
         Object::Event(e) => return event_row(e, now, wide),
         Object::HorizontalPodAutoscaler(hpa) => (hpa_row(hpa, age), vec![]),
+        Object::PriorityClass(pc) => {
+            let global = pc.global_default.unwrap_or(false).to_string();
+            let policy = pc.preemption_policy.clone().unwrap_or_else(|| "<none>".into());
+            (vec![pc.value.to_string(), global, age, policy], vec![])
+        }
+        Object::Lease(lease) => (vec![lease.spec.holder_identity.clone().unwrap_or_default(), age], vec![]),
     };
     cells.insert(0, name);
     if wide {

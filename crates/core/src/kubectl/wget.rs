@@ -8,6 +8,7 @@ use crate::api::labels::Selector;
 use crate::api::service::ServicePort;
 use crate::api::{EndpointSlice, Pod, Service};
 use crate::sim::Sim;
+use crate::sim::random::Purpose;
 use crate::workload::Catalogue;
 
 /// What the command printed (stdout and stderr together) and its exit code.
@@ -169,7 +170,7 @@ fn route(sim: &mut Sim, service: &Service, port: i32) -> Target {
     if backends.is_empty() {
         return Target { shown_ip, backend: None };
     }
-    let pick = sim.store_mut().random_below(backends.len() as u64) as usize;
+    let pick = sim.store_mut().random_below(Purpose::ServiceRouting, backends.len() as u64) as usize;
     Target { shown_ip, backend: backends.into_iter().nth(pick) }
 }
 

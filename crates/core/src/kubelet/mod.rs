@@ -234,9 +234,11 @@ impl Kubelet {
     }
 
     /// The machine loses power: its kubelet stops; its containers' fate is unknown.
-    pub fn power_off(&mut self, node: &str, now: SimTime) {
+    pub fn power_off(&mut self, store: &mut Store, node: &str) {
+        let now = store.now();
         self.node_runtime(node).powered_off_at = Some(now);
         self.powered_off.insert(node.to_string(), now);
+        store.stop_heartbeat(node);
     }
 
     /// The machine is back: containers did not survive the reboot; the kubelet posts Ready
@@ -244,6 +246,9 @@ impl Kubelet {
     pub fn power_on(&mut self, store: &mut Store, node: &str) {
         let Some(off_at) = self.node_runtime(node).powered_off_at.take() else { return };
         self.powered_off.remove(node);
+        if let Some(object) = store.try_get_shared::<Node>("", node) {
+            store.start_heartbeat(&object);
+        }
         let keys: Vec<Key> = self.pods.iter().filter(|(_, rt)| rt.node == node).map(|(k, _)| k.clone()).collect();
         for key in keys {
             if let Some(rt) = self.pods.get_mut(&key) {

@@ -11,6 +11,7 @@ use crate::api::container::{Container, Probe};
 use crate::api::meta::Time;
 use crate::api::pod::ContainerStateTerminated;
 use crate::api::quantity::Quantity;
+use crate::sim::random::Purpose;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, Reporter, container_reference};
@@ -229,7 +230,8 @@ impl PodStep<'_> {
         }
         self.event(c, EventType::Normal, "Created", "Container created".to_string());
         self.event(c, EventType::Normal, "Started", "Container started".to_string());
-        let id: String = (0..4).map(|_| format!("{:016x}", self.store.random_below(u64::MAX))).collect();
+        let id: String =
+            (0..4).map(|_| format!("{:016x}", self.store.random_below(Purpose::ContainerId, u64::MAX))).collect();
         let container_id = format!("containerd://{id}");
         let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
         running.ends = self.natural_end(c, &running);

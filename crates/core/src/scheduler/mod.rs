@@ -168,6 +168,10 @@ impl Scheduler {
             self.queue.add_or_update(key, pod.spec.priority.unwrap_or(0), fingerprint(pod), now);
         }
         self.queue.retain(|key| keep.contains(key));
+        // What changed while it was behind is unknown: every rejected pod gets another try, as
+        // the events a relist synthesizes would give it.
+        self.queue.move_all_on_event(ClusterEvent::NodeUpdate, now);
+        self.queue.move_all_on_event(ClusterEvent::AssignedPodDelete, now);
     }
 
     fn note_nomination(&mut self, key: &PodKey, pod: &Pod) {

@@ -14,6 +14,7 @@ use super::{
     balanced_allocation, image_locality, inter_pod_affinity, node_affinity, node_name, node_resources_fit,
     node_unschedulable, pod_topology_spread, taint_toleration,
 };
+use crate::sim::random::Purpose;
 use crate::store::Store;
 use std::sync::Arc;
 
@@ -222,7 +223,7 @@ pub fn select_host(store: &mut Store, cache: &Cache, best: &[usize]) -> Option<A
     let pick = match best.len() {
         0 => return None,
         1 => 0,
-        n => store.random_below(n as u64) as usize,
+        n => store.random_below(Purpose::SchedulerTie, n as u64) as usize,
     };
     Some(cache.node_at(best[pick]).name.clone())
 }

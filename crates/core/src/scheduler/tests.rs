@@ -285,8 +285,10 @@ fn topology_spread_keeps_zones_within_max_skew() {
 fn a_higher_priority_pod_preempts_a_lower_one() {
     let mut sim = cluster();
     fill_nodes(&mut sim);
+    let high = crate::api::PriorityClass { metadata: ObjectMeta::named("", "high"), value: 1000, ..Default::default() };
+    sim.store_mut().create(high).unwrap();
     let mut important = pod("important", "2", "");
-    important.spec.priority = Some(1000);
+    important.spec.priority_class_name = Some("high".into());
     sim.store_mut().create(important).unwrap();
     let mut scheduler = Scheduler::default();
     scheduler.sync(sim.store_mut());

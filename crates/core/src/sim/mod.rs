@@ -6,6 +6,7 @@
 pub mod load;
 mod pending;
 pub mod queue;
+pub mod random;
 pub mod rng;
 pub mod time;
 
@@ -18,7 +19,6 @@ use crate::store::trace::Trace;
 use crate::store::{DeleteOptions, Store};
 use pending::Pending;
 use queue::EventQueue;
-use rng::Rng;
 use time::{Duration, SimTime};
 
 /// Something scheduled to happen at a virtual time.
@@ -36,7 +36,6 @@ pub struct Sim {
     seed: u64,
     now: SimTime,
     store: Store,
-    rng: Rng,
     queue: EventQueue<Timer>,
     controllers: Controllers,
     nodes_added: usize,
@@ -59,7 +58,6 @@ impl Sim {
             seed,
             now: SimTime::ZERO,
             store: Store::new(seed),
-            rng: Rng::new(seed),
             queue: EventQueue::default(),
             controllers: Controllers::default(),
             nodes_added: 0,
@@ -94,10 +92,6 @@ impl Sim {
         &mut self.store
     }
 
-    pub fn rng(&mut self) -> &mut Rng {
-        &mut self.rng
-    }
-
     pub fn trace(&self) -> &Trace {
         self.store.trace()
     }
@@ -113,18 +107,22 @@ impl Sim {
         let node = node_from_template(template, self.nodes_added, self.now);
         let created = self.store.create(node)?;
         self.nodes_added += 1;
+        // Its kubelet's first act: create the node's Lease and start renewing it.
+        self.store.start_heartbeat(&created);
         Ok(created)
     }
 
     /// Removes a node object (the machine is gone from the cluster).
     pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
-        self.store.delete::<Node>("", name, &DeleteOptions::default()).map(|_| ())
+        self.store.delete::<Node>("", name, &DeleteOptions::default())?;
+        self.store.forget_heartbeat(name);
+        Ok(())
     }
 
     /// `lab node power-off`: the machine stops; its kubelet goes silent.
     pub fn power_off_node(&mut self, name: &str) -> Result<(), ApiError> {
         self.store.get::<Node>("", name)?;
-        self.controllers.kubelet.power_off(name, self.now);
+        self.controllers.kubelet.power_off(&mut self.store, name);
         Ok(())
     }
 
@@ -231,3 +229,6 @@ impl Default for Sim {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod random_tests;

@@ -46,6 +46,23 @@ impl SimTime {
         format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z")
     }
 
+    /// RFC 3339 with microseconds, as `metav1.MicroTime` prints (`…T00:00:10.000000Z`).
+    pub fn to_rfc3339_micro(self) -> String {
+        let seconds = self.to_rfc3339();
+        let micros = (self.0 % 1000) * 1000;
+        format!("{}.{micros:06}Z", &seconds[..seconds.len() - 1])
+    }
+
+    /// Parses what `to_rfc3339_micro` prints.
+    pub fn parse_rfc3339_micro(s: &str) -> Option<SimTime> {
+        let (seconds, fraction) = s.strip_suffix('Z')?.split_once('.')?;
+        if fraction.len() != 6 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let whole = SimTime::parse_rfc3339(&format!("{seconds}Z"))?;
+        Some(SimTime(whole.0 + fraction.parse::<u64>().ok()? / 1000))
+    }
+
     /// Parses what `to_rfc3339` prints (used when a manifest carries a timestamp).
     pub fn parse_rfc3339(s: &str) -> Option<SimTime> {
         let b = s.as_bytes();

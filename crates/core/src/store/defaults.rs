@@ -11,6 +11,7 @@ use crate::api::pod::{PodSecurityContext, PodSpec};
 use crate::api::shared::Shared;
 use crate::api::{Deployment, HorizontalPodAutoscaler, Namespace, Pod, ReplicaSet, Secret, Service};
 use crate::api::{deployment, secret};
+use crate::sim::random::Purpose;
 
 fn set<T>(field: &mut Option<T>, value: T) {
     if field.is_none() {
@@ -113,8 +114,6 @@ pub fn admit_pod(pod: &mut Pod, shared_defaults: &crate::api::shared::Shared<Vec
     let account = account.unwrap_or_else(|| "default".to_string());
     spec.service_account_name = Some(account.clone());
     spec.service_account = Some(account);
-    set(&mut spec.priority, 0);
-    set(&mut spec.preemption_policy, "PreemptLowerPriority".to_string());
     for key in NOT_READY_KEYS {
         let tolerated = spec.tolerations.iter().any(|t| tolerates_no_execute(t, key));
         if !tolerated {
@@ -209,7 +208,7 @@ pub fn service(svc: &mut Service) {
 pub fn allocate_service_ips(svc: &mut Service, store: &mut Store) {
     let spec = &mut svc.spec;
     if spec.type_.as_deref() != Some("ExternalName") && spec.cluster_ip.is_none() {
-        let offset = 1 + store.random_below((1 << 20) - 2) as u32;
+        let offset = 1 + store.random_below(Purpose::ClusterIp, (1 << 20) - 2) as u32;
         let ip = (10u32 << 24) | (96 << 16) | offset;
         let text = format!("{}.{}.{}.{}", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
         spec.cluster_ip = Some(text.clone());
@@ -219,7 +218,7 @@ pub fn allocate_service_ips(svc: &mut Service, store: &mut Store) {
     }
     if matches!(spec.type_.as_deref(), Some("NodePort" | "LoadBalancer")) {
         for port in &mut spec.ports {
-            set(&mut port.node_port, 30000 + store.random_below(2768) as i32);
+            set(&mut port.node_port, 30000 + store.random_below(Purpose::NodePort, 2768) as i32);
         }
     }
 }

@@ -2,12 +2,12 @@
 //! whether the kind has a generation and a status subresource, defaulting, admission,
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
-use super::{DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, defaults, validation};
+use super::{DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, defaults, priority_admission, validation};
 use crate::api::labels::Selector;
-use crate::api::meta::Uid;
+use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{
-    ConfigMap, Deployment, EndpointSlice, Event, HorizontalPodAutoscaler, Kind, Namespace, Node, Object, Pod,
-    ReplicaSet, Resource, Secret, Service,
+    ConfigMap, Deployment, EndpointSlice, Event, HorizontalPodAutoscaler, Kind, Lease, Namespace, Node, Object, Pod,
+    PriorityClass, ReplicaSet, Resource, Secret, Service,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -25,8 +25,12 @@ pub trait Stored: Resource {
     fn keep_status_from(&mut self, _other: &Self) {}
     /// SetDefaults_* for the kind.
     fn apply_defaults(&mut self) {}
-    /// Admission plugins that need the cluster (ServiceAccount, DefaultTolerationSeconds, IP allocation).
-    fn admit(&mut self, _store: &mut Store) {}
+    /// Admission plugins that need the cluster (ServiceAccount, DefaultTolerationSeconds,
+    /// Priority, IP allocation). `name` is the object's name, or its generateName prefix (names
+    /// are generated after admission, as upstream's BeforeCreate does).
+    fn admit(&mut self, _store: &mut Store, _name: &str) -> Result<(), ApiError> {
+        Ok(())
+    }
     /// The kind's own validation; metadata is checked by the caller.
     fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
         Vec::new()
@@ -39,16 +43,28 @@ pub trait Stored: Resource {
     fn graceful_deletion_seconds(&self, _requested: Option<i64>) -> Option<i64> {
         None
     }
+    /// Fields whose value is a function of time, filled in as the object is read (a node
+    /// Lease's `renewTime`).
+    fn derive_on_read(&mut self, _store: &Store) {}
     /// Which naming rule metadata.name follows.
     fn name_rule() -> validation::NameRule {
         validation::NameRule::Subdomain
     }
 }
 
-macro_rules! tables {
-    ($($kind:ident => $field:ident),* $(,)?) => {
+/// `Tables` (one `Table` per kind) and each kind's `TableOf`, from the kind table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! store_tables {
+    (() $($kind:ident => $field:ident $row:tt),* $(,)?) => {
+        /// Every kind's table, one field per row of the kind table.
+        #[derive(Clone, Debug, Default)]
+        pub struct Tables {
+            $(pub $field: Table<$crate::api::$kind>,)*
+        }
+
         $(
-            impl TableOf for $kind {
+            impl $crate::store::kinds::TableOf for $crate::api::$kind {
                 fn table(tables: &Tables) -> &Table<Self> { &tables.$field }
                 fn table_mut(tables: &mut Tables) -> &mut Table<Self> { &mut tables.$field }
             }
@@ -61,13 +77,6 @@ pub trait TableOf: Sized {
     fn table(tables: &Tables) -> &Table<Self>;
     fn table_mut(tables: &mut Tables) -> &mut Table<Self>;
 }
-
-tables!(
-    Namespace => namespaces, Node => nodes, Pod => pods, ReplicaSet => replica_sets,
-    Deployment => deployments, Service => services, EndpointSlice => endpoint_slices,
-    ConfigMap => config_maps, Secret => secrets, Event => events,
-    HorizontalPodAutoscaler => horizontal_pod_autoscalers,
-);
 
 macro_rules! table_fns {
     () => {
@@ -120,8 +129,9 @@ impl Stored for Pod {
     fn apply_defaults(&mut self) {
         defaults::pod(self);
     }
-    fn admit(&mut self, store: &mut Store) {
+    fn admit(&mut self, store: &mut Store, name: &str) -> Result<(), ApiError> {
         defaults::admit_pod(self, &store.default_tolerations);
+        priority_admission::admit_pod(store, self, name)
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         validation::pod(self, old)
@@ -176,8 +186,9 @@ impl Stored for Service {
     fn apply_defaults(&mut self) {
         defaults::service(self);
     }
-    fn admit(&mut self, store: &mut Store) {
+    fn admit(&mut self, store: &mut Store, _name: &str) -> Result<(), ApiError> {
         defaults::allocate_service_ips(self, store);
+        Ok(())
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         validation::service(self, old)
@@ -189,6 +200,23 @@ impl Stored for Service {
 
 impl Stored for EndpointSlice {
     table_fns!();
+}
+
+impl Stored for PriorityClass {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        priority_admission::default_priority_class(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        priority_admission::validate_priority_class(self, old)
+    }
+}
+
+impl Stored for Lease {
+    table_fns!();
+    fn derive_on_read(&mut self, store: &Store) {
+        super::node_lease::derive_renew_time(self, store);
+    }
 }
 
 impl Stored for ConfigMap {
@@ -227,53 +255,31 @@ impl Stored for HorizontalPodAutoscaler {
 /// Runs `$body` with `$t` bound to the Rust type of a runtime `Kind`.
 macro_rules! with_kind {
     ($kind:expr, $t:ident => $body:expr) => {
+        $crate::for_each_kind!(with_kind_arms, $kind, $t, $body)
+    };
+}
+
+/// The `match` behind `with_kind!`: one arm per row of the kind table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_kind_arms {
+    (($kind:expr, $t:ident, $body:expr) $($name:ident => $field:ident $row:tt),* $(,)?) => {
         match $kind {
-            Kind::Namespace => {
-                type $t = Namespace;
-                $body
-            }
-            Kind::Node => {
-                type $t = Node;
-                $body
-            }
-            Kind::Pod => {
-                type $t = Pod;
-                $body
-            }
-            Kind::ReplicaSet => {
-                type $t = ReplicaSet;
-                $body
-            }
-            Kind::Deployment => {
-                type $t = Deployment;
-                $body
-            }
-            Kind::Service => {
-                type $t = Service;
-                $body
-            }
-            Kind::EndpointSlice => {
-                type $t = EndpointSlice;
-                $body
-            }
-            Kind::ConfigMap => {
-                type $t = ConfigMap;
-                $body
-            }
-            Kind::Secret => {
-                type $t = Secret;
-                $body
-            }
-            Kind::Event => {
-                type $t = Event;
-                $body
-            }
-            Kind::HorizontalPodAutoscaler => {
-                type $t = HorizontalPodAutoscaler;
-                $body
-            }
+            $(
+                $crate::api::Kind::$name => {
+                    type $t = $crate::api::$name;
+                    $body
+                }
+            )*
         }
     };
+}
+
+/// A stored object as a client reads it.
+fn read<T: Stored>(store: &Store, object: &T) -> Object {
+    let mut object = object.clone();
+    object.derive_on_read(store);
+    object.into_object()
 }
 
 fn typed<T: Resource>(object: Object) -> T {
@@ -289,7 +295,7 @@ pub fn dispatch_update(store: &mut Store, object: Object) -> Result<Object, ApiE
 }
 
 pub fn dispatch_get(store: &Store, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {
-    with_kind!(kind, T => store.get::<T>(namespace, name).map(|o| o.clone().into_object()))
+    with_kind!(kind, T => store.get::<T>(namespace, name).map(|o| read(store, o)))
 }
 
 pub fn dispatch_delete(
@@ -314,7 +320,7 @@ pub fn dispatch_list(
 ) -> Vec<Object> {
     with_kind!(kind, T => store
         .list_selected::<T>(namespace, labels, fields)
-        .map(|o| o.clone().into_object())
+        .map(|o| read(store, o))
         .collect())
 }
 
@@ -323,16 +329,23 @@ pub fn matches_fields(object: &Object, fields: &FieldSelector) -> bool {
     with_kind!(object.kind(), T => T::from_object_ref(object).is_some_and(|o| fields.matches(o)))
 }
 
+/// An object's ownerReferences, without copying the rest of it.
+pub fn owner_references(store: &Store, kind: Kind, namespace: &str, name: &str) -> Vec<OwnerReference> {
+    with_kind!(kind, T => store.try_get::<T>(namespace, name).map(|o| o.metadata().owner_references.clone()))
+        .unwrap_or_default()
+}
+
 pub fn object_uid(store: &Store, kind: Kind, namespace: &str, name: &str) -> Option<Uid> {
     with_kind!(kind, T => store.try_get::<T>(namespace, name).map(|o| o.metadata().uid))
 }
 
 /// Objects in `namespace` (and cluster-scoped ones) that list `owner` among their owners.
-pub fn dependents_of(store: &Store, namespace: &str, owner: Uid) -> Vec<(Kind, String)> {
+pub fn dependents_of(store: &Store, namespace: &str, owner: Uid) -> Vec<(Kind, String, String)> {
     store
         .dependents(owner)
-        .filter(|(_, ns, _)| *ns == namespace)
-        .map(|(kind, _, name)| (kind, name.to_string()))
+        // A cluster-scoped owner (a Node) may have dependents in any namespace (its Lease).
+        .filter(|(_, ns, _)| *ns == namespace || namespace.is_empty())
+        .map(|(kind, ns, name)| (kind, ns.to_string(), name.to_string()))
         .collect()
 }
 

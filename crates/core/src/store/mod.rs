@@ -11,7 +11,9 @@ pub mod defaults;
 pub mod event_recorder;
 pub mod field_selector;
 pub mod kinds;
+pub mod node_lease;
 pub mod owner_index;
+pub mod priority_admission;
 pub mod table;
 pub mod trace;
 pub mod validation;
@@ -21,7 +23,7 @@ use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, ResourceVersion, Time, Uid};
 use crate::api::{Kind, Namespace, Object, ObjectMeta, Resource};
 use crate::error::{ApiError, FieldError};
-use crate::sim::rng::Rng;
+use crate::sim::random::{Purpose, RandomStreams};
 use crate::sim::time::SimTime;
 pub use field_selector::FieldSelector;
 pub use kinds::Stored;
@@ -57,28 +59,17 @@ pub enum Deleted<T> {
     Terminating(T),
 }
 
-/// Every kind's table (see `kinds.rs` for which field holds which kind).
-#[derive(Clone, Debug, Default)]
-pub struct Tables {
-    pub namespaces: Table<crate::api::Namespace>,
-    pub nodes: Table<crate::api::Node>,
-    pub pods: Table<crate::api::Pod>,
-    pub replica_sets: Table<crate::api::ReplicaSet>,
-    pub deployments: Table<crate::api::Deployment>,
-    pub services: Table<crate::api::Service>,
-    pub endpoint_slices: Table<crate::api::EndpointSlice>,
-    pub config_maps: Table<crate::api::ConfigMap>,
-    pub secrets: Table<crate::api::Secret>,
-    pub events: Table<crate::api::Event>,
-    pub horizontal_pod_autoscalers: Table<crate::api::HorizontalPodAutoscaler>,
-}
+// One table per kind, generated from the kind table (`api::for_each_kind!`), with the
+// `TableOf` impls typed code reaches them through.
+crate::for_each_kind!(store_tables);
 
 #[derive(Clone, Debug)]
 pub struct Store {
     tables: Tables,
     now: SimTime,
     resource_version: u64,
-    rng: Rng,
+    /// The lab's random streams, one per purpose (`sim/random.rs`).
+    random: RandomStreams,
     watch: WatchLog,
     /// Object states for open watch streams (`kubectl get -w`).
     snapshots: Snapshots,
@@ -93,6 +84,8 @@ pub struct Store {
     /// Every write as it happens (and the commands that caused them), never read back through
     /// the bounded watch log, so no compaction can drop a line.
     trace: trace::Trace,
+    /// Each node's Lease renewals (`node_lease.rs`): data, so a quiet cluster writes nothing.
+    heartbeats: BTreeMap<String, node_lease::Heartbeat>,
 }
 
 impl Store {
@@ -102,7 +95,7 @@ impl Store {
             tables: Tables::default(),
             now: SimTime::ZERO,
             resource_version: 0,
-            rng: Rng::new(seed ^ 0x0053_544f_5245),
+            random: RandomStreams::new(seed),
             watch: WatchLog::default(),
             snapshots: Snapshots::default(),
             dependents: owner_index::OwnerIndex::default(),
@@ -110,10 +103,14 @@ impl Store {
             event_index: BTreeMap::new(),
             event_names: event_recorder::EventNames::default(),
             trace: trace::Trace::new(),
+            heartbeats: BTreeMap::new(),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
             store.create(ns).expect("initial namespaces are valid");
+        }
+        for class in priority_admission::system_priority_classes() {
+            store.create(class).expect("the system priority classes are valid");
         }
         store
     }
@@ -162,9 +159,10 @@ impl Store {
         &self.tables
     }
 
-    /// Random bits from the store's seeded generator (for IPs and names chosen at admission).
-    pub fn random_below(&mut self, bound: u64) -> u64 {
-        self.rng.below(bound)
+    /// A random draw in `0..bound` for `purpose` (IPs and ports chosen at admission, container
+    /// ids, the scheduler's ties), from that purpose's own seeded stream.
+    pub fn random_below(&mut self, purpose: Purpose, bound: u64) -> u64 {
+        self.random.below(purpose, bound)
     }
 
     pub fn get<T: Stored>(&self, namespace: &str, name: &str) -> Result<&T, ApiError> {
@@ -217,7 +215,8 @@ impl Store {
             return Err(ApiError::AlreadyExists { resource, name });
         }
         let meta = object.metadata_mut();
-        meta.uid = Uid::from_random(u128::from(self.rng.next_u64()) << 64 | u128::from(self.rng.next_u64()));
+        let rng = self.random.stream(if is_system(meta) { Purpose::SystemUid } else { Purpose::Uid });
+        meta.uid = Uid::from_random(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64()));
         meta.creation_timestamp = Some(Time(self.now));
         meta.deletion_timestamp = None;
         meta.generation = i64::from(T::HAS_GENERATION);
@@ -235,17 +234,6 @@ impl Store {
         if !info.namespaced {
             meta.namespace.clear();
         }
-        if meta.name.is_empty() && !meta.generate_name.is_empty() {
-            // Like the API server (RetryGenerateName, GA in 1.32): up to 8 tries for a free name.
-            let table = T::table(&self.tables);
-            let namespace = meta.namespace.clone();
-            for _ in 0..8 {
-                meta.name = format!("{}{}", meta.generate_name, self.rng.name_suffix(5));
-                if table.get(&namespace, &meta.name).is_none() {
-                    break;
-                }
-            }
-        }
         meta.resource_version = ResourceVersion(0);
         let namespace = object.metadata().namespace.clone();
         if info.namespaced {
@@ -253,7 +241,21 @@ impl Store {
         }
         object.reset_status_for_create();
         object.apply_defaults();
-        object.admit(self);
+        let meta = object.metadata();
+        let admitted_as = if meta.name.is_empty() { meta.generate_name.clone() } else { meta.name.clone() };
+        object.admit(self, &admitted_as)?;
+        let meta = object.metadata_mut();
+        if meta.name.is_empty() && !meta.generate_name.is_empty() {
+            // Like the API server (RetryGenerateName, GA in 1.32): up to 8 tries for a free name.
+            let table = T::table(&self.tables);
+            let rng = self.random.stream(if is_system(meta) { Purpose::SystemName } else { Purpose::GeneratedName });
+            for _ in 0..8 {
+                meta.name = format!("{}{}", meta.generate_name, rng.name_suffix(5));
+                if table.get(&namespace, &meta.name).is_none() {
+                    break;
+                }
+            }
+        }
         let causes = validation::validate_object(object, None);
         if !causes.is_empty() {
             return Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes));
@@ -444,8 +446,8 @@ impl Store {
         if !self.has_dependents(owner) {
             return;
         }
-        for (kind, name) in kinds::dependents_of(self, namespace, owner) {
-            let _ = kinds::remove_owner_ref(self, kind, namespace, &name, owner);
+        for (kind, namespace, name) in kinds::dependents_of(self, namespace, owner) {
+            let _ = kinds::remove_owner_ref(self, kind, &namespace, &name, owner);
         }
     }
 
@@ -519,6 +521,14 @@ impl Store {
     ) -> Vec<Object> {
         kinds::dispatch_list(self, kind, namespace, labels, fields)
     }
+}
+
+/// What the control plane keeps for itself draws its uids and names from streams of its own,
+/// so adding a system object never renames a learner's: objects in the `kube-*` namespaces,
+/// and cluster-scoped `system-*` / `system:*` ones (PriorityClasses, RBAC roles).
+fn is_system(meta: &ObjectMeta) -> bool {
+    let name = if meta.name.is_empty() { &meta.generate_name } else { &meta.name };
+    meta.namespace.starts_with("kube-") || (meta.namespace.is_empty() && name.starts_with("system"))
 }
 
 /// Cluster-scoped kinds live under the empty namespace whatever the caller passes.

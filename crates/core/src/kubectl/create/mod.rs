@@ -1,10 +1,11 @@
 //! `kubectl create -f FILE|-` (create only: an existing object is an AlreadyExists error) and the
-//! generators `create deployment|namespace|configmap|secret|service`. Mirrors
+//! generators `create deployment|namespace|configmap|priorityclass|secret|service`. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/create (create.go and one file per generator).
 
 pub mod configmap;
 pub mod deployment;
 pub mod namespace;
+pub mod priorityclass;
 pub mod secret;
 pub mod service;
 
@@ -29,7 +30,8 @@ pub const VERB: Verb = Verb {
     run,
 };
 
-pub const SUBCOMMANDS: &[Verb] = &[configmap::VERB, deployment::VERB, namespace::VERB, secret::VERB, service::VERB];
+pub const SUBCOMMANDS: &[Verb] =
+    &[configmap::VERB, deployment::VERB, namespace::VERB, priorityclass::VERB, secret::VERB, service::VERB];
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let filenames = args.all("filename").to_vec();
