@@ -16,10 +16,12 @@ pub enum ContainerPhase {
     },
     /// Waiting for an earlier init container to finish.
     Blocked,
-    /// The image is being pulled on this node.
+    /// The image is being pulled on this node (or waits its turn behind another pull).
     Pulling {
         requested_at: SimTime,
         done_at: SimTime,
+        /// The pull itself, without the wait for its turn.
+        took: crate::sim::time::Duration,
     },
     /// The pull failed; `ErrImagePull` until the kubelet backs off, then `ImagePullBackOff`.
     PullFailed {
