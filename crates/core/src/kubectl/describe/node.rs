@@ -6,11 +6,11 @@
 use super::events::{self, EventQuery};
 use super::{Describer, LEVEL_0, LEVEL_1, PrefixWriter, annotations_multiline, labels_multiline, rfc1123z, since};
 use crate::api::container::ResourceList;
-use crate::api::meta::Time;
+use crate::api::meta::{MicroTime, Time};
 use crate::api::node::Taint;
 use crate::api::quantity::Quantity;
-use crate::api::{Node, Pod};
-use crate::sim::time::SimTime;
+use crate::api::{Kind, Node, Object, Pod};
+use crate::store::node_lease::NODE_LEASE_NAMESPACE;
 
 pub fn describe(describer: &Describer<'_>, node: &Node) -> String {
     let mut w = PrefixWriter::default();
@@ -24,7 +24,7 @@ pub fn describe(describer: &Describer<'_>, node: &Node) -> String {
     w.write(LEVEL_0, &format!("CreationTimestamp:\t{}\n", rfc1123z(meta.creation_timestamp)));
     taints_multiline(&mut w, &node.spec.taints);
     w.write(LEVEL_0, &format!("Unschedulable:\t{}\n", node.spec.unschedulable.unwrap_or(false)));
-    lease(&mut w, node, describer.now);
+    lease(&mut w, describer, node);
     conditions(&mut w, node);
     w.write(LEVEL_0, "Addresses:\n");
     for address in &node.status.addresses {
@@ -94,24 +94,18 @@ fn taints_multiline(w: &mut PrefixWriter, taints: &[Taint]) {
 
 /// The node's Lease in kube-node-lease, held by its kubelet and renewed every 10 s while the
 /// kubelet runs; a node that stopped reporting keeps its last heartbeat.
-fn lease(w: &mut PrefixWriter, node: &Node, now: SimTime) {
-    let ready = node.condition("Ready");
-    let renewed = match (ready.map(|c| c.status.as_str()), node.metadata.creation_timestamp) {
-        (Some("True"), Some(Time(created))) => {
-            let elapsed = now.since(created).as_millis();
-            Some(Time(SimTime(created.as_millis() + elapsed - elapsed % LEASE_RENEW_MS)))
-        }
-        _ => ready.and_then(|c| c.last_heartbeat_time),
-    };
+/// The node's Lease in kube-node-lease, read as a client reads it (its renewTime is the last
+/// renewal). `describeNode` prints this section only when the Lease exists.
+fn lease(w: &mut PrefixWriter, describer: &Describer<'_>, node: &Node) {
+    let object = describer.store.get_object(Kind::Lease, NODE_LEASE_NAMESPACE, &node.metadata.name);
+    let Ok(Object::Lease(lease)) = object else { return };
+    let micro = |t: Option<MicroTime>| t.map_or("<unset>".to_string(), |t| rfc1123z(Some(Time(t.0))));
     w.write(LEVEL_0, "Lease:\n");
-    w.write(LEVEL_1, &format!("HolderIdentity:\t{}\n", node.metadata.name));
-    w.write(LEVEL_1, "AcquireTime:\t<unset>\n");
-    let renewed = renewed.map_or("<unset>".to_string(), |t| rfc1123z(Some(t)));
-    w.write(LEVEL_1, &format!("RenewTime:\t{renewed}\n"));
+    let holder = lease.spec.holder_identity.as_deref().unwrap_or("<unset>");
+    w.write(LEVEL_1, &format!("HolderIdentity:\t{holder}\n"));
+    w.write(LEVEL_1, &format!("AcquireTime:\t{}\n", micro(lease.spec.acquire_time)));
+    w.write(LEVEL_1, &format!("RenewTime:\t{}\n", micro(lease.spec.renew_time)));
 }
-
-/// The kubelet's node lease renew interval (`nodeLeaseDurationSeconds` 40 × 0.25).
-const LEASE_RENEW_MS: u64 = 10_000;
 
 fn conditions(w: &mut PrefixWriter, node: &Node) {
     if node.status.conditions.is_empty() {
