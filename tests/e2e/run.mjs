@@ -429,6 +429,48 @@ try {
     console.log(`      frames while dragging over ${await page.locator(".pod").count()} pods: mean ${mean.toFixed(1)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(1)} ms, max ${times.at(-1).toFixed(1)} ms; scrub back ${scrubMs}`);
   }, page);
 
+  // Leaving a lab while its clock runs, right after a tick redrew it and before the next frame:
+  // what that redraw scheduled (an animation frame, the next tick) must die with the page, not
+  // reach its disposed signals and stop the simulator.
+  await step("leaving-a-running-lab-crashes-nothing", async () => {
+    const errorsBefore = pageErrors.length;
+    const crashed = async () => {
+      if ((await page.locator("#crash-panel").count()) === 0) return;
+      fail(`the app crashed: ${(await page.locator("#crash-report").inputValue()).replace(/\n/g, " | ")}`);
+    };
+    const labs = ["#/sandbox", "#/lesson/apply-to-running"];
+    const away = [["#/", page.locator(".lesson-card").first()], ["#/about", page.locator("h1", { hasText: "About kubelab" })]];
+    await page.goto(`${base}/#/`);
+    for (let round = 0; round < 6; round += 1) {
+      const lab = labs[round % labs.length];
+      const [hash, landed] = away[round % away.length];
+      await page.evaluate((to) => { location.hash = to; }, lab);
+      await page.locator(".node").nth(2).waitFor();
+      await page.locator(".clock-speed", { hasText: "60×" }).click();
+      const left = await page.evaluate((to) => new Promise((resolve) => {
+        const clock = document.querySelector(".clock-time");
+        let timer;
+        const observer = new MutationObserver(() => {
+          observer.disconnect();
+          clearTimeout(timer);
+          location.hash = to;
+          resolve(true);
+        });
+        observer.observe(clock, { characterData: true, childList: true, subtree: true });
+        timer = setTimeout(() => { observer.disconnect(); resolve(false); }, 5_000);
+      }), hash);
+      if (!left) fail(`the clock of ${lab} did not tick at 60×`);
+      await landed.waitFor();
+      // Two frames later whatever the left page had asked for has run (or was cancelled).
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await crashed();
+    }
+    await page.waitForTimeout(2_000);
+    await crashed();
+    const late = pageErrors.slice(errorsBefore).filter((e) => /disposed|unreachable/i.test(e));
+    if (late.length > 0) fail(`leaving a running lab logged: ${late.join(" | ").replace(/\n/g, " ")}`);
+  }, page);
+
   if (pageErrors.length > 0) fail(`the page logged errors:\n  ${pageErrors.join("\n  ")}`);
 
   // Last, on a page of its own: a bug in the core kills the wasm instance.

@@ -61,9 +61,10 @@ fn jump_button(
 }
 
 /// Ticks while the page lives; a paused clock (speed 0) costs one cheap check per tick.
+/// Leaving the page clears the interval; a tick that still finds the lab gone does nothing.
 fn start_ticking(lab: LabHandle) {
     let tick = move || {
-        let speed = lab.speed.get_untracked();
+        let Some(speed) = lab.speed.try_get_untracked() else { return };
         // A sliced sleep owns the clock until it is done.
         if speed > 0 && !lab.sliced.busy() {
             lab.pass_time(Duration::from_millis(TICK_MS * u64::from(speed)));

@@ -25,7 +25,11 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
     let picture = move || lab.with(|session| session.picture());
     Effect::new(move |_| {
         lab.with(|_| ());
-        request_animation_frame(move || pod_dnd::keep_focus_on_held(dnd));
+        // The frame may come after the page is gone (left while the clock ticks), so it is
+        // cancelled when the effect runs again or is disposed with the page.
+        if let Ok(frame) = request_animation_frame_with_handle(move || pod_dnd::keep_focus_on_held(dnd)) {
+            on_cleanup(move || frame.cancel());
+        }
     });
     view! {
         <section class="cluster" aria-labelledby="cluster-heading" on:keydown=move |ev: KeyboardEvent| dnd.on_key(lab, &ev)>

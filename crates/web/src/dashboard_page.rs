@@ -94,9 +94,10 @@ fn open_socket(
     let path = format!("/api/classes/{}/live", api_client::path_segment(class_id));
     let url = api_client::socket_url(&path)?;
     let on_message = move |text: String| {
+        // The page's cleanup closes the socket; should a message still come, it changes nothing.
         if let Some(LiveMessage::Dashboard(snapshot)) = LiveMessage::parse(&text) {
-            clock_offset.set(snapshot.now - now_ms());
-            dashboard.set(Some(*snapshot));
+            let _ = clock_offset.try_set(snapshot.now - now_ms());
+            let _ = dashboard.try_set(Some(*snapshot));
         }
     };
     let socket = LiveSocket::open(url, on_message, move |state| {

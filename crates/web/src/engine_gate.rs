@@ -42,6 +42,7 @@ pub fn prefetch() {
 fn fetch(state: RwSignal<Option<Result<(), String>>>) {
     spawn_local(async move {
         let loaded = engine::load().await.map(|_| ());
-        state.set(Some(loaded));
+        // The page may have been left while the chunk loaded.
+        let _ = state.try_set(Some(loaded));
     });
 }

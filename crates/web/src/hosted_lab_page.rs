@@ -44,6 +44,10 @@ struct Watch {
 
 impl Watch {
     fn take(&self, text: String) {
+        // A message that arrives after the page was left (its cleanup closes the socket) is dropped.
+        if self.lab.is_disposed() {
+            return;
+        }
         match parse(&text) {
             Ok(LabMessage::State { lesson, seed, may_run, scripts }) => {
                 self.title.set(format!("{} · seed {seed}", lesson_label(&lesson, None)));
@@ -59,7 +63,7 @@ impl Watch {
                 self.lab.set(Some(lab));
             }
             Ok(LabMessage::Ran { script }) => {
-                if let Some(Ok(lab)) = self.lab.get_untracked() {
+                if let Some(Some(Ok(lab))) = self.lab.try_get_untracked() {
                     lab.run(&script);
                 }
             }
@@ -83,7 +87,9 @@ pub fn HostedLabPage(id: String, engine: &'static dyn Engine) -> impl IntoView {
     let socket = api_client::socket_url(&path)
         .map(|url| LiveSocket::open(url, move |text| watch.take(text), move |state| watch.link.set(state)));
     let socket = StoredValue::new_local(socket);
-    on_cleanup(move || socket.with_value(|socket| socket.iter().for_each(LiveSocket::close)));
+    on_cleanup(move || {
+        let _ = socket.try_with_value(|socket| socket.iter().for_each(LiveSocket::close));
+    });
     let send = move |script: String| {
         let message = json!({ "type": "run", "script": script }).to_string();
         if !socket.with_value(|socket| socket.as_ref().is_some_and(|s| s.send(&message))) {

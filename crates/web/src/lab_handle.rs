@@ -101,8 +101,10 @@ impl LabHandle {
     }
 
     /// One clock tick: lets `duration` pass unless the lab is looking at the past.
+    /// Called from the clock's timer, so it reads the lab with `try_*`: a tick that fires after
+    /// the page was left finds the lab gone and does nothing.
     pub fn pass_time(&self, duration: Duration) {
-        if self.peek(|session| session.past_position().is_none()) {
+        if self.session.try_with_value(|session| session.past_position().is_none()) == Some(true) {
             self.update(|session| session.pass_time(duration));
         }
     }

@@ -34,7 +34,8 @@ impl PodDnd {
     }
 
     pub fn cancel(&self, lab: LabHandle) {
-        if self.held.get_untracked().is_some() {
+        // `dragend` reaches a chip even after its page was left mid-drag: then it does nothing.
+        if self.held.try_get_untracked().flatten().is_some() {
             lab.announce("Put the pod back.");
         }
         self.held.set(None);
@@ -81,9 +82,10 @@ impl PodDnd {
 }
 
 /// Puts focus back on the held pod's chip after a redraw replaced it (a clock tick redraws the
-/// cluster), so a keyboard drag survives time passing.
+/// cluster), so a keyboard drag survives time passing. It runs a frame after the redraw, when
+/// the cluster view may be gone (the page was left): then it does nothing.
 pub fn keep_focus_on_held(dnd: PodDnd) {
-    let Some(pod) = dnd.held.get_untracked() else { return };
+    let Some(pod) = dnd.held.try_get_untracked().flatten() else { return };
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let inside = document.active_element().and_then(|e| e.closest(".cluster").ok().flatten()).is_some();
     if inside {

@@ -42,6 +42,8 @@ pub struct SlicedRun {
     redrawn_at: StoredValue<f64>,
     /// The last redraw's cost: the gap from the frame that asked for it to the next frame.
     redraw_cost: StoredValue<RedrawCost>,
+    /// The frame the loop asked for next; cancelled when the lab's page goes away.
+    next_frame: StoredValue<Option<AnimationFrameRequestHandle>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -52,17 +54,27 @@ struct RedrawCost {
 }
 
 impl SlicedRun {
+    /// Lives as long as the calling component: leaving the page stops the frame loop.
     pub fn new() -> SlicedRun {
+        let next_frame = StoredValue::new(None::<AnimationFrameRequestHandle>);
+        // A frame that ran after the page was gone would find the lab disposed: cancel it.
+        on_cleanup(move || {
+            if let Some(frame) = next_frame.try_update_value(Option::take).flatten() {
+                frame.cancel();
+            }
+        });
         SlicedRun {
             queue: StoredValue::new_local(VecDeque::new()),
             progress: RwSignal::new(None),
             redrawn_at: StoredValue::new(0.0),
             redraw_cost: StoredValue::new(RedrawCost::default()),
+            next_frame,
         }
     }
 
+    /// Whether work is queued; false once the lab's page is gone.
     pub fn busy(&self) -> bool {
-        self.progress.get_untracked().is_some()
+        self.progress.try_get_untracked().flatten().is_some()
     }
 
     /// Queues steps; starts the frame loop unless it is running.
@@ -71,7 +83,7 @@ impl SlicedRun {
         self.queue.update_value(|queue| queue.extend(steps));
         if idle && !self.queue.with_value(VecDeque::is_empty) {
             self.progress.set(Some("starting…".into()));
-            request_animation_frame(move || frame(lab));
+            ask_for_frame(lab);
         }
     }
 }
@@ -82,11 +94,21 @@ impl Default for SlicedRun {
     }
 }
 
+/// Asks for the next frame, keeping its handle so the page's cleanup can cancel it. One loop
+/// at a time: a frame still pending (a loop about to find its queue empty) gives way.
+fn ask_for_frame(lab: LabHandle) {
+    let handle = request_animation_frame_with_handle(move || frame(lab)).ok();
+    if let Some(Some(pending)) = lab.sliced.next_frame.try_update_value(|slot| std::mem::replace(slot, handle)) {
+        pending.cancel();
+    }
+}
+
 /// One frame's share of the queue, then the next frame.
 fn frame(lab: LabHandle) {
     let run = lab.sliced;
+    // Nothing queued, or the lab's page is gone (its queue disposed): the loop ends.
     let Some(step) = run.queue.try_update_value(VecDeque::pop_front).flatten() else {
-        run.progress.set(None);
+        let _ = run.progress.try_set(None);
         return;
     };
     let queued = run.queue.with_value(VecDeque::len);
@@ -132,5 +154,5 @@ fn frame(lab: LabHandle) {
             }
         }
     }
-    request_animation_frame(move || frame(lab));
+    ask_for_frame(lab);
 }
