@@ -31,6 +31,8 @@ fn template_pod() -> Pod {
 
 fn main() {
     let mut store = Store::new(1);
+    // The scheduler's own cost: the trace is the simulation's record of every write.
+    store.stop_trace();
     for i in 0..NODES {
         let mut template = NodeTemplate::named(&format!("node-{i:05}"));
         template.labels.insert("topology.kubernetes.io/zone", ZONES[i % ZONES.len()]);
@@ -62,6 +64,7 @@ fn main() {
 fn binding_alone(pod: &Pod) -> f64 {
     use kubelab_core::store::event_recorder::{EventType, Reporter, object_reference};
     let mut store = Store::new(2);
+    store.stop_trace();
     let node = NodeTemplate::named("node-00000");
     store.create(node_from_template(&node, 0, SimTime::ZERO)).expect("valid node");
     let names: Vec<String> = (0..PODS).map(|_| store.create(pod.clone()).expect("valid pod").metadata.name).collect();

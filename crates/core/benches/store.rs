@@ -59,6 +59,8 @@ fn template(set: usize) -> Pod {
 
 fn main() {
     let mut store = Store::new(1);
+    // The store's own cost: the trace is the simulation's record of every write.
+    store.stop_trace();
     let templates: Vec<Pod> = (0..REPLICA_SETS).map(template).collect();
     // Default the templates once, as the ReplicaSet's own template is defaulted at its creation.
     let templates: Vec<Pod> = templates

@@ -141,6 +141,12 @@ impl Store {
         &self.trace
     }
 
+    /// Stops tracing (a bare store, as its benchmarks drive it: the trace is the simulation's
+    /// record, and costs a line per write).
+    pub fn stop_trace(&mut self) {
+        self.trace = trace::Trace::off();
+    }
+
     /// Notes a user command in the trace, before the writes it causes.
     pub(crate) fn trace_command(&mut self, line: &str) {
         self.trace.command(self.now, line);

@@ -11,6 +11,8 @@ pub struct Trace {
     text: String,
     lines: usize,
     hash: u64,
+    /// Records nothing (`Store::stop_trace`).
+    off: bool,
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -18,11 +20,19 @@ const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 impl Trace {
     pub fn new() -> Self {
-        Trace { text: String::new(), lines: 0, hash: FNV_OFFSET }
+        Trace { text: String::new(), lines: 0, hash: FNV_OFFSET, off: false }
+    }
+
+    /// A trace that records nothing.
+    pub fn off() -> Self {
+        Trace { off: true, ..Trace::new() }
     }
 
     /// Records a command as the user typed it.
     pub fn command(&mut self, time: SimTime, line: &str) {
+        if self.off {
+            return;
+        }
         let entry = serde_json::json!({"t": time.as_millis(), "cmd": line});
         self.push(&entry.to_string());
     }
@@ -32,6 +42,9 @@ impl Trace {
     /// here, and building a JSON value per write cost the store a third of its write rate.
     pub fn write(&mut self, event: &WatchEvent) {
         use std::fmt::Write;
+        if self.off {
+            return;
+        }
         let mut line = String::with_capacity(112 + event.name.len() + event.namespace.len());
         line.push_str("{\"kind\":");
         json_string(&mut line, event.kind.info().kind_name);
