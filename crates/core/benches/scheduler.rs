@@ -62,18 +62,18 @@ fn main() {
 
 /// The store's share: binding and recording `Scheduled` with no scheduling decisions.
 fn binding_alone(pod: &Pod) -> f64 {
-    use kubelab_core::store::event_recorder::{EventType, Reporter, object_reference};
+    use kubelab_core::store::event_recorder::{EventType, object_reference};
     let mut store = Store::new(2);
     store.stop_trace();
     let node = NodeTemplate::named("node-00000");
     store.create(node_from_template(&node, 0, SimTime::ZERO)).expect("valid node");
     let names: Vec<String> = (0..PODS).map(|_| store.create(pod.clone()).expect("valid pod").metadata.name).collect();
+    store.act_as(kubelab_core::store::UserInfo::scheduler());
     let started = Instant::now();
     for name in &names {
         let bound = store.bind("default", name, "node-00000").expect("bound");
         let message = format!("Successfully assigned default/{name} to node-00000");
-        let reporter = Reporter::controller("default-scheduler");
-        store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message, reporter);
+        store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message);
     }
     started.elapsed().as_secs_f64()
 }

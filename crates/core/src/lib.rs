@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod api;
+pub mod apiserver;
 pub mod checks;
 pub mod cluster;
 pub mod controllers;

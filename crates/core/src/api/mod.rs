@@ -109,7 +109,18 @@ macro_rules! api_kinds {
             $($kind($kind),)*
         }
 
+        /// A borrowed object of any kind, to change in place (admission's view of a request).
+        #[derive(Debug)]
+        pub enum ObjectMut<'a> {
+            $($kind(&'a mut $kind),)*
+        }
+
         impl Object {
+            /// The object borrowed for changing in place.
+            pub fn as_object_mut(&mut self) -> ObjectMut<'_> {
+                match self { $(Object::$kind(o) => ObjectMut::$kind(o),)* }
+            }
+
             pub fn kind(&self) -> Kind {
                 match self { $(Object::$kind(_) => Kind::$kind,)* }
             }
@@ -134,6 +145,7 @@ macro_rules! api_kinds {
                 fn metadata(&self) -> &ObjectMeta { &self.metadata }
                 fn metadata_mut(&mut self) -> &mut ObjectMeta { &mut self.metadata }
                 fn into_object(self) -> Object { Object::$kind(self) }
+                fn as_object_mut(&mut self) -> ObjectMut<'_> { ObjectMut::$kind(self) }
                 fn from_object(object: Object) -> Option<Self> {
                     match object { Object::$kind(o) => Some(o), #[allow(unreachable_patterns)] _ => None }
                 }
@@ -224,6 +236,7 @@ pub trait Resource: Clone + Debug + PartialEq + Serialize + DeserializeOwned + '
     fn metadata(&self) -> &ObjectMeta;
     fn metadata_mut(&mut self) -> &mut ObjectMeta;
     fn into_object(self) -> Object;
+    fn as_object_mut(&mut self) -> ObjectMut<'_>;
     fn from_object(object: Object) -> Option<Self>;
     fn from_object_ref(object: &Object) -> Option<&Self>;
 }

@@ -22,8 +22,9 @@ pub mod taint_eviction;
 use crate::metrics::load::LoadTable;
 use crate::runtime::work_queue::QueueWorker;
 use crate::sim::time::SimTime;
-use crate::store::Store;
+use crate::store::{Store, UserInfo};
 pub use registry::ControllerName;
+use std::sync::Arc;
 
 /// Every controller the simulation runs, in the order each pass visits them.
 #[derive(Clone, Debug, Default)]
@@ -43,6 +44,17 @@ pub struct Controllers {
     stopped: Option<StoppedPass>,
     /// Each controller's share of a pass (`turn_share`); tests shrink them.
     shares: TurnShares,
+    /// Each controller's user (`ControllerName::user`), made once.
+    users: TurnUsers,
+}
+
+#[derive(Clone, Debug)]
+struct TurnUsers([Option<Arc<UserInfo>>; CONTROLLERS]);
+
+impl Default for TurnUsers {
+    fn default() -> Self {
+        TurnUsers(ControllerName::PASS.map(ControllerName::user))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -90,6 +102,14 @@ impl Controllers {
     /// next call goes on where this one stopped, so a pass in parts does exactly what one pass
     /// does. Otherwise whether the pass wrote to the store or left work (`turn_share`).
     pub fn run_some(&mut self, store: &mut Store, load: &LoadTable, budget: &mut usize) -> Option<bool> {
+        // Each controller writes as its own user; whoever called is the user again afterwards.
+        let caller = store.user().clone();
+        let wrote = self.run_turns(store, load, budget);
+        store.act_as(caller);
+        wrote
+    }
+
+    fn run_turns(&mut self, store: &mut Store, load: &LoadTable, budget: &mut usize) -> Option<bool> {
         let start = StoppedPass { controller: 0, used: 0, backlog: false, resource_version: store.resource_version() };
         let mut at = self.stopped.take().unwrap_or(start);
         while at.controller < CONTROLLERS {
@@ -118,6 +138,9 @@ impl Controllers {
         let mut allowed = (*budget).min(share - at.used);
         let before = allowed;
         let turn_start = at.used == 0;
+        if let Some(user) = &self.users.0[at.controller] {
+            store.act_as(user.clone());
+        }
         let finished = match ControllerName::PASS[at.controller] {
             ControllerName::Deployment => self.deployment.sync_some(store, &mut allowed, turn_start),
             ControllerName::ReplicaSet => self.replica_set.sync_some(store, &mut allowed, turn_start),

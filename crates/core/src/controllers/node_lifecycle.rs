@@ -12,7 +12,7 @@ use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
-use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use crate::store::event_recorder::{EventType, object_reference};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `--node-monitor-grace-period` (50 s since v1.32).
@@ -21,7 +21,6 @@ pub const NODE_MONITOR_GRACE_PERIOD: Duration = Duration::from_secs(50);
 pub const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
 pub const UNREACHABLE_TAINT: &str = "node.kubernetes.io/unreachable";
 pub const NOT_READY_TAINT: &str = "node.kubernetes.io/not-ready";
-const REPORTER: Reporter<'static> = Reporter::controller("node-controller");
 const KUBELET_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
 
 #[derive(Clone, Debug, Default)]
@@ -122,7 +121,7 @@ fn mark_unknown(store: &mut Store, node: &Node) {
     let Ok(stored) = store.update_status(updated) else { return };
     if was_ready {
         let message = format!("Node {} status is now: NodeNotReady", node.metadata.name);
-        store.record_event(object_reference(&*stored), EventType::Normal, "NodeNotReady", message, REPORTER);
+        store.record_event(object_reference(&*stored), EventType::Normal, "NodeNotReady", message);
     }
     let mut tainted = Node::clone(&stored);
     for effect in ["NoSchedule", "NoExecute"] {
@@ -161,7 +160,6 @@ fn mark_pods_not_ready(store: &mut Store, node_name: &str) {
                 EventType::Warning,
                 "NodeNotReady",
                 "Node is not ready".into(),
-                REPORTER,
             );
         }
     }

@@ -2,6 +2,9 @@
 //! controllers (`NewControllerDescriptors`), plus the scheduler and the kubelets, which run as
 //! their own processes upstream but take their turns here in the same loop.
 
+use crate::store::UserInfo;
+use std::sync::Arc;
+
 /// One loop of the control plane, named as upstream names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ControllerName {
@@ -47,6 +50,26 @@ impl ControllerName {
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
         }
+    }
+
+    /// The user its writes are made as: kube-controller-manager's controllers each under their
+    /// own service account in kube-system (kubeadm runs it with
+    /// `--use-service-account-credentials`), the scheduler as `system:kube-scheduler`. `None`
+    /// for the kubelets: each node's is its own user (`system:node:<name>`), set per node.
+    pub fn user(self) -> Option<Arc<UserInfo>> {
+        let account = match self {
+            ControllerName::GarbageCollector => "generic-garbage-collector",
+            ControllerName::Namespace => "namespace-controller",
+            ControllerName::Deployment => "deployment-controller",
+            ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::NodeLifecycle => "node-controller",
+            ControllerName::TaintEviction => "taint-eviction-controller",
+            ControllerName::EndpointSlice => "endpointslice-controller",
+            ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler",
+            ControllerName::Scheduler => return Some(UserInfo::scheduler()),
+            ControllerName::Kubelet => return None,
+        };
+        Some(UserInfo::controller(account))
     }
 
     /// Units of work (Deployments, ReplicaSets, pods) it may do in one turn before the pass

@@ -9,7 +9,7 @@ use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::runtime::work_queue::{QueueWorker, WorkQueue};
 use crate::sim::time::SimTime;
-use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -18,8 +18,6 @@ use std::sync::Arc;
 pub const BURST_REPLICAS: usize = 500;
 /// The first slow-start batch (`SlowStartInitialBatchSize`); batches double after each success.
 const SLOW_START_INITIAL_BATCH_SIZE: usize = 1;
-
-const REPORTER: Reporter<'static> = Reporter::controller("replicaset-controller");
 
 type Key = (String, String);
 
@@ -217,11 +215,11 @@ fn create_pods(store: &mut Store, rs: &ReplicaSet, count: usize) {
             match store.create(pod_from_template(rs)) {
                 Ok(pod) => {
                     let message = format!("Created pod: {}", pod.metadata.name);
-                    store.record_event(object_reference(rs), EventType::Normal, "SuccessfulCreate", message, REPORTER);
+                    store.record_event(object_reference(rs), EventType::Normal, "SuccessfulCreate", message);
                 }
                 Err(err) => {
                     let message = format!("Error creating: {}", err.message());
-                    store.record_event(object_reference(rs), EventType::Warning, "FailedCreate", message, REPORTER);
+                    store.record_event(object_reference(rs), EventType::Warning, "FailedCreate", message);
                     return;
                 }
             }
@@ -244,7 +242,7 @@ fn delete_pods(store: &mut Store, rs: &ReplicaSet, pods: &[Arc<Pod>], count: usi
     for name in doomed {
         if store.delete::<Pod>(&rs.metadata.namespace, &name, &DeleteOptions::default()).is_ok() {
             let message = format!("Deleted pod: {name}");
-            store.record_event(object_reference(rs), EventType::Normal, "SuccessfulDelete", message, REPORTER);
+            store.record_event(object_reference(rs), EventType::Normal, "SuccessfulDelete", message);
         }
     }
 }

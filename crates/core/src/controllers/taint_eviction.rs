@@ -12,11 +12,9 @@ use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::scheduler::taint_toleration::tolerates;
 use crate::sim::time::{Duration, SimTime};
-use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};
 use std::collections::BTreeSet;
-
-const REPORTER: Reporter<'static> = Reporter::controller("taint-eviction-controller");
 
 #[derive(Clone, Debug, Default)]
 pub struct TaintEvictionController {
@@ -116,6 +114,6 @@ fn evict(store: &mut Store, mut pod: Pod) {
     let (namespace, name) = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
     let _ = store.update_status(pod);
     let message = format!("Marking for deletion Pod {namespace}/{name}");
-    store.record_event(reference, EventType::Normal, "TaintManagerEviction", message, REPORTER);
+    store.record_event(reference, EventType::Normal, "TaintManagerEviction", message);
     let _ = store.delete::<Pod>(&namespace, &name, &DeleteOptions::default());
 }

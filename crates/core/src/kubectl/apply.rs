@@ -74,23 +74,25 @@ fn apply_one(
     let name = document.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
     let ns = document.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string();
     let label = format!("{}/{name}", info.singular_qualified());
-    let store = ctx.sim.store_mut();
-    let result = match store.get_object(kind, &ns, &name) {
+    let api = &mut ctx.api();
+    let result = match api.store().get_object(kind, &ns, &name) {
         Err(_) => {
             let object = codec::decode(document).map_err(|e| decode_error(&e, "creating", source))?;
-            store
-                .create_object(object)
-                .map(|_| format!("{label} created"))
-                .map_err(|e| api_error(&e, "creating", source))
+            api.create(object).map(|_| format!("{label} created")).map_err(|e| api_error(&e, "creating", source))
         }
-        Ok(live) => patch_live(store, live, document, source)
+        Ok(live) => patch_live(api, live, document, source)
             .map(|changed| if changed { format!("{label} configured") } else { format!("{label} unchanged") }),
     };
     ctx.sim.settle();
     result
 }
 
-fn patch_live(store: &mut crate::store::Store, live: Object, modified: Value, source: &str) -> Result<bool, String> {
+fn patch_live(
+    api: &mut crate::apiserver::Client<'_>,
+    live: Object,
+    modified: Value,
+    source: &str,
+) -> Result<bool, String> {
     let before = live.metadata().resource_version;
     let current = live.to_json_value();
     let original: Option<Value> =
@@ -99,7 +101,7 @@ fn patch_live(store: &mut crate::store::Store, live: Object, modified: Value, so
     let mut patched = current;
     json_patch::merge(&mut patched, &patch);
     let object = codec::decode(patched).map_err(|e| decode_error(&e, "patching", source))?;
-    let updated = store.update_object(object).map_err(|e| api_error(&e, "patching", source))?;
+    let updated = api.update(object).map_err(|e| api_error(&e, "patching", source))?;
     Ok(updated.metadata().resource_version != before)
 }
 

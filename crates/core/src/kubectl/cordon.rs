@@ -69,7 +69,7 @@ pub fn set_unschedulable(ctx: &mut Context<'_>, name: &str, desired: bool) -> Re
         return Ok(format!("node/{name} already {operation}"));
     }
     node.spec.unschedulable = desired.then_some(true);
-    let written = ctx.sim.store_mut().update(node);
+    let written = ctx.api().update_typed(node);
     ctx.sim.settle();
     written.map(|_| format!("node/{name} {operation}")).map_err(|e| e.to_string())
 }

@@ -117,7 +117,9 @@ fn debug(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(), String> {
         target_container_name: target.map(String::from),
         ..Default::default()
     });
-    sim.store_mut().update(pod).map_err(|e| e.to_string())?;
+    // The `ephemeralcontainers` subresource upstream: an update of the pod as the learner.
+    let mut api = crate::apiserver::Client::new(sim.store_mut(), crate::store::UserInfo::admin());
+    api.update_typed(pod).map_err(|e| e.to_string())?;
     if stdin || args.switch("attach") {
         out.warn("If you don't see a command prompt, try pressing enter.");
         out.warn(format!("(kubelab: the debug container is added to the pod's spec, but the lab's kubelet does not run ephemeral containers and a script has no terminal to attach; use kubectl exec {name} -- COMMAND to look inside)"));

@@ -91,7 +91,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let ignore_missing = args.switch("ignore-not-found");
     let mut terminating = Vec::new();
     for (kind, namespace, name) in targets {
-        match ctx.sim.store_mut().delete_object(kind, &namespace, &name, &options) {
+        match ctx.api().delete(kind, &namespace, &name, &options) {
             Ok(deleted) => {
                 out.line(deleted_message(kind, &namespace, &name));
                 if let Deleted::Terminating(object) = deleted {

@@ -8,7 +8,7 @@ use super::args::{Args, Flag, int_flag};
 use super::cordon::{node_names, set_unschedulable};
 use super::output::Output;
 use super::{Context, Verb, usage_error};
-use crate::api::Pod;
+use crate::api::{Kind, Pod};
 use crate::sim::time::Duration;
 use crate::store::DeleteOptions;
 
@@ -192,7 +192,7 @@ fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &
     for pod in pods {
         let (namespace, name) = (&pod.metadata.namespace, &pod.metadata.name);
         out.line(format!("evicting pod {namespace}/{name}"));
-        if let Err(err) = ctx.sim.store_mut().delete::<Pod>(namespace, name, &delete)
+        if let Err(err) = ctx.api().delete(Kind::Pod, namespace, name, &delete)
             && err.reason() != "NotFound"
         {
             return Err(format!("error when evicting pods/{name:?} -n {namespace:?}: {}", err.message()));

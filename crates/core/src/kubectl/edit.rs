@@ -78,7 +78,7 @@ pub fn edit_with(ctx: &mut Context<'_>, kind: Kind, namespace: &str, name: &str,
         Ok(object) => object,
         Err(err) => return cancelled(&format!("error: {err}")),
     };
-    let written = ctx.sim.store_mut().update_object(object);
+    let written = ctx.api().update(object);
     ctx.sim.settle();
     match written {
         Ok(_) => {

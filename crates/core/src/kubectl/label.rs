@@ -209,8 +209,8 @@ fn update_one(
         return Ok((after, operation));
     }
     let written = match dry_run {
-        DryRun::Server => ctx.sim.store().clone().update_object(object),
-        _ => ctx.sim.store_mut().update_object(object),
+        DryRun::Server => ctx.api().dry_run(true).update(object),
+        _ => ctx.api().update(object),
     };
     ctx.sim.settle();
     written.map(|o| (o.to_json_value(), operation)).map_err(|e| e.to_string())

@@ -64,6 +64,14 @@ pub struct Context<'a> {
     pub stdin: Option<&'a str>,
 }
 
+impl Context<'_> {
+    /// The API server, as the learner's kubeconfig user (kubeadm's `kubernetes-admin`): every
+    /// write a verb makes is a request through the door.
+    pub fn api(&mut self) -> crate::apiserver::Client<'_> {
+        crate::apiserver::Client::new(self.sim.store_mut(), crate::store::UserInfo::admin())
+    }
+}
+
 /// A verb: its name, one-line summary, usage, flags and entry point.
 pub struct Verb {
     pub name: &'static str,

@@ -123,8 +123,8 @@ fn patch_one(
         );
     }
     let written = match dry_run {
-        DryRun::Client | DryRun::Server => ctx.sim.store().clone().update_object(object),
-        DryRun::None => ctx.sim.store_mut().update_object(object),
+        DryRun::Client | DryRun::Server => ctx.api().dry_run(true).update(object),
+        DryRun::None => ctx.api().update(object),
     };
     ctx.sim.settle();
     let written = written.map_err(|e| e.to_string())?.to_json_value();

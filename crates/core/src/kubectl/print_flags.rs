@@ -114,11 +114,10 @@ pub fn create_as(ctx: &mut Context<'_>, args: &Args, generated: Value, operation
 
 /// Creates an object, or on a server dry run creates it in a copy of the store only.
 pub fn create_object(ctx: &mut Context<'_>, object: Object, dry_run: DryRun) -> Result<Object, ApiError> {
+    let created = ctx.api().dry_run(dry_run == DryRun::Server).create(object);
     if dry_run == DryRun::Server {
-        let mut scratch = ctx.sim.store().clone();
-        return scratch.create_object(object);
+        return created;
     }
-    let created = ctx.sim.store_mut().create_object(object);
     ctx.sim.settle();
     created
 }

@@ -74,8 +74,8 @@ fn replace_one(
         return Ok(());
     }
     let written = match dry_run {
-        DryRun::Server => ctx.sim.store().clone().update_object(object),
-        _ => ctx.sim.store_mut().update_object(object),
+        DryRun::Server => ctx.api().dry_run(true).update(object),
+        _ => ctx.api().update(object),
     };
     ctx.sim.settle();
     let replaced = written.map_err(|e| api_error(&e, "replacing", source))?;

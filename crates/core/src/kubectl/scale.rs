@@ -7,7 +7,7 @@ use super::output::Output;
 use super::resource_args::targets;
 use super::{Context, Verb, namespace_of, usage_error};
 use crate::api::{Deployment, Kind, ReplicaSet};
-use crate::store::Store;
+use crate::apiserver::Client;
 
 pub const VERB: Verb = Verb {
     name: "scale",
@@ -76,7 +76,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     }
     let mut out = Output::default();
     for (kind, name) in found {
-        let scaled = scale_one(ctx.sim.store_mut(), kind, &namespace, &name, &request);
+        let scaled = scale_one(&mut ctx.api(), kind, &namespace, &name, &request);
         ctx.sim.settle();
         match scaled {
             Ok(()) => out.line(format!("{}/{name} scaled", kind.info().singular_qualified())),
@@ -90,20 +90,21 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 }
 
 /// The scale subresource: check the preconditions against `spec.replicas`, then set it.
-fn scale_one(store: &mut Store, kind: Kind, namespace: &str, name: &str, request: &Request) -> Result<(), String> {
+fn scale_one(api: &mut Client<'_>, kind: Kind, namespace: &str, name: &str, request: &Request) -> Result<(), String> {
+    let store = api.store();
     store.get_object(kind, namespace, name).map_err(|e| e.to_string())?;
     let written = match kind {
         Kind::Deployment => {
             let mut d = store.get::<Deployment>(namespace, name).map_err(|e| e.to_string())?.clone();
             check(request, d.spec.replicas, d.metadata.resource_version.0)?;
             d.spec.replicas = Some(request.replicas);
-            store.update(d).map(|_| ())
+            api.update_typed(d).map(|_| ())
         }
         Kind::ReplicaSet => {
             let mut rs = store.get::<ReplicaSet>(namespace, name).map_err(|e| e.to_string())?.clone();
             check(request, rs.spec.replicas, rs.metadata.resource_version.0)?;
             rs.spec.replicas = Some(request.replicas);
-            store.update(rs).map(|_| ())
+            api.update_typed(rs).map(|_| ())
         }
         // No scale subresource: the API server answers 404 for the URL itself.
         _ => return Err("Error from server (NotFound): the server could not find the requested resource".into()),

@@ -239,7 +239,7 @@ fn taint_one(
         return Err(super::set::aggregate(&errors));
     }
     node.spec.taints = taints;
-    ctx.sim.store_mut().update(node).map_err(|e| e.to_string())?;
+    ctx.api().update_typed(node).map_err(|e| e.to_string())?;
     ctx.sim.settle();
     Ok(if (added && deleted) || overwrite {
         "modified"

@@ -17,7 +17,7 @@ use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::runtime::work_queue::WorkQueue;
 use crate::sim::time::SimTime;
-use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};
 use node::NodeRuntime;
 use pod_worker::PodStep;
@@ -42,9 +42,12 @@ pub struct Kubelet {
 const WAKE_BATCH: usize = 2048;
 
 impl Kubelet {
+    /// Syncs every pod due now, each as its node's kubelet; the caller's user is restored after.
     pub fn sync(&mut self, store: &mut Store) {
+        let caller = store.user().clone();
         let mut unlimited = usize::MAX;
         self.sync_some(store, &mut unlimited, true);
+        store.act_as(caller);
     }
 
     /// `sync` in parts, one pod per unit of `budget`; true when the batch is done. A turn's
@@ -126,9 +129,12 @@ impl Kubelet {
         let Some(node_name) = pod.node_name().map(str::to_string) else { return };
         let Some(node) = store.try_get_shared::<Node>("", &node_name) else { return };
         let host_ip = internal_ip(&node);
-        if self.node_runtime_for(&node).powered_off_at.is_some() {
+        let node_runtime = self.node_runtime_for(&node);
+        if node_runtime.powered_off_at.is_some() {
             return;
         }
+        // What follows is this node's kubelet writing.
+        store.act_as(node_runtime.user.clone());
         if self.pods.get(&key).is_some_and(|rt| rt.uid != pod.metadata.uid) {
             self.pods.remove(&key);
         }
@@ -265,7 +271,9 @@ impl Kubelet {
             }
             self.queue.add(key);
         }
+        let caller = store.act_as(self.node_runtime(node).user.clone());
         post_ready(store, node);
+        store.act_as(caller);
         self.queue.extend(
             store
                 .list::<Pod>(None)
@@ -322,13 +330,11 @@ fn post_ready(store: &mut Store, node_name: &str) {
     }
     if store.update_status(node).is_ok() {
         let reference = object_reference(store.get::<Node>("", node_name).expect("just updated"));
-        let reporter = Reporter { component: "kubelet", host: Some(node_name) };
         store.record_event(
             reference,
             EventType::Normal,
             "NodeReady",
             format!("Node {node_name} status is now: NodeReady"),
-            reporter,
         );
     }
 }

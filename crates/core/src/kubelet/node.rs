@@ -2,8 +2,10 @@
 //! pod IPs it hands out from its podCIDR (host-local IPAM: 10.244.<n>.2 onward).
 
 use crate::sim::time::{Duration, SimTime};
+use crate::store::UserInfo;
 use crate::workload::ImageInfo;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeRuntime {
@@ -19,12 +21,15 @@ pub struct NodeRuntime {
     pulling_until: SimTime,
     /// When the machine lost power; its kubelet does nothing until it is back.
     pub powered_off_at: Option<SimTime>,
+    /// The user this node's kubelet writes as (`system:node:<name>`).
+    pub user: Arc<UserInfo>,
 }
 
 impl NodeRuntime {
     pub fn new(name: &str, subnet: u32) -> Self {
         NodeRuntime {
             name: name.to_string(),
+            user: UserInfo::node(name),
             subnet,
             next_host: 2,
             images: BTreeSet::new(),

@@ -14,7 +14,7 @@ use crate::api::quantity::Quantity;
 use crate::sim::random::Purpose;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
-use crate::store::event_recorder::{EventType, Reporter, container_reference};
+use crate::store::event_recorder::{EventType, container_reference};
 use crate::workload::{Catalogue, ImageInfo, ProbeContext, ProbeOutcome, ProcessState};
 
 /// Sandbox creation: how long a new pod shows `ContainerCreating` before its first pull/start.
@@ -80,8 +80,7 @@ impl PodStep<'_> {
 
     fn event(&mut self, container: &ContainerRuntime, type_: EventType, reason: &str, message: String) {
         let reference = container_reference(self.pod, container.field_path());
-        let reporter = Reporter { component: "kubelet", host: Some(self.runtime.node.as_str()) };
-        self.store.record_event(reference, type_, reason, message, reporter);
+        self.store.record_event(reference, type_, reason, message);
     }
 
     fn spec_of(&self, c: &ContainerRuntime) -> Option<&Container> {

@@ -32,7 +32,7 @@ use crate::api::pod::PodCondition;
 use crate::api::{Kind, Pod};
 use crate::runtime::informer::{Changes, Informer};
 use crate::sim::time::SimTime;
-use crate::store::event_recorder::{EventType, Reporter, object_reference};
+use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};
 use cache::{Cache, PodChange};
 use cycle_state::{CycleState, Nomination};
@@ -46,7 +46,6 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use types::{PodKey, PodRequests};
 
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
-const REPORTER: Reporter<'static> = Reporter::controller(DEFAULT_SCHEDULER_NAME);
 /// Decisions kept for the UI: the most recent pods' last attempts.
 const DECISIONS_KEPT: usize = 256;
 
@@ -293,7 +292,7 @@ impl Scheduler {
                 self.nominations.remove(key);
                 self.queue.move_all_on_event(ClusterEvent::AssignedPodAdd, store.now());
                 let message = format!("Successfully assigned {}/{} to {node}", key.0, key.1);
-                store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message, REPORTER);
+                store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message);
                 Outcome::Bound { node: node.to_string() }
             }
             Err(error) => {
@@ -339,7 +338,7 @@ impl Scheduler {
             if updated != *pod {
                 let _ = store.update_status(updated);
             }
-            store.record_event(reference, EventType::Warning, "FailedScheduling", message.clone(), REPORTER);
+            store.record_event(reference, EventType::Warning, "FailedScheduling", message.clone());
         }
         self.queue.failed(key, rejectors.into_iter().collect(), store.now());
         outcome.unwrap_or(Outcome::Unschedulable { message })
@@ -358,7 +357,7 @@ impl Scheduler {
             let _ = store.update_status(updated);
             let _ = store.delete::<Pod>(namespace, name, &DeleteOptions::default());
             let message = format!("Preempted by pod {preemptor_uid} on node {}", candidate.node);
-            store.record_event(reference, EventType::Normal, "Preempted", message, REPORTER);
+            store.record_event(reference, EventType::Normal, "Preempted", message);
             names.push(format!("{namespace}/{name}"));
         }
         names

@@ -1,9 +1,7 @@
-//! Defaulting and defaulting admission, as upstream's `SetDefaults_*`
-//! (pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go) and the ServiceAccount,
-//! Priority and DefaultTolerationSeconds admission plugins.
+//! Defaulting, as upstream's `SetDefaults_*` (pkg/apis/core/v1/defaults.go,
+//! pkg/apis/apps/v1/defaults.go), and a Service's IP allocation at create.
 
 use super::Store;
-use crate::api::affinity::Toleration;
 use crate::api::container::{Container, Probe};
 use crate::api::horizontal_pod_autoscaler::{HPAScalingPolicy, HPAScalingRules};
 use crate::api::intstr::IntOrString;
@@ -100,54 +98,6 @@ pub fn pod(pod: &mut Pod) {
         pod.status.phase = Some("Pending".to_string());
         pod.status.qos_class = Some(qos_class(&pod.spec).to_string());
     }
-}
-
-/// Admission for a new pod: service account, priority, and the 300 s not-ready/unreachable
-/// tolerations (DefaultTolerationSeconds) unless the pod already tolerates those taints.
-pub fn admit_pod(pod: &mut Pod, shared_defaults: &crate::api::shared::Shared<Vec<Toleration>>) {
-    let spec = &mut pod.spec;
-    if spec.tolerations.is_empty() {
-        // The common case: every such pod points at one copy of the two default tolerations.
-        spec.tolerations = shared_defaults.clone();
-    }
-    let account = spec.service_account_name.clone().or(spec.service_account.clone());
-    let account = account.unwrap_or_else(|| "default".to_string());
-    spec.service_account_name = Some(account.clone());
-    spec.service_account = Some(account);
-    for key in NOT_READY_KEYS {
-        let tolerated = spec.tolerations.iter().any(|t| tolerates_no_execute(t, key));
-        if !tolerated {
-            spec.tolerations.make_mut().push(Toleration {
-                key: Some(key.to_string()),
-                operator: Some("Exists".to_string()),
-                value: None,
-                effect: Some("NoExecute".to_string()),
-                toleration_seconds: Some(300),
-            });
-        }
-    }
-}
-
-const NOT_READY_KEYS: [&str; 2] = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"];
-
-/// The tolerations DefaultTolerationSeconds gives a pod that has none of its own.
-pub fn default_tolerations() -> Vec<Toleration> {
-    NOT_READY_KEYS
-        .iter()
-        .map(|key| Toleration {
-            key: Some(key.to_string()),
-            operator: Some("Exists".to_string()),
-            value: None,
-            effect: Some("NoExecute".to_string()),
-            toleration_seconds: Some(300),
-        })
-        .collect()
-}
-
-fn tolerates_no_execute(t: &Toleration, key: &str) -> bool {
-    let key_matches = t.key.as_deref().is_none_or(|k| k.is_empty() || k == key);
-    let effect_matches = t.effect.as_deref().is_none_or(|e| e.is_empty() || e == "NoExecute");
-    key_matches && effect_matches
 }
 
 /// Upstream `qos.GetPodQOS` (pkg/apis/core/v1/helper/qos).

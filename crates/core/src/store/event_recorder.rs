@@ -32,20 +32,11 @@ impl EventType {
 }
 
 /// Who reports: `default-scheduler`, `kubelet` (with its node), `replicaset-controller`, …
+/// taken from the request's user.
 #[derive(Clone, Copy, Debug)]
-pub struct Reporter<'a> {
-    pub component: &'a str,
-    pub host: Option<&'a str>,
-}
-
-impl<'a> Reporter<'a> {
-    pub const fn controller(component: &'a str) -> Reporter<'a> {
-        Reporter { component, host: None }
-    }
-
-    pub const fn kubelet(node: &'a str) -> Reporter<'a> {
-        Reporter { component: "kubelet", host: Some(node) }
-    }
+struct Reporter<'a> {
+    component: &'a str,
+    host: Option<&'a str>,
 }
 
 /// The correlation key: a hash of everything that makes two events "the same" (events_cache.go
@@ -115,15 +106,13 @@ pub fn container_reference<T: Resource>(object: &T, field_path: String) -> Objec
 }
 
 impl Store {
-    /// Records an Event about `involved`, aggregating repeats into one Event with a count.
-    pub fn record_event(
-        &mut self,
-        involved: ObjectReference,
-        type_: EventType,
-        reason: &str,
-        message: String,
-        reporter: Reporter<'_>,
-    ) {
+    /// Records an Event about `involved`, aggregating repeats into one Event with a count. The
+    /// Event's source is the user making the request (`UserInfo::event_source`): the component
+    /// whose writes these are.
+    pub fn record_event(&mut self, involved: ObjectReference, type_: EventType, reason: &str, message: String) {
+        let user = self.user().clone();
+        let (component, host) = user.event_source();
+        let reporter = Reporter { component, host };
         let key = event_key(&involved, type_, reason, &message, reporter);
         let now = self.now();
         if let Some((namespace, name)) = self.event_index.get(&key).cloned()
@@ -219,6 +208,7 @@ mod tests {
     use super::*;
     use crate::api::ConfigMap;
     use crate::sim::time::Duration;
+    use crate::store::UserInfo;
 
     fn subject(store: &mut Store) -> ConfigMap {
         let cm = ConfigMap { metadata: ObjectMeta::named("default", "app-config"), ..Default::default() };
@@ -236,12 +226,12 @@ mod tests {
     fn repeats_are_counted_on_one_event() {
         let mut store = Store::new(1);
         let cm = subject(&mut store);
-        let reporter = Reporter::kubelet("node-1");
+        store.act_as(UserInfo::node("node-1"));
         for _ in 0..3 {
-            store.record_event(object_reference(&cm), EventType::Warning, "Unhealthy", "probe failed".into(), reporter);
+            store.record_event(object_reference(&cm), EventType::Warning, "Unhealthy", "probe failed".into());
             store.set_now(store.now().plus(Duration::from_secs(2)));
         }
-        store.record_event(object_reference(&cm), EventType::Normal, "Killing", "stopping".into(), reporter);
+        store.record_event(object_reference(&cm), EventType::Normal, "Killing", "stopping".into());
         assert_eq!(
             events(&store),
             vec![("Unhealthy".into(), 3, "probe failed".into()), ("Killing".into(), 1, "stopping".into())]
@@ -252,10 +242,10 @@ mod tests {
     fn a_repeat_after_ten_minutes_is_a_new_event() {
         let mut store = Store::new(1);
         let cm = subject(&mut store);
-        let reporter = Reporter::controller("test");
-        store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into(), reporter);
+        store.act_as(UserInfo::controller("test"));
+        store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into());
         store.set_now(store.now().plus(Duration::from_secs(601)));
-        store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into(), reporter);
+        store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into());
         assert_eq!(events(&store).len(), 2);
     }
 
@@ -263,9 +253,9 @@ mod tests {
     fn names_are_object_dot_hex_nanoseconds() {
         let mut store = Store::new(1);
         let cm = subject(&mut store);
-        let reporter = Reporter::controller("test");
-        store.record_event(object_reference(&cm), EventType::Normal, "A", "a".into(), reporter);
-        store.record_event(object_reference(&cm), EventType::Normal, "B", "b".into(), reporter);
+        store.act_as(UserInfo::controller("test"));
+        store.record_event(object_reference(&cm), EventType::Normal, "A", "a".into());
+        store.record_event(object_reference(&cm), EventType::Normal, "B", "b".into());
         let names: Vec<String> = store.list::<Event>(Some("default")).map(|e| e.metadata.name.clone()).collect();
         assert_eq!(names, vec!["app-config.1816687ec0570000", "app-config.1816687ec0570001"]);
     }

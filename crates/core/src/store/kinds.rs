@@ -2,7 +2,7 @@
 //! whether the kind has a generation and a status subresource, defaulting, admission,
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
-use super::{DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, defaults, priority_admission, validation};
+use super::{DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, defaults, priority_class, validation};
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{
@@ -25,12 +25,9 @@ pub trait Stored: Resource {
     fn keep_status_from(&mut self, _other: &Self) {}
     /// SetDefaults_* for the kind.
     fn apply_defaults(&mut self) {}
-    /// Admission plugins that need the cluster (ServiceAccount, DefaultTolerationSeconds,
-    /// Priority, IP allocation). `name` is the object's name, or its generateName prefix (names
-    /// are generated after admission, as upstream's BeforeCreate does).
-    fn admit(&mut self, _store: &mut Store, _name: &str) -> Result<(), ApiError> {
-        Ok(())
-    }
+    /// What the kind's REST storage does to a new object once admitted (a Service's ClusterIP
+    /// and NodePorts are allocated here, as upstream's service REST does).
+    fn before_create(&mut self, _store: &mut Store) {}
     /// The kind's own validation; metadata is checked by the caller.
     fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
         Vec::new()
@@ -129,10 +126,6 @@ impl Stored for Pod {
     fn apply_defaults(&mut self) {
         defaults::pod(self);
     }
-    fn admit(&mut self, store: &mut Store, name: &str) -> Result<(), ApiError> {
-        defaults::admit_pod(self, &store.default_tolerations);
-        priority_admission::admit_pod(store, self, name)
-    }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         validation::pod(self, old)
     }
@@ -186,9 +179,8 @@ impl Stored for Service {
     fn apply_defaults(&mut self) {
         defaults::service(self);
     }
-    fn admit(&mut self, store: &mut Store, _name: &str) -> Result<(), ApiError> {
+    fn before_create(&mut self, store: &mut Store) {
         defaults::allocate_service_ips(self, store);
-        Ok(())
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         validation::service(self, old)
@@ -205,10 +197,10 @@ impl Stored for EndpointSlice {
 impl Stored for PriorityClass {
     table_fns!();
     fn apply_defaults(&mut self) {
-        priority_admission::default_priority_class(self);
+        priority_class::default_priority_class(self);
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
-        priority_admission::validate_priority_class(self, old)
+        priority_class::validate_priority_class(self, old)
     }
 }
 
@@ -292,6 +284,20 @@ pub fn dispatch_create(store: &mut Store, object: Object) -> Result<Object, ApiE
 
 pub fn dispatch_update(store: &mut Store, object: Object) -> Result<Object, ApiError> {
     with_kind!(object.kind(), T => store.update(typed::<T>(object)).map(Resource::into_object))
+}
+
+pub fn dispatch_update_status(store: &mut Store, object: Object) -> Result<Object, ApiError> {
+    with_kind!(object.kind(), T => store.update_status(typed::<T>(object)).map(|o| T::clone(&o).into_object()))
+}
+
+pub fn dispatch_merge_patch(
+    store: &mut Store,
+    kind: Kind,
+    namespace: &str,
+    name: &str,
+    patch: &serde_json::Value,
+) -> Result<Object, ApiError> {
+    with_kind!(kind, T => store.merge_patch::<T>(namespace, name, patch).map(Resource::into_object))
 }
 
 pub fn dispatch_get(store: &Store, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {

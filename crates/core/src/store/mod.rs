@@ -5,6 +5,8 @@
 //! a write runs the kind's strategy (defaults, validation), bumps the resourceVersion and
 //! appends to the watch log.
 
+pub mod admission;
+pub mod authorizer;
 pub mod autoscaling_validation;
 pub mod binding;
 pub mod defaults;
@@ -13,9 +15,10 @@ pub mod field_selector;
 pub mod kinds;
 pub mod node_lease;
 pub mod owner_index;
-pub mod priority_admission;
+pub mod priority_class;
 pub mod table;
 pub mod trace;
+pub mod user;
 pub mod validation;
 pub mod watch;
 
@@ -25,12 +28,14 @@ use crate::api::{Kind, Namespace, Object, ObjectMeta, Resource};
 use crate::error::{ApiError, FieldError};
 use crate::sim::random::{Purpose, RandomStreams};
 use crate::sim::time::SimTime;
+use authorizer::{Attributes, Authorizer, Decision};
 pub use field_selector::FieldSelector;
 pub use kinds::Stored;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 pub use table::Table;
+pub use user::UserInfo;
 use watch::{Snapshots, WatchEvent, WatchEventType, WatchLog};
 
 /// Namespaces every cluster starts with.
@@ -86,6 +91,10 @@ pub struct Store {
     trace: trace::Trace,
     /// Each node's Lease renewals (`node_lease.rs`): data, so a quiet cluster writes nothing.
     heartbeats: BTreeMap<String, node_lease::Heartbeat>,
+    /// Who the writes now being made are for: the request's user (`act_as`).
+    user: Arc<UserInfo>,
+    /// Decides every request (`authorizer.rs`).
+    authorizer: Arc<dyn Authorizer>,
 }
 
 impl Store {
@@ -99,17 +108,19 @@ impl Store {
             watch: WatchLog::default(),
             snapshots: Snapshots::default(),
             dependents: owner_index::OwnerIndex::default(),
-            default_tolerations: crate::api::shared::Shared::new(defaults::default_tolerations()),
+            default_tolerations: crate::api::shared::Shared::new(admission::default_tolerations()),
             event_index: BTreeMap::new(),
             event_names: event_recorder::EventNames::default(),
             trace: trace::Trace::new(),
             heartbeats: BTreeMap::new(),
+            user: UserInfo::apiserver(),
+            authorizer: Arc::new(authorizer::AlwaysAllow),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
             store.create(ns).expect("initial namespaces are valid");
         }
-        for class in priority_admission::system_priority_classes() {
+        for class in priority_class::system_priority_classes() {
             store.create(class).expect("the system priority classes are valid");
         }
         store
@@ -117,6 +128,51 @@ impl Store {
 
     pub fn now(&self) -> SimTime {
         self.now
+    }
+
+    /// Makes the writes that follow `user`'s, until the next `act_as`; returns whose they were.
+    /// The door sets the request's user; each controller, the scheduler and every kubelet set
+    /// their own before they write (`controllers/registry.rs`).
+    pub fn act_as(&mut self, user: Arc<UserInfo>) -> Arc<UserInfo> {
+        std::mem::replace(&mut self.user, user)
+    }
+
+    /// Whose the writes now being made are.
+    pub fn user(&self) -> &Arc<UserInfo> {
+        &self.user
+    }
+
+    /// Replaces the authorizer (RBAC, or a test's).
+    pub fn set_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
+        self.authorizer = authorizer;
+    }
+
+    /// Asks the authorizer whether the current user may `verb` this object.
+    pub(crate) fn authorize(
+        &self,
+        verb: &'static str,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        subresource: &str,
+    ) -> Result<(), ApiError> {
+        let attributes = Attributes { user: &self.user, verb, kind, namespace, name, subresource };
+        match self.authorizer.authorize(&attributes) {
+            Decision::Allow => Ok(()),
+            Decision::Deny(reason) => Err(authorizer::forbidden(&attributes, &reason)),
+            Decision::NoOpinion => Err(authorizer::forbidden(&attributes, "")),
+        }
+    }
+
+    /// Runs the admission chain over an object a request writes.
+    fn admit<T: Stored>(
+        &self,
+        operation: admission::Operation,
+        (namespace, name, subresource): (&str, &str, &str),
+        object: &mut T,
+    ) -> Result<(), ApiError> {
+        let request = admission::Request { operation, kind: T::KIND, namespace, name, subresource, user: &self.user };
+        admission::run(self, &request, object.as_object_mut())
     }
 
     /// Moves the store's clock (timestamps of later writes). Only the simulation calls this.
@@ -242,14 +298,13 @@ impl Store {
         }
         meta.resource_version = ResourceVersion(0);
         let namespace = object.metadata().namespace.clone();
-        if info.namespaced {
-            self.check_namespace_accepts(&namespace)?;
-        }
-        object.reset_status_for_create();
-        object.apply_defaults();
         let meta = object.metadata();
         let admitted_as = if meta.name.is_empty() { meta.generate_name.clone() } else { meta.name.clone() };
-        object.admit(self, &admitted_as)?;
+        self.authorize("create", T::KIND, &namespace, &admitted_as, "")?;
+        object.reset_status_for_create();
+        object.apply_defaults();
+        self.admit(admission::Operation::Create, (&namespace, &admitted_as, ""), object)?;
+        object.before_create(self);
         let meta = object.metadata_mut();
         if meta.name.is_empty() && !meta.generate_name.is_empty() {
             // Like the API server (RetryGenerateName, GA in 1.32): up to 8 tries for a free name.
@@ -269,22 +324,13 @@ impl Store {
         Ok(())
     }
 
-    fn check_namespace_accepts(&self, namespace: &str) -> Result<(), ApiError> {
-        match self.tables.namespaces.get("", namespace) {
-            None => Err(ApiError::not_found("namespaces", namespace)),
-            Some(ns) if ns.metadata.deletion_timestamp.is_some() => Err(ApiError::Forbidden {
-                message: format!(
-                    "unable to create new content in namespace {namespace} because it is being terminated"
-                ),
-            }),
-            Some(_) => Ok(()),
-        }
-    }
-
     /// Replaces an object's metadata and spec (PUT). Status is kept from the stored object for
     /// kinds with a status subresource. Writing an identical object changes nothing.
     pub fn update<T: Stored>(&mut self, mut object: T) -> Result<T, ApiError> {
         let old = self.existing_for_update(&mut object)?;
+        let (namespace, name) = (&old.metadata().namespace, &old.metadata().name);
+        self.authorize("update", T::KIND, namespace, name, "")?;
+        self.admit(admission::Operation::Update, (namespace, name, ""), &mut object)?;
         object.keep_status_from(&old);
         object.apply_defaults();
         let causes = validation::validate_object(&object, Some(&old));
@@ -302,9 +348,11 @@ impl Store {
     /// Returns the stored object, shared with the store (no copy is made for the caller).
     pub fn update_status<T: Stored>(&mut self, object: T) -> Result<Arc<T>, ApiError> {
         let (ns, name) = key_of(&object);
+        self.authorize("update", T::KIND, &ns, &name, "status")?;
         let old = self.get_shared::<T>(&ns, &name)?;
         let mut merged = (*old).clone();
         merged.keep_status_from(&object);
+        self.admit(admission::Operation::Update, (&ns, &name, "status"), &mut merged)?;
         self.finish_update(merged, old)
     }
 
@@ -380,6 +428,7 @@ impl Store {
         name: &str,
         options: &DeleteOptions,
     ) -> Result<Deleted<T>, ApiError> {
+        self.authorize("delete", T::KIND, scope_namespace::<T>(namespace), name, "")?;
         let current = self.get::<T>(namespace, name)?.clone();
         let ns = current.metadata().namespace.clone();
         if options.propagation_policy == PropagationPolicy::Orphan {
@@ -489,6 +538,7 @@ impl Store {
             name: meta.name.clone(),
             uid: meta.uid,
             controller: meta.controller_ref().and_then(|r| Some((Kind::from_kind_name(&r.kind)?, r.name.clone()))),
+            user: self.user.clone(),
         };
         self.trace.write(&event);
         self.watch.push(event);

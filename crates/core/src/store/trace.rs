@@ -37,7 +37,7 @@ impl Trace {
         self.push(&entry.to_string());
     }
 
-    /// Records a store write: `{"kind":…,"name":…,"namespace":…,"rv":…,"t":…,"type":…,"uid":…}`,
+    /// Records a store write: `{"kind":…,"name":…,"namespace":…,"rv":…,"t":…,"type":…,"uid":…,"user":…}`,
     /// keys sorted as serde_json prints a map. Written by hand: every write of the store lands
     /// here, and building a JSON value per write cost the store a third of its write rate.
     pub fn write(&mut self, event: &WatchEvent) {
@@ -45,7 +45,8 @@ impl Trace {
         if self.off {
             return;
         }
-        let mut line = String::with_capacity(112 + event.name.len() + event.namespace.len());
+        let user = &event.user.name;
+        let mut line = String::with_capacity(120 + event.name.len() + event.namespace.len() + user.len());
         line.push_str("{\"kind\":");
         json_string(&mut line, event.kind.info().kind_name);
         line.push_str(",\"name\":");
@@ -53,7 +54,9 @@ impl Trace {
         line.push_str(",\"namespace\":");
         json_string(&mut line, &event.namespace);
         let (rv, t, type_) = (event.resource_version, event.time.as_millis(), event.type_.as_str());
-        let _ = write!(line, ",\"rv\":{rv},\"t\":{t},\"type\":\"{type_}\",\"uid\":\"{}\"}}", event.uid);
+        let _ = write!(line, ",\"rv\":{rv},\"t\":{t},\"type\":\"{type_}\",\"uid\":\"{}\",\"user\":", event.uid);
+        json_string(&mut line, user);
+        line.push('}');
         self.push(&line);
     }
 
@@ -115,12 +118,14 @@ mod tests {
                 name: name.into(),
                 uid: Uid::from_random(7),
                 controller: None,
+                user: crate::store::user::UserInfo::controller("replicaset-controller"),
             };
             let mut trace = Trace::new();
             trace.write(&event);
             let want = serde_json::json!({
                 "t": 1500, "rv": 42, "type": "MODIFIED", "kind": "Pod",
                 "namespace": "default", "name": name, "uid": event.uid.to_string(),
+                "user": "system:serviceaccount:kube-system:replicaset-controller",
             });
             assert_eq!(trace.as_jsonl(), format!("{want}\n"));
         }

@@ -5,7 +5,9 @@
 use crate::api::Kind;
 use crate::api::meta::Uid;
 use crate::sim::time::SimTime;
+use crate::store::user::UserInfo;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum WatchEventType {
@@ -36,6 +38,8 @@ pub struct WatchEvent {
     /// The object's controller (ownerReference with `controller: true`), so an informer can
     /// find the owner of an object that is already gone.
     pub controller: Option<(Kind, String)>,
+    /// Who made the write (the request's user): the audit trail's "who".
+    pub user: Arc<UserInfo>,
 }
 
 /// Oldest entries are dropped beyond this many; a reader further behind must relist, as a

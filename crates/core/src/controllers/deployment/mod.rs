@@ -16,10 +16,8 @@ use crate::runtime::wakeups::Wakeups;
 use crate::runtime::work_queue::{QueueWorker, WorkQueue};
 use crate::sim::time::SimTime;
 use crate::store::Store;
-use crate::store::event_recorder::Reporter;
-use std::collections::BTreeSet;
 
-pub(crate) const REPORTER: Reporter<'static> = Reporter::controller("deployment-controller");
+use std::collections::BTreeSet;
 
 type Key = (String, String);
 

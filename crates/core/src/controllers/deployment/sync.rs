@@ -2,7 +2,6 @@
 //! (creating the new one), scaling with events, proportional scaling, history cleanup and
 //! status. Mirrors pkg/controller/deployment/sync.go.
 
-use super::REPORTER;
 use super::hash::{POD_TEMPLATE_HASH, compute_hash, equal_ignore_hash};
 use super::progress;
 use super::replicas::{self, REVISION, REVISION_HISTORY, max_surge, rs_replicas};
@@ -170,7 +169,7 @@ fn create_new_replica_set(store: &mut Store, d: &mut Deployment, family: &Family
         Ok(created) => {
             if new_replicas > 0 {
                 let message = format!("Scaled up replica set {} from 0 to {new_replicas}", created.metadata.name);
-                store.record_event(object_reference(d), EventType::Normal, "ScalingReplicaSet", message, REPORTER);
+                store.record_event(object_reference(d), EventType::Normal, "ScalingReplicaSet", message);
             }
             progress::new_replica_set_created(store, d, &created.metadata.name);
             Some(created)
@@ -204,7 +203,7 @@ pub fn scale_replica_set(store: &mut Store, d: &Deployment, rs: &mut ReplicaSet,
     if size_changed {
         let direction = if new_scale > old_scale { "up" } else { "down" };
         let message = format!("Scaled {direction} replica set {} from {old_scale} to {new_scale}", rs.metadata.name);
-        store.record_event(object_reference(d), EventType::Normal, "ScalingReplicaSet", message, REPORTER);
+        store.record_event(object_reference(d), EventType::Normal, "ScalingReplicaSet", message);
     }
     size_changed
 }

@@ -14,15 +14,13 @@ use crate::metrics::load::LoadTable;
 use crate::runtime::informer::{Changes, Informer};
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
-use crate::store::event_recorder::Reporter;
+
 use crate::store::watch::WatchEventType;
 use normalize::History;
 use std::collections::BTreeMap;
 
 /// `--horizontal-pod-autoscaler-sync-period`: each HPA is looked at this often.
 pub const SYNC_PERIOD: Duration = Duration::from_secs(15);
-
-pub(crate) const REPORTER: Reporter<'static> = Reporter::controller("horizontal-pod-autoscaler");
 
 type Key = (String, String);
 

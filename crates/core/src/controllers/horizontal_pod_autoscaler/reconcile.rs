@@ -2,7 +2,6 @@
 //! from the min/max bounds), normalize, rescale, and write the status with its conditions and
 //! Events, worded as pkg/controller/podautoscaler/horizontal.go words them.
 
-use super::REPORTER;
 use super::metrics_client::{Served, get_resource_metric};
 use super::normalize::{self, History, Normalized, TimestampedRecommendation};
 use super::replica_calculator::{self, Proposal};
@@ -430,5 +429,5 @@ fn update_status_if_needed(store: &mut Store, original: &HorizontalPodAutoscaler
 }
 
 fn event(store: &mut Store, hpa: &HorizontalPodAutoscaler, type_: EventType, reason: &str, message: String) {
-    store.record_event(object_reference(hpa), type_, reason, message, REPORTER);
+    store.record_event(object_reference(hpa), type_, reason, message);
 }

@@ -94,7 +94,7 @@ pub fn object_name(kind: Kind, name: &str) -> String {
 
 /// Writes a changed Deployment back (a PUT at the version read) and lets the cluster react.
 pub fn write_deployment(ctx: &mut Context<'_>, deployment: Deployment) -> Result<Deployment, ApiError> {
-    let written = ctx.sim.store_mut().update(deployment);
+    let written = ctx.api().update_typed(deployment);
     ctx.sim.settle();
     written
 }

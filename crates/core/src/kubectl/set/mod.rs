@@ -11,8 +11,9 @@ use super::output::Output;
 use super::{Context, Verb, group_run};
 use crate::api::pod::PodSpec;
 use crate::api::{Deployment, Kind, Pod, ReplicaSet};
+use crate::apiserver::Client;
 use crate::error::ApiError;
-use crate::store::{Store, Stored};
+use crate::store::Stored;
 
 pub const VERB: Verb = Verb {
     name: "set",
@@ -43,7 +44,7 @@ pub fn update_pod_spec(
     write: bool,
     update: &mut dyn FnMut(&mut PodSpec),
 ) -> Result<Patched, String> {
-    let store = ctx.sim.store_mut();
+    let store = &mut ctx.api();
     let result = match kind {
         Kind::Deployment => patch::<Deployment>(store, (namespace, name), write, |d| &mut d.spec.template.spec, update),
         Kind::ReplicaSet => {
@@ -63,19 +64,19 @@ pub fn update_pod_spec(
 }
 
 fn patch<T: Stored>(
-    store: &mut Store,
+    api: &mut Client<'_>,
     (namespace, name): (&str, &str),
     write: bool,
     spec_of: fn(&mut T) -> &mut PodSpec,
     update: &mut dyn FnMut(&mut PodSpec),
 ) -> Result<Patched, ApiError> {
-    let original = store.get::<T>(namespace, name)?.clone();
+    let original = api.store().get::<T>(namespace, name)?.clone();
     let mut changed = original.clone();
     update(spec_of(&mut changed));
     if changed == original || !write {
         return Ok(Patched::Unchanged);
     }
-    store.update(changed).map(|_| Patched::Written)
+    api.update_typed(changed).map(|_| Patched::Written)
 }
 
 /// Checks every named object exists first, as kubectl's resource builder does before any change.

@@ -1,0 +1,119 @@
+//! Serving one request: the user it is made as, authorization, then the registry (the store's
+//! create, update, patch and delete run the admission chain), as kube-apiserver's handler
+//! chain does (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers`).
+
+use super::request::{Request, Verb};
+use super::response::{ObjectList, Response, Status, WatchStart};
+use crate::api::{Kind, Object};
+use crate::error::ApiError;
+use crate::store::{Store, kinds};
+
+/// Serves `request` as its user; the store's user is the caller's again afterwards.
+pub fn handle(store: &mut Store, request: Request) -> Response {
+    let caller = store.act_as(request.user.clone());
+    let response = serve(store, request).unwrap_or_else(|error| Response::Status(Status(error)));
+    store.act_as(caller);
+    response
+}
+
+fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> {
+    let kind = request.resource.kind().ok_or_else(|| ApiError::NotFound {
+        resource: request.resource.resource.clone(),
+        name: request.name.clone(),
+    })?;
+    if !kind.info().namespaced {
+        request.namespace.clear();
+    }
+    if request.options.dry_run && !matches!(request.verb, Verb::Get | Verb::List | Verb::Watch) {
+        // Admitted, validated and answered as if stored, on a copy that is then dropped.
+        let mut scratch = store.clone();
+        scratch.stop_trace();
+        request.options.dry_run = false;
+        return serve(&mut scratch, request);
+    }
+    let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
+    match request.verb {
+        Verb::Get => {
+            store.authorize("get", kind, namespace, name, &request.subresource)?;
+            store.get_object(kind, namespace, name).map(Response::Object)
+        }
+        Verb::List => list(store, &request, kind).map(Response::List),
+        Verb::Watch => {
+            store.authorize("watch", kind, namespace, "", "")?;
+            store.snapshots_mut().open(kind);
+            Ok(Response::Watch(WatchStart { kind, resource_version: store.resource_version() }))
+        }
+        Verb::Create => {
+            let object = body_for(&mut request, kind)?;
+            store.create_object(object).map(Response::Object)
+        }
+        Verb::Update => {
+            let status = request.subresource == "status";
+            let object = body_for(&mut request, kind)?;
+            if status { kinds::dispatch_update_status(store, object) } else { store.update_object(object) }
+                .map(Response::Object)
+        }
+        Verb::Patch => {
+            let patch = request.options.patch.take().ok_or_else(|| bad_request("a patch needs a body"))?;
+            store.authorize("patch", kind, namespace, name, "")?;
+            kinds::dispatch_merge_patch(store, kind, namespace, name, &patch).map(Response::Object)
+        }
+        Verb::Delete => store.delete_object(kind, namespace, name, &request.options.delete).map(Response::Deleted),
+    }
+}
+
+/// The body of a create or update, checked against the URL it was sent to.
+fn body_for(request: &mut Request, kind: Kind) -> Result<Object, ApiError> {
+    let mut object = request.body.take().ok_or_else(|| bad_request("the request has no body"))?;
+    if object.kind() != kind {
+        let sent = object.kind().info().kind_name;
+        return Err(bad_request(&format!(
+            "the API version in the data ({sent}) does not match the expected API version"
+        )));
+    }
+    let meta = object.metadata_mut();
+    if !request.namespace.is_empty() {
+        if meta.namespace.is_empty() {
+            meta.namespace = request.namespace.clone();
+        } else if meta.namespace != request.namespace {
+            return Err(bad_request(
+                "the namespace of the provided object does not match the namespace sent on the request",
+            ));
+        }
+    }
+    if !request.name.is_empty() && meta.name != request.name {
+        return Err(bad_request("the name of the object does not match the name on the URL"));
+    }
+    Ok(object)
+}
+
+/// A list, filtered by selectors, one page at a time when `limit` is set. The continue token
+/// names the last item of the page (upstream encodes the same key with the list's
+/// resourceVersion; here a page resumes after it).
+fn list(store: &Store, request: &Request, kind: Kind) -> Result<ObjectList, ApiError> {
+    store.authorize("list", kind, &request.namespace, "", "")?;
+    let namespace = (!request.namespace.is_empty()).then_some(request.namespace.as_str());
+    let options = &request.options;
+    let mut items = store.list_objects(kind, namespace, &options.label_selector, &options.field_selector);
+    if let Some(token) = &options.continue_token {
+        let after = token.split_once('/').ok_or_else(|| bad_request("continue key is not valid"))?;
+        let start = items.iter().position(|o| key(o) > after).unwrap_or(items.len());
+        items.drain(..start);
+    }
+    let mut continue_token = None;
+    if let Some(limit) = options.limit.filter(|l| *l > 0 && *l < items.len()) {
+        items.truncate(limit);
+        continue_token = items.last().map(|o| format!("{}/{}", key(o).0, key(o).1));
+    }
+    Ok(ObjectList { kind, items, resource_version: store.resource_version(), continue_token })
+}
+
+/// Where an object sorts in a list: namespace, then name.
+fn key(object: &Object) -> (&str, &str) {
+    let meta = object.metadata();
+    (&meta.namespace, &meta.name)
+}
+
+fn bad_request(message: &str) -> ApiError {
+    ApiError::BadRequest { message: message.to_string() }
+}

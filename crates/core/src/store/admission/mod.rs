@@ -1,0 +1,80 @@
+//! The admission chain: named plugins in kube-apiserver's order (`AllOrderedPlugins` in
+//! pkg/kubeapiserver/options/plugins.go), every mutating step first, then every validating one,
+//! as the apiserver's admission chain runs them. Every write passes it, kubectl's and the
+//! controllers' alike; a plugin that does not handle a request returns at once.
+//!
+//! Adding a plugin (LimitRanger, PodSecurity, ResourceQuota) is its file here and one row in
+//! `CHAIN`.
+
+mod default_toleration_seconds;
+pub use default_toleration_seconds::default_tolerations;
+mod namespace_lifecycle;
+mod priority;
+mod service_account;
+
+use super::Store;
+use super::user::UserInfo;
+use crate::api::{Kind, ObjectMut};
+use crate::error::ApiError;
+
+/// What a request does to its object (`admission.Operation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    Create,
+    Update,
+    Delete,
+}
+
+/// One request as the plugins see it (`admission.Attributes`). `name` is the object's name, or
+/// its generateName prefix on a create: names are generated after admission, as upstream's
+/// BeforeCreate does.
+pub struct Request<'a> {
+    pub operation: Operation,
+    pub kind: Kind,
+    pub namespace: &'a str,
+    pub name: &'a str,
+    /// `""` for the object itself, `status` for the status subresource.
+    pub subresource: &'a str,
+    pub user: &'a UserInfo,
+}
+
+/// A mutating step: changes the object (defaults it fills in, values it resolves) or refuses it.
+pub type Admit = fn(&Store, &Request<'_>, &mut ObjectMut<'_>) -> Result<(), ApiError>;
+/// A validating step: accepts or refuses the object as mutated.
+pub type Validate = fn(&Store, &Request<'_>, &ObjectMut<'_>) -> Result<(), ApiError>;
+
+/// A plugin: its upstream name and the phases it takes part in.
+pub struct Plugin {
+    pub name: &'static str,
+    pub admit: Option<Admit>,
+    pub validate: Option<Validate>,
+}
+
+/// The enabled plugins, in upstream's order.
+pub const CHAIN: &[Plugin] =
+    &[namespace_lifecycle::PLUGIN, service_account::PLUGIN, priority::PLUGIN, default_toleration_seconds::PLUGIN];
+
+/// Runs the chain: every plugin's mutation in order, then every plugin's validation.
+pub fn run(store: &Store, request: &Request<'_>, mut object: ObjectMut<'_>) -> Result<(), ApiError> {
+    for admit in CHAIN.iter().filter_map(|p| p.admit) {
+        admit(store, request, &mut object)?;
+    }
+    for validate in CHAIN.iter().filter_map(|p| p.validate) {
+        validate(store, request, &object)?;
+    }
+    Ok(())
+}
+
+/// The plugin names, in order (what `kube-apiserver --enable-admission-plugins` would list).
+pub fn plugin_names() -> impl Iterator<Item = &'static str> {
+    CHAIN.iter().map(|p| p.name)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_chain_keeps_upstreams_order() {
+        let names: Vec<&str> = super::plugin_names().collect();
+        assert_eq!(names, ["NamespaceLifecycle", "ServiceAccount", "Priority", "DefaultTolerationSeconds"]);
+    }
+}
