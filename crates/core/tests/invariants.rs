@@ -32,6 +32,7 @@ fn kubectl(sim: &mut Sim, seed: u64, line: &str) {
     let mut ctx = Context { sim, files: &files, stdin: None };
     let argv: Vec<String> = line.split_whitespace().map(String::from).collect();
     let out = kubectl::run(&mut ctx, &argv);
+    ctx.sim.settle();
     assert_eq!(out.exit_code, 0, "seed {seed}: `kubectl {line}` failed:\n{}", out.render());
 }
 
@@ -40,6 +41,7 @@ fn apply(sim: &mut Sim, seed: u64, yaml: &str) {
     let mut ctx = Context { sim, files: &files, stdin: Some(yaml) };
     let argv: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
     let out = kubectl::run(&mut ctx, &argv);
+    ctx.sim.settle();
     assert_eq!(out.exit_code, 0, "seed {seed}: apply failed:\n{}", out.render());
 }
 

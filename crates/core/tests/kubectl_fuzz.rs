@@ -173,7 +173,10 @@ fn random_command_lines_never_panic() {
             let result = catch_unwind(AssertUnwindSafe(|| {
                 let files = MemoryFiles::new();
                 let mut ctx = Context { sim: &mut sim, files: &files, stdin: Some("{}") };
-                kubectl::run(&mut ctx, &argv)
+                let out = kubectl::run(&mut ctx, &argv);
+                // As a host does after every command.
+                ctx.sim.settle();
+                out
             }));
             let out = result.unwrap_or_else(|_| panic!("seed {seed}, round {round}: `kubectl {argv:?}` panicked"));
             if out.exit_code != 0 {

@@ -75,16 +75,14 @@ fn apply_one(
     let ns = document.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string();
     let label = format!("{}/{name}", info.singular_qualified());
     let api = &mut ctx.api();
-    let result = match api.store().get_object(kind, &ns, &name) {
+    match api.store().get_object(kind, &ns, &name) {
         Err(_) => {
             let object = codec::decode(document).map_err(|e| decode_error(&e, "creating", source))?;
             api.create(object).map(|_| format!("{label} created")).map_err(|e| api_error(&e, "creating", source))
         }
         Ok(live) => patch_live(api, live, document, source)
             .map(|changed| if changed { format!("{label} configured") } else { format!("{label} unchanged") }),
-    };
-    ctx.sim.settle();
-    result
+    }
 }
 
 fn patch_live(

@@ -70,7 +70,6 @@ pub fn set_unschedulable(ctx: &mut Context<'_>, name: &str, desired: bool) -> Re
     }
     node.spec.unschedulable = desired.then_some(true);
     let written = ctx.api().update_typed(node);
-    ctx.sim.settle();
     written.map(|_| format!("node/{name} {operation}")).map_err(|e| e.to_string())
 }
 

@@ -15,8 +15,6 @@ use crate::store::{DeleteOptions, Deleted, FieldSelector, PropagationPolicy};
 
 /// kubectl waits up to a week without `--timeout`; a lab gives up after this much virtual time.
 const DEFAULT_WAIT: Duration = Duration::from_secs(600);
-/// Bound on wake-ups while waiting for objects to go.
-const MAX_STEPS: usize = 10_000;
 
 pub const VERB: Verb = Verb {
     name: "delete",
@@ -104,7 +102,6 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     }
     // Every delete is sent before anything reacts, as kubectl's requests reach the API server
     // while the controllers run; then the cluster catches up, and the wait watches it.
-    ctx.sim.settle();
     if let Some(timeout) = timeout
         && let Err(message) = wait_for_deletion(ctx, terminating, timeout)
     {
@@ -123,22 +120,16 @@ fn wait_timeout(args: &Args) -> Result<Option<Duration>, String> {
     Ok(wait.then_some(if timeout == Duration::ZERO { DEFAULT_WAIT } else { timeout }))
 }
 
-/// Upstream's `cmdwait.IsDeleted` over every object still terminating: advances virtual time,
-/// timer to timer, until each is gone (or replaced: another uid) or the timeout passes.
+/// Upstream's `cmdwait.IsDeleted` over every object still terminating: lets virtual time pass
+/// until each is gone (or replaced: another uid) or the timeout passes.
 fn wait_for_deletion(ctx: &mut Context<'_>, mut pending: Vec<(Target, Uid)>, timeout: Duration) -> Result<(), String> {
     let deadline = ctx.sim.now().plus(timeout);
-    for _ in 0..MAX_STEPS {
-        let store = ctx.sim.store();
+    ctx.sim.wait_until(deadline, |store| {
         pending.retain(|((kind, namespace, name), uid)| {
             store.get_object(*kind, namespace, name).is_ok_and(|o| o.metadata().uid == *uid)
         });
-        let now = ctx.sim.now();
-        if pending.is_empty() || now >= deadline {
-            break;
-        }
-        let next = ctx.sim.next_due().map_or(deadline, |due| due.min(deadline)).max(now);
-        ctx.sim.advance(next.since(now));
-    }
+        pending.is_empty()
+    });
     match pending.first() {
         None => Ok(()),
         Some(((kind, _, name), _)) => {

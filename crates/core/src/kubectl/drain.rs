@@ -37,8 +37,6 @@ pub const VERB: Verb = Verb {
 
 /// kubectl waits forever without `--timeout`; a lab gives up after this much virtual time.
 const DEFAULT_WAIT: Duration = Duration::from_secs(600);
-/// Bound on wake-ups while waiting for pods to go.
-const MAX_STEPS: usize = 10_000;
 
 struct Options {
     force: bool,
@@ -185,7 +183,7 @@ fn drain_node(ctx: &mut Context<'_>, node: &str, options: &Options, out: &mut Ou
     evict_and_wait(ctx, &evict, options, out)
 }
 
-/// Evicts every pod (a graceful delete), then advances virtual time until each is gone,
+/// Evicts every pod (a graceful delete), then lets virtual time pass until each is gone,
 /// printing `pod/NAME evicted` as they go.
 fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &mut Output) -> Result<(), String> {
     let delete = DeleteOptions { grace_period_seconds: options.grace_period_seconds, ..Default::default() };
@@ -198,26 +196,20 @@ fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &
             return Err(format!("error when evicting pods/{name:?} -n {namespace:?}: {}", err.message()));
         }
     }
-    ctx.sim.settle();
     let wait = if options.timeout == Duration::ZERO { DEFAULT_WAIT } else { options.timeout };
     let deadline = ctx.sim.now().plus(wait);
     let mut remaining: Vec<&Pod> = pods.iter().collect();
-    for _ in 0..MAX_STEPS {
+    ctx.sim.wait_until(deadline, |store| {
         remaining.retain(|pod| {
-            let live = ctx.sim.store().try_get::<Pod>(&pod.metadata.namespace, &pod.metadata.name);
+            let live = store.try_get::<Pod>(&pod.metadata.namespace, &pod.metadata.name);
             let gone = live.is_none_or(|p| p.metadata.uid != pod.metadata.uid);
             if gone {
                 out.line(format!("pod/{} evicted", pod.metadata.name));
             }
             !gone
         });
-        let now = ctx.sim.now();
-        if remaining.is_empty() || now >= deadline {
-            break;
-        }
-        let next = ctx.sim.next_due().map_or(deadline, |due| due.min(deadline)).max(now);
-        ctx.sim.advance(next.since(now));
-    }
+        remaining.is_empty()
+    });
     match remaining.first() {
         None => Ok(()),
         Some(pod) => Err(format!(

@@ -79,7 +79,6 @@ pub fn edit_with(ctx: &mut Context<'_>, kind: Kind, namespace: &str, name: &str,
         Err(err) => return cancelled(&format!("error: {err}")),
     };
     let written = ctx.api().update(object);
-    ctx.sim.settle();
     match written {
         Ok(_) => {
             let mut out = Output::default();

@@ -212,7 +212,6 @@ fn update_one(
         DryRun::Server => ctx.api().dry_run(true).update(object),
         _ => ctx.api().update(object),
     };
-    ctx.sim.settle();
     written.map(|o| (o.to_json_value(), operation)).map_err(|e| e.to_string())
 }
 

@@ -126,7 +126,6 @@ fn patch_one(
         DryRun::Client | DryRun::Server => ctx.api().dry_run(true).update(object),
         DryRun::None => ctx.api().update(object),
     };
-    ctx.sim.settle();
     let written = written.map_err(|e| e.to_string())?.to_json_value();
     let changed = written != original;
     Ok((written, changed))

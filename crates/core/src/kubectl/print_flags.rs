@@ -114,12 +114,7 @@ pub fn create_as(ctx: &mut Context<'_>, args: &Args, generated: Value, operation
 
 /// Creates an object, or on a server dry run creates it in a copy of the store only.
 pub fn create_object(ctx: &mut Context<'_>, object: Object, dry_run: DryRun) -> Result<Object, ApiError> {
-    let created = ctx.api().dry_run(dry_run == DryRun::Server).create(object);
-    if dry_run == DryRun::Server {
-        return created;
-    }
-    ctx.sim.settle();
-    created
+    ctx.api().dry_run(dry_run == DryRun::Server).create(object)
 }
 
 /// The API server's refusal as kubectl prints it (`Error from server (AlreadyExists): …`);

@@ -77,7 +77,6 @@ fn replace_one(
         DryRun::Server => ctx.api().dry_run(true).update(object),
         _ => ctx.api().update(object),
     };
-    ctx.sim.settle();
     let replaced = written.map_err(|e| api_error(&e, "replacing", source))?;
     print_flags::print(out, printer, dry_run, &replaced.to_json_value(), "replaced");
     Ok(())

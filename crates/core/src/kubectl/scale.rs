@@ -77,7 +77,6 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let mut out = Output::default();
     for (kind, name) in found {
         let scaled = scale_one(&mut ctx.api(), kind, &namespace, &name, &request);
-        ctx.sim.settle();
         match scaled {
             Ok(()) => out.line(format!("{}/{name} scaled", kind.info().singular_qualified())),
             Err(message) => {

@@ -240,7 +240,6 @@ fn taint_one(
     }
     node.spec.taints = taints;
     ctx.api().update_typed(node).map_err(|e| e.to_string())?;
-    ctx.sim.settle();
     Ok(if (added && deleted) || overwrite {
         "modified"
     } else if added {

@@ -201,6 +201,7 @@ mod tests {
         let mut ctx = Context { sim, files: &files, stdin: None };
         let argv = crate::script::words::split(line).unwrap();
         let (out, watch) = run_watching(&mut ctx, &argv);
+        ctx.sim.settle();
         (out.render(), watch)
     }
 

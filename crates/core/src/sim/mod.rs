@@ -28,6 +28,9 @@ pub enum Timer {
     WakeControllers,
 }
 
+/// Upper bound on the timers one wait lets fire (a wait that never ends is a bug, not a hang).
+const MAX_WAIT_STEPS: usize = 10_000;
+
 /// Upper bound on controller passes per step: a cluster that never settles is a bug, not a hang.
 const MAX_RECONCILE_PASSES: usize = 1000;
 
@@ -176,6 +179,29 @@ impl Sim {
         self.finish_pending();
         let target = self.now.plus(duration);
         self.begin_advance(target);
+    }
+
+    /// What a verb that waits (`delete`, `drain`, `rollout status`) asks of the host: let the
+    /// cluster react to the requests sent, then let virtual time pass, timer to timer, until
+    /// `done` holds or `deadline` is reached. `done` sees the store as the wait begins and after
+    /// each step; returns whether it held.
+    pub fn wait_until(&mut self, deadline: SimTime, mut done: impl FnMut(&Store) -> bool) -> bool {
+        if done(&self.store) {
+            return true;
+        }
+        self.settle();
+        for _ in 0..MAX_WAIT_STEPS {
+            if done(&self.store) {
+                return true;
+            }
+            let now = self.now;
+            if now >= deadline {
+                return false;
+            }
+            let next = self.next_due().map_or(deadline, |due| due.min(deadline)).max(now);
+            self.advance(next.since(now));
+        }
+        false
     }
 
     pub fn timers_fired(&self) -> u64 {

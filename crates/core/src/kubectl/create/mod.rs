@@ -126,6 +126,8 @@ pub(crate) mod tests {
         let mut ctx = Context { sim, files: &files, stdin };
         let argv = crate::script::words::split(line).unwrap();
         let out = crate::kubectl::run(&mut ctx, &argv);
+        // As every host does after a command: the cluster reacts to what it sent.
+        ctx.sim.settle();
         (out.render(), out.exit_code)
     }
 

@@ -92,11 +92,9 @@ pub fn object_name(kind: Kind, name: &str) -> String {
     format!("{}/{name}", kind.info().singular_qualified())
 }
 
-/// Writes a changed Deployment back (a PUT at the version read) and lets the cluster react.
+/// Writes a changed Deployment back (a PUT at the version read).
 pub fn write_deployment(ctx: &mut Context<'_>, deployment: Deployment) -> Result<Deployment, ApiError> {
-    let written = ctx.api().update_typed(deployment);
-    ctx.sim.settle();
-    written
+    ctx.api().update_typed(deployment)
 }
 
 /// `required resource not specified`, as every rollout subcommand validates its arguments.
@@ -222,6 +220,8 @@ pub(crate) mod fixtures {
         let mut ctx = Context { sim, files: &files, stdin: None };
         let argv: Vec<String> = line.split_whitespace().map(String::from).collect();
         let out = crate::kubectl::run(&mut ctx, &argv);
+        // As every host does after a command: the cluster reacts to what it sent.
+        ctx.sim.settle();
         (out.render(), out.exit_code)
     }
 

@@ -59,7 +59,6 @@ pub fn update_pod_spec(
             ));
         }
     };
-    ctx.sim.settle();
     result.map_err(|e| e.to_string())
 }
 
