@@ -36,4 +36,5 @@ pub mod script;
 pub mod sim;
 pub mod store;
 pub mod version;
+pub mod view;
 pub mod workload;

@@ -4,12 +4,12 @@
 //! mouse or keyboard (`pod_dnd.rs`). Redrawn after every change. Past `CARDS_UP_TO` nodes the
 //! cluster is drawn on a canvas instead (`node_canvas.rs`).
 
-use crate::cluster_model::{self, NodeCard, PodChip};
 use crate::drag_commands::{self, DropTarget, PodRef};
 use crate::inspector_view::{Inspected, InspectorView};
 use crate::lab_handle::LabHandle;
 use crate::node_canvas::NodeCanvas;
 use crate::pod_dnd::{self, PodDnd};
+use kubelab_core::view::cluster::{self as cluster_model, NodeCard, PodChip};
 use leptos::ev::{DragEvent, KeyboardEvent};
 use leptos::prelude::*;
 

@@ -3,22 +3,23 @@
 //! lets `scripts/build-web.sh` split the core into its own wasm chunk, fetched after the first
 //! paint (`load`) instead of holding it up; natively the door is a plain call.
 
-use crate::cluster_model::{self, ClusterPicture};
-use crate::event_feed::{self, EventLine};
 use crate::inspector;
 use crate::lab_session::{Entry, LabSession};
 use crate::node_grid::NodeCell;
 use crate::reconcile_panel::{self, StepActivity};
 use crate::timeline::Timeline;
 use kubelab_core::api::node::Node;
-use kubelab_core::checks::{Check, Verdict};
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::MemoryFiles;
+use kubelab_core::lesson::Check;
 use kubelab_core::lesson::Lesson;
 use kubelab_core::manifest::parse_document;
 use kubelab_core::script;
 use kubelab_core::sim::time::{Duration, SimTime};
 use kubelab_core::sim::{Sim, load};
+use kubelab_core::view::Verdict;
+use kubelab_core::view::cluster::{self as cluster_model, ClusterPicture};
+use kubelab_core::view::event_feed::{self, EventLine};
 
 /// What the simulator offers the page besides a running lab.
 pub trait Engine: Sync {
@@ -227,7 +228,7 @@ impl LiveLab for LabSession {
         format!("{} nodes, {} pods", store.count::<Node>(), store.count::<kubelab_core::api::pod::Pod>())
     }
     fn recent_events(&self, limit: usize) -> Vec<EventLine> {
-        event_feed::recent(self.lab().sim().store(), limit)
+        event_feed::recent(self.lab().sim(), limit)
     }
     fn activity(&self) -> Option<StepActivity> {
         reconcile_panel::activity(self)

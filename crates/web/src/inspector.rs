@@ -4,7 +4,7 @@
 //! Plain Rust over the lab, so it is tested natively.
 
 use kubelab_core::lesson::LessonLab;
-use kubelab_core::scheduler::decision::Outcome;
+use kubelab_core::view::scheduling;
 
 /// `kubectl describe pod NAME -n NAMESPACE`, run on a copy so that inspecting never lands in
 /// the learner's history or the timeline.
@@ -19,27 +19,7 @@ pub fn describe_pod(lab: &LessonLab, namespace: &str, name: &str) -> String {
 /// The scheduler's last decision for the pod, one line per evaluated node, then the outcome;
 /// empty when the scheduler never looked at it (bound by hand, or not its scheduler).
 pub fn why(lab: &LessonLab, namespace: &str, name: &str) -> Vec<String> {
-    let Some(decision) = lab.sim().controllers().scheduler.decision(namespace, name) else {
-        return Vec::new();
-    };
-    let mut lines: Vec<String> = decision
-        .nodes
-        .iter()
-        .map(|verdict| {
-            let node = decision.node_name(verdict);
-            match (decision.rejection(verdict), verdict.scores) {
-                (Some(status), _) => format!("{node}: refused by {}: {}", status.plugin, status.message()),
-                (None, Some(scores)) => format!("{node}: fits, score {}", scores.total),
-                (None, None) => format!("{node}: fits"),
-            }
-        })
-        .collect();
-    lines.push(match &decision.outcome {
-        Outcome::Bound { node } => format!("→ bound to {node} (attempt {})", decision.attempt),
-        Outcome::Nominated { node, victims } => format!("→ nominated {node}, preempting {}", victims.join(", ")),
-        Outcome::Unschedulable { message } => format!("→ {message}"),
-    });
-    lines
+    scheduling::pod_scheduling(lab.sim(), namespace, name).map(|s| s.lines()).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -3,15 +3,15 @@
 //! scrubbing back to an earlier point and forking from it) and the running clock.
 //! Plain Rust, no browser types, so it is tested natively.
 
-use crate::grid_informer::GridInformer;
 use crate::node_grid::NodeCell;
 use crate::panic_report;
 use crate::permalink;
 use crate::sandbox_setup;
 use crate::timeline::{Moment, Timeline, sleep_line};
-use kubelab_core::kubectl;
+use kubelab_core::kubectl::{self, VERBS};
 use kubelab_core::lesson::{Lesson, LessonLab};
 use kubelab_core::sim::time::{Duration, SimTime};
+use kubelab_core::view::node_grid::GridInformer;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -38,7 +38,7 @@ pub struct LabSession {
     nodes: usize,
     /// Set when the core panicked (natively; in wasm32 a panic aborts): the lab refuses more.
     broken: bool,
-    /// The present's node grid, kept current between redraws (`grid_informer.rs`).
+    /// The present's node grid, kept current between redraws (`view::node_grid`).
     grid: RefCell<GridInformer>,
 }
 
@@ -269,8 +269,8 @@ impl LabSession {
     /// one's listed afresh.
     pub fn grid_cells(&self) -> Vec<NodeCell> {
         match &self.past {
-            Some((_, past)) => GridInformer::default().cells(past.sim().store()).to_vec(),
-            None => self.grid.borrow_mut().cells(self.lab.sim().store()).to_vec(),
+            Some((_, past)) => GridInformer::default().cells(past.sim()).to_vec(),
+            None => self.grid.borrow_mut().cells(self.lab.sim()).to_vec(),
         }
     }
 }
@@ -303,7 +303,7 @@ fn failed(command: &str, output: &str) -> Entry {
 /// The script parser's message, with a nudge when the learner left out `kubectl`.
 fn explain_script_error(text: &str, message: &str) -> String {
     let first = text.split_whitespace().next().unwrap_or_default();
-    let verbs = kubectl::VERBS.iter().any(|verb| verb.name == first);
+    let verbs = VERBS.iter().any(|verb| verb.name == first);
     if verbs { format!("{message} (did you mean `kubectl {text}`?)") } else { message.to_string() }
 }
 

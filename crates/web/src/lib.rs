@@ -7,7 +7,7 @@
 //! routes, `route`), pages (`catalogue_page`, `lesson_page`,
 //! `sandbox_page` with `sandbox_form` + `sandbox_setup`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
 //! `permalink` + `shared_lab`, `lab_handle` reactive, `lab_view`, `terminal` + `completion`,
-//! `clock_controls` + `sliced_run`, `timeline_view`, `share_link`, `cluster_view` over `cluster_model` (or `node_canvas` over `node_grid` and `grid_informer` past 60 nodes) with
+//! `clock_controls` + `sliced_run`, `timeline_view`, `share_link`, `cluster_view` over `view::cluster` (or `node_canvas` over `node_grid` and `view::node_grid` past 60 nodes) with
 //! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
 //! `reconcile_panel`), lesson parts
 //! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
@@ -26,7 +26,6 @@ pub mod api_types;
 pub mod app;
 pub mod catalogue_page;
 pub mod clock_controls;
-pub mod cluster_model;
 pub mod cluster_view;
 pub mod completion;
 pub mod dashboard_model;
@@ -37,7 +36,6 @@ pub mod engine_gate;
 pub mod error_panel;
 pub mod event_feed;
 pub mod fault_form;
-pub mod grid_informer;
 pub mod header;
 pub mod host_lab_form;
 pub mod hosted_lab_page;

@@ -53,7 +53,7 @@ fn draw(element: &web_sys::HtmlCanvasElement, cells: &[NodeCell]) {
     context.clear_rect(0.0, 0.0, width, height);
     for colour in ["#2e8b57", "#b7950b", "#c0392b"] {
         context.set_fill_style_str(colour);
-        for (index, _) in cells.iter().enumerate().filter(|(_, cell)| cell.colour() == colour) {
+        for (index, _) in cells.iter().enumerate().filter(|(_, cell)| node_grid::colour(cell) == colour) {
             let (x, y) = node_grid::origin_px(index);
             context.fill_rect(x, y, CELL_PX, CELL_PX);
         }

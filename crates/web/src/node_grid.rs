@@ -1,66 +1,19 @@
-//! What the canvas draws for a big cluster: one cell per node (readiness, pods bound, pods
-//! running, the node's pod capacity) and the grid's geometry, so a pointer position finds its
-//! node. Counted by `GridInformer`.
-
-use crate::grid_informer::GridInformer;
-use kubelab_core::api::node::Node;
-use kubelab_core::sim::Sim;
+//! How the canvas lays out a big cluster's node cells (`view::node_grid`, counted by its
+//! `GridInformer`): their colour and the grid's geometry, so a pointer position finds its node.
 
 /// Cells per row; a cell is `CELL_PX` square with a one-pixel gap.
 pub const COLUMNS: usize = 80;
 pub const CELL_PX: f64 = 9.0;
 pub const PITCH_PX: f64 = CELL_PX + 1.0;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NodeCell {
-    pub name: String,
-    pub ready: bool,
-    pub schedulable: bool,
-    pub pods: u32,
-    pub running: u32,
-    /// The node's allocatable pod count (the fill bar's whole).
-    pub capacity: u32,
-}
+pub use kubelab_core::view::node_grid::{NodeCell, cells};
 
-impl NodeCell {
-    /// The cell's colour: readiness first (never colour alone: the hover text says it too).
-    pub fn colour(&self) -> &'static str {
-        match (self.ready, self.schedulable) {
-            (false, _) => "#c0392b",
-            (true, false) => "#b7950b",
-            (true, true) => "#2e8b57",
-        }
-    }
-
-    /// How full the node is, 0.0–1.0 of its pod capacity.
-    pub fn fill(&self) -> f64 {
-        if self.capacity == 0 { 0.0 } else { (f64::from(self.pods) / f64::from(self.capacity)).min(1.0) }
-    }
-
-    /// What hovering or clicking the cell says.
-    pub fn describe(&self) -> String {
-        let state = if self.ready { "Ready" } else { "NotReady" };
-        let cordoned = if self.schedulable { "" } else { ", SchedulingDisabled" };
-        format!("{}: {state}{cordoned}, {} pods ({} running) of {}", self.name, self.pods, self.running, self.capacity)
-    }
-}
-
-/// Every node in name order with its pod counts, listed afresh (`GridInformer` keeps them
-/// current for a live lab).
-pub fn cells(sim: &Sim) -> Vec<NodeCell> {
-    GridInformer::default().cells(sim.store()).to_vec()
-}
-
-/// A node's cell, before its pods are counted.
-pub fn cell(node: &Node) -> NodeCell {
-    let capacity = node.status.allocatable.get("pods").map_or(0, |q| q.value().max(0));
-    NodeCell {
-        name: node.metadata.name.clone(),
-        ready: node.condition("Ready").is_some_and(|c| c.status == "True"),
-        schedulable: node.spec.unschedulable != Some(true),
-        pods: 0,
-        running: 0,
-        capacity: u32::try_from(capacity).unwrap_or(u32::MAX),
+/// A cell's colour: readiness first (never colour alone: the hover text says it too).
+pub fn colour(cell: &NodeCell) -> &'static str {
+    match (cell.ready, cell.schedulable) {
+        (false, _) => "#c0392b",
+        (true, false) => "#b7950b",
+        (true, true) => "#2e8b57",
     }
 }
 

@@ -5,68 +5,16 @@
 
 use crate::lab_handle::LabHandle;
 use crate::lab_session::LabSession;
-use kubelab_core::api::Kind;
-use kubelab_core::api::event::Event;
-use kubelab_core::store::watch::WatchEventType;
+use kubelab_core::view::reconcile;
 use leptos::prelude::*;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StepActivity {
-    pub script: String,
-    /// `(component, reason, count)` in the order the loops first acted.
-    pub actors: Vec<(String, String, usize)>,
-    /// `(kind, added, modified, deleted)` in the order each kind was first written.
-    pub writes: Vec<(&'static str, [usize; 3])>,
-    /// The watch log no longer reaches back to the step's start (a very long stretch).
-    pub truncated: bool,
-}
+pub use kubelab_core::view::reconcile::StepActivity;
 
 /// What the step before the point on show did; `None` before the first command.
 pub fn activity(session: &LabSession) -> Option<StepActivity> {
     let position = session.past_position().unwrap_or(session.timeline().len());
     let moment = session.timeline().moments().get(position.checked_sub(1)?)?;
-    let store = session.lab().sim().store();
-    let mut step =
-        StepActivity { script: moment.script.lines().next().unwrap_or_default().to_string(), ..Default::default() };
-    let Ok(writes) = store.watch_log().since(moment.resource_version_before) else {
-        step.truncated = true;
-        return Some(step);
-    };
-    for write in writes {
-        count_write(&mut step.writes, write.kind.info().kind_name, write.type_);
-        if write.kind == Kind::Event
-            && write.type_ != WatchEventType::Deleted
-            && let Some(event) = store.try_get::<Event>(&write.namespace, &write.name)
-        {
-            count_actor(&mut step.actors, event);
-        }
-    }
-    Some(step)
-}
-
-fn count_write(writes: &mut Vec<(&'static str, [usize; 3])>, kind: &'static str, type_: WatchEventType) {
-    let slot = match type_ {
-        WatchEventType::Added => 0,
-        WatchEventType::Modified => 1,
-        WatchEventType::Deleted => 2,
-    };
-    match writes.iter_mut().find(|(k, _)| *k == kind) {
-        Some((_, counts)) => counts[slot] += 1,
-        None => {
-            let mut counts = [0; 3];
-            counts[slot] = 1;
-            writes.push((kind, counts));
-        }
-    }
-}
-
-fn count_actor(actors: &mut Vec<(String, String, usize)>, event: &Event) {
-    let component = event.source.component.clone().or_else(|| event.reporting_component.clone()).unwrap_or_default();
-    let reason = event.reason.clone().unwrap_or_default();
-    match actors.iter_mut().find(|(c, r, _)| *c == component && *r == reason) {
-        Some((_, _, count)) => *count += 1,
-        None => actors.push((component, reason, 1)),
-    }
+    Some(reconcile::activity(session.lab().sim(), moment.resource_version_before, &moment.script))
 }
 
 #[component]
@@ -96,6 +44,7 @@ fn step_view(step: StepActivity) -> impl IntoView {
         }
         format!("{kind}: {}", parts.join(", "))
     });
+    let writers: Vec<String> = step.writers.iter().map(|(who, n)| format!("{who} ×{n}")).collect();
     view! {
         <p class="reconcile-step"><code>{step.script}</code>{step.truncated.then_some(" (too long ago to list)")}</p>
         <ol class="reconcile-actors">
@@ -104,6 +53,7 @@ fn step_view(step: StepActivity) -> impl IntoView {
             }).collect_view()}
         </ol>
         <p class="reconcile-writes">"Writes to the API server: "{writes.collect::<Vec<_>>().join(" · ")}</p>
+        <p class="reconcile-writers">"Written by: "{writers.join(" · ")}</p>
     }
 }
 

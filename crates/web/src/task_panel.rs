@@ -7,8 +7,8 @@ use crate::markdown;
 use crate::progress;
 use crate::progress_event::ProgressKind;
 use crate::progress_sync::LessonReporter;
-use kubelab_core::checks::Verdict;
 use kubelab_core::lesson::Task;
+use kubelab_core::view::Verdict;
 use leptos::prelude::*;
 
 #[component]

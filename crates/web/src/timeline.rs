@@ -128,15 +128,13 @@ pub fn sleep_line(duration: Duration) -> String {
 mod tests {
     use super::*;
     use crate::lab_session::LabSession;
-    use kubelab_core::kubectl::printers::pod_status;
+    use kubelab_core::view::cluster::picture;
 
     /// Every pod as `name node status`, the view's essentials, for comparing two labs.
     fn pods(lab: &LessonLab) -> Vec<String> {
-        lab.sim()
-            .store()
-            .list::<kubelab_core::api::pod::Pod>(None)
-            .map(|p| format!("{} {:?} {}", p.metadata.name, p.spec.node_name, pod_status(p)))
-            .collect()
+        let picture = picture(lab.sim());
+        let chips = picture.nodes.iter().flat_map(|n| &n.pods).chain(&picture.unscheduled);
+        chips.map(|p| format!("{} {:?} {}", p.name, p.node, p.status)).collect()
     }
 
     #[test]

@@ -8,6 +8,8 @@ pub mod lint;
 pub mod locate;
 pub mod schema;
 
+/// A task's check, part of the lesson format.
+pub use crate::checks::Check;
 pub use format::{Lesson, Level, Prediction, PredictionChoice, Question, QuizChoice, Step, Task};
 pub use lab::LessonLab;
 pub use lint::{Diagnostic, lint};

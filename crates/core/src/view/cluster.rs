@@ -1,12 +1,12 @@
-//! What the cluster view draws, read from the lab's store: nodes with their zone, readiness and
-//! requested-vs-allocatable resources, and each node's pods with kubectl's STATUS and READY.
-//! Plain data, so it is tested natively and the view only lays it out.
+//! The cluster picture: nodes with their zone, readiness and requested-vs-allocatable
+//! resources, and each node's pods with kubectl's STATUS and READY, as plain data the UI only
+//! lays out.
 
-use kubelab_core::api::node::Node;
-use kubelab_core::api::pod::Pod;
-use kubelab_core::kubectl::printers::pod_status;
-use kubelab_core::scheduler::types::{PodRequests, Resource};
-use kubelab_core::sim::Sim;
+use crate::api::node::Node;
+use crate::api::pod::Pod;
+use crate::kubectl::printers::pod_status;
+use crate::scheduler::types::{PodRequests, Resource};
+use crate::sim::Sim;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeCard {
@@ -155,30 +155,25 @@ pub fn percent(requested: i64, allocatable: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab_session::LabSession;
-
-    const DEPLOYMENT: &str = "kubectl create deployment web --image=hello:v1 --replicas=3";
+    use crate::kubectl::fixture::lab;
 
     #[test]
     fn pods_land_on_their_nodes_and_turn_ready() {
-        let mut session = LabSession::sandbox();
-        session.run(DEPLOYMENT);
-        session.run("sleep 1m");
-        let picture = picture(session.lab().sim());
+        let sim = lab("kubectl create deployment web --image=hello:v1 --replicas=3\nsleep 1m\n");
+        let picture = picture(&sim);
         assert_eq!(picture.nodes.len(), 3);
         assert_eq!(picture.nodes[0].zone.as_deref(), Some("zone-a"));
         let pods: Vec<&PodChip> = picture.nodes.iter().flat_map(|n| &n.pods).collect();
         assert_eq!(pods.len(), 3);
         assert!(pods.iter().all(|p| p.health == Health::Ready && p.status == "Running"), "{pods:?}");
         assert!(picture.unscheduled.is_empty());
+        assert!(picture.nodes.iter().all(|n| n.cpu_requested_millis == 0), "hello:v1 requests nothing");
     }
 
     #[test]
     fn a_powered_off_node_turns_not_ready() {
-        let mut session = LabSession::sandbox();
-        session.run("lab node power-off node-2");
-        session.run("sleep 6m");
-        let picture = picture(session.lab().sim());
+        let sim = lab("lab node power-off node-2\nsleep 6m\n");
+        let picture = picture(&sim);
         let node = picture.nodes.iter().find(|n| n.name == "node-2").unwrap();
         assert!(!node.ready && node.powered_off);
         assert!(picture.nodes[0].cpu_allocatable_millis > 0);

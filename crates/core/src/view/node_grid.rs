@@ -1,17 +1,61 @@
-//! Keeps the node grid's cells current the way an informer keeps its cache: one full list,
-//! then only the watch log's changes since the resourceVersion it last saw. A redraw of a
+//! The node grid of a big cluster: one cell per node (readiness, pods bound, pods running,
+//! its pod capacity), kept current the way an informer keeps its cache: one full list, then
+//! only the watch log's changes since the resourceVersion it last saw. A redraw of a
 //! 150,000-pod cluster then costs what changed since the last one, not a count of every pod.
-//! When the log no longer reaches back it lists again (client-go's relist after
-//! `410 Gone`).
+//! When the log no longer reaches back it lists again (client-go's relist after `410 Gone`).
 
-use crate::node_grid::{NodeCell, cell};
-use kubelab_core::api::Kind;
-use kubelab_core::api::node::Node;
-use kubelab_core::api::pod::Pod;
-use kubelab_core::runtime::informer::{Changes, Informer};
-use kubelab_core::store::Store;
-use kubelab_core::store::watch::WatchEvent;
+use crate::api::Kind;
+use crate::api::node::Node;
+use crate::api::pod::Pod;
+use crate::runtime::informer::{Changes, Informer};
+use crate::sim::Sim;
+use crate::store::Store;
+use crate::store::watch::WatchEvent;
 use std::collections::{BTreeSet, HashMap};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeCell {
+    pub name: String,
+    pub ready: bool,
+    pub schedulable: bool,
+    pub pods: u32,
+    pub running: u32,
+    /// The node's allocatable pod count (the fill bar's whole).
+    pub capacity: u32,
+}
+
+impl NodeCell {
+    /// How full the node is, 0.0–1.0 of its pod capacity.
+    pub fn fill(&self) -> f64 {
+        if self.capacity == 0 { 0.0 } else { (f64::from(self.pods) / f64::from(self.capacity)).min(1.0) }
+    }
+
+    /// What hovering or clicking the cell says.
+    pub fn describe(&self) -> String {
+        let state = if self.ready { "Ready" } else { "NotReady" };
+        let cordoned = if self.schedulable { "" } else { ", SchedulingDisabled" };
+        format!("{}: {state}{cordoned}, {} pods ({} running) of {}", self.name, self.pods, self.running, self.capacity)
+    }
+}
+
+/// Every node in name order with its pod counts, listed afresh (`GridInformer` keeps them
+/// current for a live lab).
+pub fn cells(sim: &Sim) -> Vec<NodeCell> {
+    GridInformer::default().cells(sim).to_vec()
+}
+
+/// A node's cell, before its pods are counted.
+fn cell(node: &Node) -> NodeCell {
+    let capacity = node.status.allocatable.get("pods").map_or(0, |q| q.value().max(0));
+    NodeCell {
+        name: node.metadata.name.clone(),
+        ready: node.condition("Ready").is_some_and(|c| c.status == "True"),
+        schedulable: node.spec.unschedulable != Some(true),
+        pods: 0,
+        running: 0,
+        capacity: u32::try_from(capacity).unwrap_or(u32::MAX),
+    }
+}
 
 #[derive(Default)]
 pub struct GridInformer {
@@ -25,8 +69,9 @@ pub struct GridInformer {
 }
 
 impl GridInformer {
-    /// Every node in name order with its pod counts, as of the store now.
-    pub fn cells(&mut self, store: &Store) -> &[NodeCell] {
+    /// Every node in name order with its pod counts, as of the lab now.
+    pub fn cells(&mut self, sim: &Sim) -> &[NodeCell] {
+        let store = sim.store();
         // A store older than what the cells show is an earlier moment of the timeline: list.
         let informer = self.informer.take().filter(|i| i.resource_version() <= store.resource_version());
         let mut informer = match informer {
@@ -102,14 +147,17 @@ impl GridInformer {
 
 #[cfg(test)]
 mod tests {
-    use crate::lab_session::LabSession;
-    use crate::node_grid::cells;
+    use super::*;
+    use crate::kubectl::fixture::run;
+    use crate::sim::Sim;
 
     /// After every command the kept cells equal a fresh count, through scheduling, a node
-    /// powered off and its pods evicted, deletions, a cordon and a fork from the past.
+    /// powered off and its pods evicted, deletions and a cordon.
     #[test]
     fn kept_cells_match_a_fresh_list() {
-        let mut session = LabSession::sandbox_of(12);
+        let nodes = (1..=12).map(|i| crate::cluster::NodeTemplate::named(&format!("node-{i:02}"))).collect();
+        let mut sim = Sim::new(1, &crate::cluster::ClusterSpec { nodes });
+        let mut kept = GridInformer::default();
         let script = [
             "kubectl create deployment web --image=hello:v1 --replicas=30",
             "sleep 20s",
@@ -122,23 +170,27 @@ mod tests {
             "sleep 1m",
         ];
         for line in script {
-            session.run(line);
-            assert_eq!(session.grid_cells(), cells(session.lab().sim()), "after {line}");
+            run(&mut sim, line);
+            assert_eq!(kept.cells(&sim), cells(&sim), "after {line}");
             if line == "sleep 6m" {
-                let gone = &session.grid_cells()[1];
+                let gone = &kept.cells(&sim)[1];
                 assert!(gone.name == "node-02" && !gone.ready, "{gone:?}");
                 // Its pods stay on it, Terminating, while their replacements run elsewhere.
-                let running: u32 = session.grid_cells().iter().map(|c| c.running).sum();
-                assert_eq!(running, 30 + gone.running, "{gone:?}");
+                let running: u32 = kept.cells(&sim).iter().map(|c| c.running).sum();
+                assert_eq!(running, 30 + kept.cells(&sim)[1].running);
             }
         }
-        session.scrub_to(2);
-        assert_eq!(session.grid_cells(), cells(session.lab().sim()), "in the past");
-        session.fork();
-        session.run("kubectl scale deployment web --replicas=2");
-        session.run("sleep 30s");
-        assert_eq!(session.grid_cells(), cells(session.lab().sim()), "after the fork");
-        let counted: u32 = session.grid_cells().iter().map(|c| c.pods).sum();
-        assert_eq!(counted, 2);
+        // Only the pods of the machine that is off are left: nothing confirms they stopped.
+        let cells = kept.cells(&sim).to_vec();
+        let counted: u32 = cells.iter().map(|c| c.pods).sum();
+        assert_eq!(counted, cells[1].pods, "{cells:?}");
+    }
+
+    #[test]
+    fn a_cell_says_what_it_shows() {
+        let cell =
+            NodeCell { name: "node-1".into(), ready: true, schedulable: false, pods: 55, running: 50, capacity: 110 };
+        assert_eq!(cell.describe(), "node-1: Ready, SchedulingDisabled, 55 pods (50 running) of 110");
+        assert_eq!(cell.fill(), 0.5);
     }
 }

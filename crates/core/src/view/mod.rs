@@ -1,0 +1,13 @@
+//! Plain-data views of a lab: what the UI draws and says, computed here from the store and the
+//! controllers so the UI reads nothing else of the core. The cluster picture, the node grid of
+//! a big cluster, the event feed, the scheduler's per-node verdicts for a pod, the writes and
+//! loops a step set in motion, and a check's verdict.
+
+pub mod cluster;
+pub mod event_feed;
+pub mod node_grid;
+pub mod reconcile;
+pub mod scheduling;
+
+/// A lesson check's verdict: passed or not, and what the learner is told.
+pub use crate::checks::Verdict;
