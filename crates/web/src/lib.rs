@@ -2,88 +2,34 @@
 //! simulator compiled in, so a learner needs no server. `start_app` mounts it; after
 //! `load_engine`, `sim_run` and `EngineBench` expose the core to tests.
 //!
-//! Codemap: `engine` (the pages' only door to the core; in the browser the core behind it is
-//! a chunk fetched after the first paint, waited for by `engine_gate`), `app` (shell and hash
-//! routes, `route`), pages (`catalogue_page`, `lesson_page`,
-//! `sandbox_page` with `sandbox_form` + `sandbox_setup`, `about_page`), the lab (`lab_session` plain Rust with its `timeline`,
-//! `permalink` + `shared_lab`, `lab_handle` reactive, `lab_view`, `terminal` + `completion`,
-//! `clock_controls` + `sliced_run`, `timeline_view`, `share_link`, `cluster_view` over `view::cluster` (or `node_canvas` over `node_grid` and `view::node_grid` past 60 nodes) with
-//! `drag_commands` + `pod_dnd`, `inspector` + `inspector_view`, `event_feed`,
-//! `reconcile_panel`), lesson parts
-//! (`step_panel`, `task_panel`, `prediction_panel`, `markdown`), and `lessons` (compiled in by
-//! `build.rs`), `progress` (localStorage), `panic_report` (crash panel). The global allocator and
-//! `memcmp` of the wasm32 build are the `kubelab-web-runtime` crate's.
+//! Codemap, one folder per part:
+//! - `engine/` — the pages' only door to the core (`Engine`, `LiveLab`); in the browser the core
+//!   behind it is a chunk fetched after the first paint, waited for by `engine::gate`.
+//! - `pages/` — the shell and hash routes (`app`, `route`, `header`), the catalogue, a lesson,
+//!   the sandbox (`sandbox_form`, `sandbox_setup`), about, the crash panel (`panic_report`).
+//! - `lab/` — a live lab: `lab_session` (plain Rust) with its `timeline`, `permalink` and
+//!   `shared_lab`; `lab_handle` (reactive) and `lab_view`; `terminal` + `completion`,
+//!   `clock_controls` + `sliced_run`, `timeline_view`, `share_link`; `cluster_view` over
+//!   `view::cluster` (or `node_canvas` over `node_grid` and `view::node_grid` past 60 nodes)
+//!   with `drag_commands` + `pod_dnd`; `inspector` + `inspector_view`, `event_feed`,
+//!   `reconcile_panel`; the manifest editor.
+//! - `lesson/` — steps, tasks, predictions, quizzes, `markdown`, `lessons` (compiled in by
+//!   `build.rs`) and `progress` (localStorage).
+//! - `server/` — with `kubelab serve`: `server_context` (is there one, who is signed in),
+//!   `api_client` + `api_types` + `live_socket` (HTTP and WebSocket).
+//! - `learner/` — progress sent to the server, a shared lab, injected faults, joining a class.
+//! - `instructor/` — signing in, the dashboard over `dashboard_model`, faults, replays,
+//!   hosted labs.
 //!
-//! With a server (`kubelab serve`): `server_context` (is there one, who is signed in),
-//! `api_client` + `api_types` + `live_socket` (HTTP and WebSocket), the learner's side
-//! (`progress_event`, `progress_queue`, `progress_sync`, `lab_sync`, `live_faults`, `join_page`)
-//! and the instructor's (`teach_page`, `teach_auth`, `dashboard_page` over `dashboard_model`,
-//! `fault_form`, `replay_page`, `host_lab_form`, `hosted_lab_page`).
+//! The global allocator and `memcmp` of the wasm32 build are the `kubelab-web-runtime` crate's.
 
-pub mod about_page;
-pub mod api_client;
-pub mod api_types;
-pub mod app;
-pub mod catalogue_page;
-pub mod clock_controls;
-pub mod cluster_view;
-pub mod completion;
-pub mod dashboard_model;
-pub mod dashboard_page;
-pub mod drag_commands;
 pub mod engine;
-pub mod engine_gate;
-pub mod error_panel;
-pub mod event_feed;
-pub mod fault_form;
-pub mod header;
-pub mod host_lab_form;
-pub mod hosted_lab_page;
-pub mod inspector;
-pub mod inspector_view;
-pub mod join_page;
-pub mod lab_handle;
-pub mod lab_session;
-pub mod lab_sync;
-pub mod lab_view;
-pub mod lesson_page;
-pub mod lessons;
-pub mod live_faults;
-pub mod live_socket;
-pub mod manifest_editor;
-pub mod manifest_errors;
-pub mod markdown;
-pub mod node_canvas;
-pub mod node_grid;
-pub mod panic_report;
-pub mod permalink;
-pub mod pod_dnd;
-pub mod prediction_panel;
-pub mod progress;
-pub mod progress_event;
-pub mod progress_queue;
-pub mod progress_sync;
-pub mod quiz_panel;
-pub mod quiz_results;
-pub mod reconcile_panel;
-pub mod replay_page;
-pub mod route;
-pub mod sandbox_form;
-pub mod sandbox_page;
-pub mod sandbox_setup;
-pub mod server_context;
-pub mod share_link;
-pub mod shared_lab;
-pub mod sliced_run;
-pub mod step_panel;
-pub mod task_panel;
-pub mod teach_auth;
-pub mod teach_page;
-pub mod terminal;
-pub mod timeline;
-pub mod timeline_view;
-pub mod yaml_highlight;
-pub mod yaml_tokens;
+pub mod instructor;
+pub mod lab;
+pub mod learner;
+pub mod lesson;
+pub mod pages;
+pub mod server;
 
 // Links the global allocator and `memcmp` (nothing here names them).
 #[cfg(target_arch = "wasm32")]
@@ -91,10 +37,10 @@ use kubelab_web_runtime as _;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Mounts the app into the page's `#app` element (or the body), replacing its loading text,
-/// then starts fetching the simulator's chunk (`engine_gate::prefetch`).
+/// then starts fetching the simulator's chunk (`engine::gate::prefetch`).
 #[wasm_bindgen]
 pub fn start_app() {
-    panic_report::install();
+    pages::panic_report::install();
     let target = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"))
@@ -102,11 +48,11 @@ pub fn start_app() {
     match target {
         Some(target) => {
             target.set_inner_html("");
-            leptos::mount::mount_to(target, app::App).forget();
+            leptos::mount::mount_to(target, pages::app::App).forget();
         }
-        None => leptos::mount::mount_to_body(app::App),
+        None => leptos::mount::mount_to_body(pages::app::App),
     }
-    engine_gate::prefetch();
+    engine::gate::prefetch();
 }
 
 /// Fetches the simulator's chunk; `sim_run` and `EngineBench` need it first (Node tests).

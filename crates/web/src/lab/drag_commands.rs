@@ -1,0 +1,93 @@
+//! What a drag in the cluster view means, as the command the terminal would run: a pending pod
+//! dropped on a node is `lab pod bind` (refused with the scheduler's reasons when it does not
+//! fit), any pod dropped on the bin is `kubectl delete pod`, and a node's menu offers cordon,
+//! uncordon, drain and power. Plain Rust, so it is tested natively.
+
+/// A pod picked up in the cluster view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodRef {
+    pub namespace: String,
+    pub name: String,
+    /// The node it is bound to; `None` while pending.
+    pub node: Option<String>,
+}
+
+/// Where a pod can be dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DropTarget {
+    Node(String),
+    Bin,
+}
+
+impl DropTarget {
+    pub fn describe(&self) -> String {
+        match self {
+            DropTarget::Node(node) => format!("node {node}"),
+            DropTarget::Bin => "the bin (delete)".to_string(),
+        }
+    }
+}
+
+/// The command a drop runs, or why nothing runs (said to the learner, not an error).
+pub fn command_for(pod: &PodRef, target: &DropTarget) -> Result<String, String> {
+    let namespace = if pod.namespace == "default" { String::new() } else { format!(" -n {}", pod.namespace) };
+    match (target, pod.node.as_deref()) {
+        (DropTarget::Bin, _) => Ok(format!("kubectl delete pod {}{namespace}", pod.name)),
+        (DropTarget::Node(node), None) => Ok(format!("lab pod bind {} {node}{namespace}", pod.name)),
+        (DropTarget::Node(node), Some(on)) if node == on => Err(format!("{} already runs on {on}.", pod.name)),
+        (DropTarget::Node(_), Some(on)) => Err(format!(
+            "A pod never moves: {} stays on {on} until it is deleted. Drop it on the bin instead; its \
+             controller, if it has one, creates a replacement that the scheduler places.",
+            pod.name
+        )),
+    }
+}
+
+/// A node menu's entries: label and command, in the order shown.
+pub fn node_actions(node: &str, schedulable: bool, powered_off: bool) -> Vec<(&'static str, String)> {
+    let mut actions = Vec::new();
+    if schedulable {
+        actions.push(("Cordon", format!("kubectl cordon {node}")));
+    } else {
+        actions.push(("Uncordon", format!("kubectl uncordon {node}")));
+    }
+    actions.push(("Drain", format!("kubectl drain {node} --ignore-daemonsets --delete-emptydir-data")));
+    if powered_off {
+        actions.push(("Power on", format!("lab node power-on {node}")));
+    } else {
+        actions.push(("Power off", format!("lab node power-off {node}")));
+    }
+    actions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::lab_session::LabSession;
+
+    fn pod(namespace: &str, node: Option<&str>) -> PodRef {
+        PodRef { namespace: namespace.into(), name: "web".into(), node: node.map(str::to_string) }
+    }
+
+    #[test]
+    fn drops_become_the_commands_the_terminal_would_run() {
+        let node = DropTarget::Node("node-2".into());
+        assert_eq!(command_for(&pod("default", None), &node), Ok("lab pod bind web node-2".into()));
+        assert_eq!(command_for(&pod("shop", None), &node), Ok("lab pod bind web node-2 -n shop".into()));
+        assert_eq!(command_for(&pod("default", Some("node-1")), &DropTarget::Bin), Ok("kubectl delete pod web".into()));
+        assert!(command_for(&pod("default", Some("node-1")), &node).unwrap_err().contains("never moves"));
+        assert!(command_for(&pod("default", Some("node-2")), &node).unwrap_err().contains("already runs"));
+    }
+
+    #[test]
+    fn every_node_action_runs() {
+        let mut session = LabSession::sandbox();
+        session.run("kubectl create deployment web --image=hello:v1 --replicas=3\nsleep 30s");
+        for (schedulable, powered_off) in [(true, false), (false, true)] {
+            for (label, command) in node_actions("node-1", schedulable, powered_off) {
+                let entries = session.run(&command);
+                assert!(entries.iter().all(|e| e.succeeded), "{label}: {entries:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
+//! with its scrubber, the share link, the cluster view, the manifest editor, its recent Events and what the last step
+//! set in motion, plus the live region that announces what drags and the clock did.
+
+use crate::lab::clock_controls::ClockControls;
+use crate::lab::cluster_view::ClusterView;
+use crate::lab::event_feed::EventFeed;
+use crate::lab::lab_handle::LabHandle;
+use crate::lab::manifest_editor::ManifestEditor;
+use crate::lab::reconcile_panel::ReconcilePanel;
+use crate::lab::share_link::ShareLink;
+use crate::lab::terminal::Terminal;
+use crate::lab::timeline_view::TimelineView;
+use leptos::prelude::*;
+
+#[component]
+pub fn LabView(lab: LabHandle) -> impl IntoView {
+    view! {
+        <section class="lab" aria-label="Lab">
+            <Show when=move || lab.notice.get().is_some()>
+                <p class="lab-notice" role="alert">{move || lab.notice.get().unwrap_or_default()}</p>
+            </Show>
+            <Terminal lab=lab />
+            <div class="lab-controls">
+                <ClockControls lab=lab />
+                <ShareLink lab=lab />
+            </div>
+            <TimelineView lab=lab />
+            <ClusterView lab=lab />
+            <ManifestEditor lab=lab />
+            <EventFeed lab=lab />
+            <ReconcilePanel lab=lab />
+            <p class="visually-hidden" aria-live="polite" id="lab-announcer">{move || lab.announcement.get()}</p>
+        </section>
+    }
+}

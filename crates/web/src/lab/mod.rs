@@ -1,0 +1,29 @@
+//! The lab: a live simulation as the page drives it (`lab_session`, plain Rust) and everything
+//! drawn around it: terminal, clock, timeline, cluster view and node grid, drag and drop,
+//! inspector, event feed, reconcile panel, manifest editor.
+
+pub mod clock_controls;
+pub mod cluster_view;
+pub mod completion;
+pub mod drag_commands;
+pub mod event_feed;
+pub mod inspector;
+pub mod inspector_view;
+pub mod lab_handle;
+pub mod lab_session;
+pub mod lab_view;
+pub mod manifest_editor;
+pub mod manifest_errors;
+pub mod node_canvas;
+pub mod node_grid;
+pub mod permalink;
+pub mod pod_dnd;
+pub mod reconcile_panel;
+pub mod share_link;
+pub mod shared_lab;
+pub mod sliced_run;
+pub mod terminal;
+pub mod timeline;
+pub mod timeline_view;
+pub mod yaml_highlight;
+pub mod yaml_tokens;
