@@ -4,8 +4,8 @@
 //! with their own copy of the core (deterministic), so they draw the same cluster.
 
 use kubelab_core::lesson::{Lesson, LessonLab};
-use serde::Serialize;
-use serde_json::json;
+pub use kubelab_wire::Entry;
+use kubelab_wire::LabMessage;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc, watch};
 
@@ -15,13 +15,6 @@ const INBOX: usize = 16;
 pub const OUTBOX: usize = 64;
 /// The transcript entries a newcomer is sent.
 const TRANSCRIPT_KEPT: usize = 200;
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Entry {
-    pub command: String,
-    pub output: String,
-    pub succeeded: bool,
-}
 
 #[derive(Default)]
 struct History {
@@ -73,11 +66,15 @@ impl HostedLab {
     /// this newcomer may run scripts in it.
     pub fn state_message(&self, may_run: bool) -> String {
         let history = self.history.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        json!({
-            "type": "state", "id": self.id, "lesson": self.lesson_id, "seed": self.seed, "may_run": may_run,
-            "scripts": history.scripts, "transcript": history.transcript,
-        })
-        .to_string()
+        LabMessage::State {
+            id: self.id.clone(),
+            lesson: self.lesson_id.clone(),
+            seed: self.seed,
+            may_run,
+            scripts: history.scripts.clone(),
+            transcript: history.transcript.clone(),
+        }
+        .to_json()
     }
 
     /// Closes every watcher's socket; the thread ends when the lab is dropped.
@@ -98,25 +95,23 @@ fn run(
         tracing::error!(lesson = %lesson.id, %error, "hosted lab: the lesson's setup does not parse");
     }
     while let Some(script) = scripts.blocking_recv() {
-        let entries: Vec<Entry> = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            lab.run_as_learner(&script)
-        })) {
-            Ok(Ok(ran)) => ran
-                .into_iter()
-                .map(|r| Entry { command: r.written, output: r.output, succeeded: r.succeeded })
-                .collect(),
-            Ok(Err(error)) => {
-                vec![Entry { command: script.clone(), output: format!("{}\n", error.message), succeeded: false }]
-            }
-            Err(_) => {
-                tracing::error!(lesson = %lesson.id, %script, "hosted lab: the simulator panicked; the lab stops");
-                let _ = updates.send(
-                    json!({"type": "error", "message": "the simulator stopped after an internal error"}).to_string(),
-                );
-                return;
-            }
-        };
-        let message = json!({ "type": "ran", "script": script, "entries": entries }).to_string();
+        let entries: Vec<Entry> =
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lab.run_as_learner(&script))) {
+                Ok(Ok(ran)) => ran
+                    .into_iter()
+                    .map(|r| Entry { command: r.written, output: r.output, succeeded: r.succeeded })
+                    .collect(),
+                Ok(Err(error)) => {
+                    vec![Entry { command: script.clone(), output: format!("{}\n", error.message), succeeded: false }]
+                }
+                Err(_) => {
+                    tracing::error!(lesson = %lesson.id, %script, "hosted lab: the simulator panicked; the lab stops");
+                    let message = "the simulator stopped after an internal error".to_string();
+                    let _ = updates.send(LabMessage::Error { message }.to_json());
+                    return;
+                }
+            };
+        let message = LabMessage::Ran { script: script.clone(), entries: entries.clone() }.to_json();
         if let Ok(mut history) = history.lock() {
             history.scripts.push(script);
             history.transcript.extend(entries);

@@ -11,17 +11,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::sync::Arc;
 
-#[derive(Debug, Serialize)]
-pub struct Class {
-    pub id: String,
-    pub name: String,
-    pub join_code: String,
-    pub created_at: i64,
-    pub learners: i64,
-}
+pub use kubelab_wire::Class;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -77,7 +70,13 @@ pub async fn list(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResu
     .await?;
     let classes = rows
         .into_iter()
-        .map(|(id, name, join_code, created_at, learners)| Class { id, name, join_code, created_at, learners })
+        .map(|(id, name, join_code, created_at, learners)| Class {
+            id,
+            name,
+            join_code,
+            created_at,
+            learners: count(learners),
+        })
         .collect();
     Ok(Json(classes))
 }
@@ -94,7 +93,7 @@ async fn class_row(db: &Db, class_id: &str) -> ApiResult<(Class, String)> {
     .await?;
     let (id, name, join_code, created_at, owner, learners) =
         row.ok_or_else(|| ApiError::NotFound(format!("no class has id {class_id:?}")))?;
-    Ok((Class { id, name, join_code, created_at, learners }, owner))
+    Ok((Class { id, name, join_code, created_at, learners: count(learners) }, owner))
 }
 
 pub async fn class_by_id(db: &Db, class_id: &str) -> ApiResult<Class> {
@@ -152,4 +151,9 @@ pub async fn resume(State(state): State<Arc<AppState>>, Body(form): Body<Resume>
     let (id,) = row.ok_or_else(unknown)?;
     let cookie = session::start(&state.db, &id).await?;
     Ok((set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
+}
+
+/// A count as SQL returns it (a signed integer).
+pub fn count(stored: i64) -> u64 {
+    u64::try_from(stored).unwrap_or_default()
 }

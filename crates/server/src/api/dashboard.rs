@@ -3,7 +3,7 @@
 //! and quiz question — as JSON, and live over a WebSocket that re-sends it on every change.
 
 use super::AppState;
-use super::classes::{Class, owned_class};
+use super::classes::{Class, count, owned_class};
 use super::problem::ApiResult;
 use super::session::Caller;
 use super::socket::{self, Ended};
@@ -13,7 +13,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,39 +25,7 @@ const COALESCE: Duration = Duration::from_millis(200);
 /// Re-sent at least this often, so `stuck` flips without a change.
 const REFRESH: Duration = Duration::from_secs(15);
 
-#[derive(Debug, Serialize)]
-pub struct Dashboard {
-    pub class: Class,
-    pub now: i64,
-    pub stuck_after_ms: i64,
-    pub learners: Vec<LearnerRow>,
-    pub answers: Vec<AnswerCount>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct LearnerRow {
-    pub id: String,
-    pub display_name: String,
-    pub lesson: Option<String>,
-    pub step: Option<i64>,
-    /// When the learner arrived at their current step (this visit).
-    pub step_since: Option<i64>,
-    pub last_progress_at: Option<i64>,
-    pub tasks_passed: i64,
-    pub hints_used: i64,
-    pub stuck: bool,
-    pub online: bool,
-}
-
-#[derive(Debug, Serialize)]
-pub struct AnswerCount {
-    pub lesson: String,
-    pub step: i64,
-    pub kind: String,
-    pub item: Option<String>,
-    pub answer: String,
-    pub count: i64,
-}
+pub use kubelab_wire::{AnswerCount, Dashboard, LearnerRow, LiveMessage};
 
 #[derive(Deserialize)]
 pub struct Options {
@@ -141,11 +109,11 @@ pub async fn build(db: &Db, class: Class, online: &HashSet<String>, stuck_after_
             let quiet_since = last_at.unwrap_or(joined_at);
             LearnerRow {
                 lesson: position.map(|(_, lesson, ..)| lesson.clone()),
-                step: position.map(|(_, _, step, _)| *step),
+                step: position.map(|(_, _, step, _)| usize::try_from(*step).unwrap_or_default()),
                 step_since: position.map(|(.., since)| *since),
                 last_progress_at: last_at,
-                tasks_passed: tasks.unwrap_or(0),
-                hints_used: hints.unwrap_or(0),
+                tasks_passed: count(tasks.unwrap_or(0)),
+                hints_used: count(hints.unwrap_or(0)),
                 stuck: online && now - quiet_since >= stuck_after_ms,
                 online,
                 id,
@@ -155,7 +123,14 @@ pub async fn build(db: &Db, class: Class, online: &HashSet<String>, stuck_after_
         .collect();
     let answers = answers
         .into_iter()
-        .map(|(lesson, step, kind, item, answer, count)| AnswerCount { lesson, step, kind, item, answer, count })
+        .map(|(lesson, step, kind, item, answer, n)| AnswerCount {
+            lesson,
+            step: usize::try_from(step).unwrap_or_default(),
+            kind,
+            item,
+            answer,
+            count: count(n),
+        })
         .collect();
     Ok(Dashboard { class, now, stuck_after_ms, learners, answers })
 }
@@ -212,7 +187,6 @@ async fn send_dashboard(
             return Err(Ended::Closed(axum::extract::ws::close_code::ERROR, "internal error"));
         }
     };
-    let mut message = serde_json::to_value(&dashboard).unwrap_or_default();
-    message["type"] = "dashboard".into();
-    socket::send_text(socket, message.to_string()).await.map_err(Ended::from)
+    let message = LiveMessage::Dashboard(Box::new(dashboard)).to_json();
+    socket::send_text(socket, message).await.map_err(Ended::from)
 }

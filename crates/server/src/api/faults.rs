@@ -15,6 +15,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use kubelab_core::script::{self, Action, lab::LAB_VERBS};
+use kubelab_wire::LiveMessage;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -60,8 +61,8 @@ pub async fn push(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     owned_class(&state.db, &caller, &class_id, "push faults to it").await?;
     let command = validate(&fault.command)?;
-    let message = json!({ "type": "fault", "command": command, "from": caller.me.display_name });
-    let delivered = state.hub.broadcast(&class_id, &message.to_string());
+    let message = LiveMessage::Fault { command: command.clone(), from: caller.me.display_name.clone() };
+    let delivered = state.hub.broadcast(&class_id, &message.to_json());
     tracing::info!(class = %class_id, %command, delivered, "fault pushed");
     Ok((StatusCode::ACCEPTED, Json(json!({ "delivered": delivered }))))
 }

@@ -14,6 +14,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use kubelab_core::lesson::Lesson;
+use kubelab_wire::{LabMessage, LabRequest};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -112,12 +113,6 @@ pub async fn watch(
     Ok(upgrade.on_upgrade(move |socket| follow(state, socket, lab, may_run)))
 }
 
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Request {
-    Run { script: String },
-}
-
 async fn follow(state: Arc<AppState>, mut socket: WebSocket, lab: Arc<HostedLab>, may_run: bool) {
     let (mut updates, mut closed) = lab.subscribe();
     let mut shutdown = state.shutdown.clone();
@@ -151,12 +146,12 @@ async fn follow(state: Arc<AppState>, mut socket: WebSocket, lab: Arc<HostedLab>
 
 /// A client's message; the reply, when there is one, is an error for that client only.
 fn handle(lab: &HostedLab, may_run: bool, text: &str) -> Option<String> {
-    let error = |message: String| Some(json!({ "type": "error", "message": message }).to_string());
-    match serde_json::from_str::<Request>(text) {
+    let error = |message: String| Some(LabMessage::Error { message }.to_json());
+    match serde_json::from_str::<LabRequest>(text) {
         Err(e) => error(format!("not a request this lab understands: {e}")),
-        Ok(Request::Run { .. }) if !may_run => error("only the lab's instructor can run commands in it".into()),
-        Ok(Request::Run { script }) if script.len() > 64 * 1024 => error("the script is too long".into()),
-        Ok(Request::Run { script }) => {
+        Ok(LabRequest::Run { .. }) if !may_run => error("only the lab's instructor can run commands in it".into()),
+        Ok(LabRequest::Run { script }) if script.len() > 64 * 1024 => error("the script is too long".into()),
+        Ok(LabRequest::Run { script }) => {
             if lab.submit(script) {
                 None
             } else {

@@ -11,54 +11,17 @@ use crate::db::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use kubelab_wire::{LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    StepOpened,
-    PredictionAnswered,
-    TaskPassed,
-    HintRevealed,
-    QuizAnswered,
-    StepCompleted,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::StepOpened => "step_opened",
-            Kind::PredictionAnswered => "prediction_answered",
-            Kind::TaskPassed => "task_passed",
-            Kind::HintRevealed => "hint_revealed",
-            Kind::QuizAnswered => "quiz_answered",
-            Kind::StepCompleted => "step_completed",
-        }
-    }
-}
-
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProgressEvent {
-    pub id: String,
-    pub lesson: String,
-    pub step: i64,
-    pub kind: Kind,
-    #[serde(default)]
-    pub item: Option<String>,
-    #[serde(default)]
-    pub answer: Option<String>,
-}
-
 /// The most steps a lesson may have, as far as progress is concerned.
-const MAX_STEP: i64 = 1000;
+const MAX_STEP: usize = 1000;
 
 fn validate(event: &ProgressEvent) -> ApiResult<()> {
     input::token("id", &event.id, 64)?;
     input::token("lesson", &event.lesson, 100)?;
-    if !(0..=MAX_STEP).contains(&event.step) {
+    if event.step > MAX_STEP {
         return Err(input::bad("step", &format!("must be between 0 and {MAX_STEP}")));
     }
     if let Some(item) = &event.item {
@@ -86,7 +49,7 @@ pub async fn record(
     .bind(&event.id)
     .bind(class_id)
     .bind(&event.lesson)
-    .bind(event.step)
+    .bind(event.step as i64)
     .bind(event.kind.as_str())
     .bind(&event.item)
     .bind(&event.answer)
@@ -101,10 +64,15 @@ pub async fn record(
     Ok((status, Json(json!({ "recorded": recorded }))))
 }
 
+/// A step as stored (a column of integers) read back as a step index.
+fn step_of(stored: i64) -> usize {
+    usize::try_from(stored).unwrap_or_default()
+}
+
 type EventRow = (String, String, i64, String, Option<String>, Option<String>, i64);
 
 /// `GET /api/progress`
-pub async fn read(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<Value>> {
+pub async fn read(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<ProgressHistory>> {
     let (learner, _) = caller.learner("read their progress")?;
     let rows: Vec<EventRow> = sqlx::query_as(
         "SELECT event_id, lesson, step, kind, item, answer, at FROM progress
@@ -113,22 +81,16 @@ pub async fn read(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResu
     .bind(&learner.id)
     .fetch_all(&state.db.pool)
     .await?;
-    let resume = rows.last().map(|(_, lesson, step, ..)| json!({ "lesson": lesson, "step": step }));
-    let events: Vec<Value> = rows
+    let resume = rows.last().map(|(_, lesson, step, ..)| Resume { lesson: lesson.clone(), step: step_of(*step) });
+    let events = rows
         .into_iter()
-        .map(|(id, lesson, step, kind, item, answer, at)| {
-            json!({"id": id, "lesson": lesson, "step": step, "kind": kind, "item": item, "answer": answer, "at": at})
+        .filter_map(|(id, lesson, step, kind, item, answer, at)| {
+            // Only kinds this server records are stored; any other row is skipped, not a 500.
+            let kind = ProgressKind::parse(&kind)?;
+            Some(ProgressEvent { id, lesson, step: step_of(step), kind, item, answer, at: Some(at) })
         })
         .collect();
-    Ok(Json(json!({ "events": events, "resume": resume })))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LabLog {
-    lesson: String,
-    seed: u64,
-    scripts: Vec<String>,
+    Ok(Json(ProgressHistory { events, resume }))
 }
 
 /// The most scripts a stored lab log keeps (a long session still replays in well under a second).

@@ -3,7 +3,7 @@
 //! the fault presets. Plain Rust, tested natively.
 
 use crate::lesson::lessons::catalogue;
-use crate::server::api_types::AnswerCount;
+use kubelab_wire::AnswerCount;
 
 /// Faults an instructor can push with one click: (label, the `lab …` line).
 pub const FAULT_PRESETS: &[(&str, &str)] = &[
@@ -55,7 +55,7 @@ pub fn group_answers(answers: &[AnswerCount]) -> Vec<AnswerGroup> {
         if groups.last().is_none_or(|(last, _)| *last != key) {
             groups.push((key, AnswerGroup { heading: question_heading(answer), counts: Vec::new() }));
         }
-        let text = answer.answer.clone().unwrap_or_else(|| "(no answer)".into());
+        let text = answer.answer.clone();
         groups.last_mut().expect("pushed above").1.counts.push((text, answer.count));
     }
     let mut groups: Vec<AnswerGroup> = groups.into_iter().map(|(_, group)| group).collect();
@@ -86,7 +86,7 @@ mod tests {
             step,
             kind: "prediction_answered".into(),
             item: Some("prediction".into()),
-            answer: Some(answer.into()),
+            answer: answer.into(),
             count,
         }
     }

@@ -13,23 +13,8 @@ use crate::lab::terminal::transcript_text;
 use crate::pages::error_panel::ErrorPanel;
 use crate::server::api_client;
 use crate::server::live_socket::{LinkState, LiveSocket};
+use kubelab_wire::{LabMessage, LabRequest};
 use leptos::prelude::*;
-use serde::Deserialize;
-use serde_json::json;
-
-/// What the lab's socket sends.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum LabMessage {
-    State { lesson: String, seed: u64, may_run: bool, scripts: Vec<String> },
-    Ran { script: String },
-    Error { message: String },
-}
-
-/// Reads one message; an unknown or garbled one is an error to show, never a panic.
-pub fn parse(text: &str) -> Result<LabMessage, String> {
-    serde_json::from_str(text).map_err(|e| format!("the server sent a message this page does not understand: {e}"))
-}
 
 /// The page's live state.
 #[derive(Clone, Copy)]
@@ -48,8 +33,8 @@ impl Watch {
         if self.lab.is_disposed() {
             return;
         }
-        match parse(&text) {
-            Ok(LabMessage::State { lesson, seed, may_run, scripts }) => {
+        match LabMessage::parse(&text) {
+            Ok(LabMessage::State { lesson, seed, may_run, scripts, .. }) => {
                 self.title.set(format!("{} · seed {seed}", lesson_label(&lesson, None)));
                 self.may_run.set(may_run);
                 // A (re)connection starts from the whole log: rebuild rather than patch.
@@ -62,7 +47,7 @@ impl Watch {
                 });
                 self.lab.set(Some(lab));
             }
-            Ok(LabMessage::Ran { script }) => {
+            Ok(LabMessage::Ran { script, .. }) => {
                 if let Some(Some(Ok(lab))) = self.lab.try_get_untracked() {
                     lab.run(&script);
                 }
@@ -91,7 +76,7 @@ pub fn HostedLabPage(id: String, engine: &'static dyn Engine) -> impl IntoView {
         let _ = socket.try_with_value(|socket| socket.iter().for_each(LiveSocket::close));
     });
     let send = move |script: String| {
-        let message = json!({ "type": "run", "script": script }).to_string();
+        let message = serde_json::to_string(&LabRequest::Run { script }).unwrap_or_default();
         if !socket.with_value(|socket| socket.as_ref().is_some_and(|s| s.send(&message))) {
             watch.notice.set(Some("not connected to the lab; reconnecting…".into()));
         }
@@ -170,27 +155,5 @@ fn CommandForm(send: impl Fn(String) + Copy + Send + Sync + 'static) -> impl Int
                 })
                 .collect_view()}
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_the_labs_messages() {
-        let state = r#"{"type":"state","id":"x","lesson":"sandbox","seed":1,"may_run":true,"scripts":["kubectl get pods"],"transcript":[]}"#;
-        assert_eq!(
-            parse(state).unwrap(),
-            LabMessage::State {
-                lesson: "sandbox".into(),
-                seed: 1,
-                may_run: true,
-                scripts: vec!["kubectl get pods".into()]
-            }
-        );
-        let ran = r#"{"type":"ran","script":"sleep 10s","entries":[]}"#;
-        assert_eq!(parse(ran).unwrap(), LabMessage::Ran { script: "sleep 10s".into() });
-        assert!(parse("{\"type\":\"surprise\"}").unwrap_err().contains("does not understand"));
     }
 }

@@ -12,7 +12,7 @@ use crate::lesson::lessons::catalogue;
 use crate::pages::error_panel::ErrorPanel;
 use crate::pages::route::Route;
 use crate::server::api_client;
-use crate::server::api_types::LabLog;
+use kubelab_wire::LabLog;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 

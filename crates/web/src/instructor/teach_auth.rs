@@ -3,8 +3,8 @@
 
 use crate::pages::error_panel::FormError;
 use crate::server::api_client;
-use crate::server::api_types::Me;
 use crate::server::server_context::ServerContext;
+use kubelab_wire::Me;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::Serialize;

@@ -15,13 +15,9 @@ use kubelab_core::view::node_grid::GridInformer;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// One line the learner ran and what it printed, exactly as the core rendered it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub command: String,
-    pub output: String,
-    pub succeeded: bool,
-}
+/// One line the learner ran and what it printed, exactly as the core rendered it (the same
+/// entry a hosted lab sends).
+pub use kubelab_wire::Entry;
 
 pub struct LabSession {
     lab: LessonLab,

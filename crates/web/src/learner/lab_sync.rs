@@ -4,8 +4,8 @@
 
 use crate::lab::lab_handle::LabHandle;
 use crate::server::api_client;
-use crate::server::api_types::LabLog;
 use crate::server::server_context::ServerContext;
+use kubelab_wire::LabLog;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;

@@ -5,9 +5,9 @@
 
 use crate::lab::lab_handle::LabHandle;
 use crate::server::api_client;
-use crate::server::api_types::LiveMessage;
 use crate::server::live_socket::LiveSocket;
 use crate::server::server_context::ServerContext;
+use kubelab_wire::LiveMessage;
 use leptos::prelude::*;
 
 #[derive(Clone, Copy)]

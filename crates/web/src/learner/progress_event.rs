@@ -2,34 +2,11 @@
 //! what happened (`lesson:step:kind:item`), not from when, so the same event sent twice — a
 //! retry, a reload, a second tab — is recorded once.
 
-use crate::server::api_types::ProgressEvent;
+use kubelab_wire::ProgressEvent;
+pub use kubelab_wire::ProgressKind;
 
 /// The longest id the server takes.
 const ID_LIMIT: usize = 64;
-
-/// What the learner did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgressKind {
-    StepOpened,
-    TaskPassed,
-    PredictionAnswered,
-    HintRevealed,
-    QuizAnswered,
-    StepCompleted,
-}
-
-impl ProgressKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProgressKind::StepOpened => "step_opened",
-            ProgressKind::TaskPassed => "task_passed",
-            ProgressKind::PredictionAnswered => "prediction_answered",
-            ProgressKind::HintRevealed => "hint_revealed",
-            ProgressKind::QuizAnswered => "quiz_answered",
-            ProgressKind::StepCompleted => "step_completed",
-        }
-    }
-}
 
 /// An event with its content-derived id.
 pub fn event(lesson: &str, step: usize, kind: ProgressKind, item: Option<&str>, answer: Option<&str>) -> ProgressEvent {
@@ -37,9 +14,10 @@ pub fn event(lesson: &str, step: usize, kind: ProgressKind, item: Option<&str>, 
         id: event_id(lesson, step, kind, item),
         lesson: lesson.to_string(),
         step,
-        kind: kind.as_str().to_string(),
+        kind,
         item: item.map(|text| cut(text, ITEM_LIMIT)),
         answer: answer.map(|text| cut(text, ANSWER_LIMIT)),
+        at: None,
     }
 }
 
@@ -81,7 +59,7 @@ mod tests {
         assert_eq!(event_id("pods", 2, ProgressKind::StepOpened, None), "pods:2:step_opened");
         assert_eq!(event_id("pods", 2, ProgressKind::HintRevealed, Some("hint-1")), "pods:2:hint_revealed:hint-1");
         let answered = event("pods", 3, ProgressKind::PredictionAnswered, Some("prediction"), Some("A"));
-        assert_eq!(answered.kind, "prediction_answered");
+        assert_eq!(answered.kind, ProgressKind::PredictionAnswered);
         assert_eq!(answered.answer.as_deref(), Some("A"));
         let long = "x".repeat(900);
         let cut = event("pods", 3, ProgressKind::QuizAnswered, Some(&long), Some(&long));

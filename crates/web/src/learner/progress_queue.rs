@@ -3,7 +3,7 @@
 //! off (try again later). An id already queued or sent is not queued again, and the queue is
 //! bounded: past its limit the oldest waiting event is dropped.
 
-use crate::server::api_types::ProgressEvent;
+use kubelab_wire::ProgressEvent;
 use std::collections::{BTreeSet, VecDeque};
 
 /// The most events waiting (a learner offline for a whole lesson makes a few dozen).

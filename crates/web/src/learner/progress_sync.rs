@@ -7,8 +7,8 @@ use crate::learner::progress_event::{ProgressKind, event};
 use crate::learner::progress_queue::ProgressQueue;
 use crate::lesson::progress;
 use crate::server::api_client::{self, ApiError};
-use crate::server::api_types::{ProgressEvent, ProgressHistory};
 use crate::server::server_context::ServerContext;
+use kubelab_wire::{ProgressEvent, ProgressHistory};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::de::IgnoredAny;
@@ -92,7 +92,7 @@ impl ProgressSync {
     async fn load_history(self) {
         let Ok(history) = api_client::get::<ProgressHistory>("/api/progress").await else { return };
         for event in &history.events {
-            if event.kind == "step_completed" {
+            if event.kind == ProgressKind::StepCompleted {
                 progress::mark_done(&event.lesson, event.step);
             }
         }

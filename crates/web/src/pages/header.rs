@@ -2,8 +2,8 @@
 //! (with a server), and a link that skips to the content for keyboard users.
 
 use crate::pages::route::Route;
-use crate::server::api_types::Me;
 use crate::server::server_context::ServerContext;
+use kubelab_wire::Me;
 use leptos::prelude::*;
 
 #[component]

@@ -4,7 +4,7 @@
 //! feature stays hidden so the app works as it does with no server.
 
 use crate::server::api_client;
-use crate::server::api_types::{Me, Resume};
+use kubelab_wire::{Me, Resume};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::Deserialize;

@@ -39,6 +39,11 @@ async fn bad_events_are_refused_by_field() {
     assert_problem(
         &post(event("e", -1, "step_opened", None, None)).await,
         StatusCode::BAD_REQUEST,
+        "step: invalid value: integer `-1`, expected usize",
+    );
+    assert_problem(
+        &post(event("e", 1001, "step_opened", None, None)).await,
+        StatusCode::BAD_REQUEST,
         "step must be between 0 and 1000",
     );
     assert_problem(

@@ -1,0 +1,19 @@
+//! The JSON bodies of kubelab's own API (crates/server/API.md), defined once: the server writes
+//! them and the web app reads them with the same types, so the two cannot drift apart. Unknown
+//! fields are ignored when reading, so a server can grow without breaking older bundles.
+
+#![forbid(unsafe_code)]
+
+pub mod class;
+pub mod dashboard;
+pub mod hosted_lab;
+pub mod live;
+pub mod me;
+pub mod progress;
+
+pub use class::Class;
+pub use dashboard::{AnswerCount, Dashboard, LearnerRow};
+pub use hosted_lab::{Entry, LabMessage, LabRequest};
+pub use live::LiveMessage;
+pub use me::Me;
+pub use progress::{LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume};
