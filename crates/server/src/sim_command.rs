@@ -4,8 +4,7 @@
 
 use crate::disk_files::DiskFiles;
 use kubelab_core::cluster::ClusterSpec;
-use kubelab_core::script;
-use kubelab_core::sim::Sim;
+use kubelab_core::script::sim_run::sim_run;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -66,14 +65,14 @@ fn run(args: &[String]) -> Result<i32, (String, i32)> {
         }
         None => ClusterSpec::default(),
     };
-    let steps = script::parse(&text).map_err(|e| (format!("{script_arg}: {e}"), 2))?;
-    let mut sim = Sim::new(options.seed, &cluster);
-    let transcript = script::run(&mut sim, &steps, &DiskFiles::new(base_dir), options.strict);
-    print!("{}", transcript.text);
+    let files = DiskFiles::new(base_dir);
+    let ran = sim_run(options.seed, &cluster, &text, &files, options.strict)
+        .map_err(|e| (format!("{script_arg}: {e}"), 2))?;
+    print!("{}", ran.transcript);
     if let Some(path) = &options.trace {
-        std::fs::write(path, sim.trace().as_jsonl()).map_err(|e| (format!("{}: {e}", path.display()), 1))?;
+        std::fs::write(path, &ran.trace).map_err(|e| (format!("{}: {e}", path.display()), 1))?;
     }
-    Ok(transcript.exit_code)
+    Ok(ran.exit_code)
 }
 
 /// The script's text and the folder its `-f` paths are relative to.

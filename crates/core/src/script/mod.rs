@@ -5,6 +5,7 @@
 //! terminal would.
 
 pub mod lab;
+pub mod sim_run;
 pub mod words;
 
 use crate::kubectl::{self, Context, FileSystem, Watch};

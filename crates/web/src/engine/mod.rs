@@ -16,7 +16,7 @@ use kubelab_core::kubectl::MemoryFiles;
 use kubelab_core::lesson::Check;
 use kubelab_core::lesson::Lesson;
 use kubelab_core::manifest::parse_document;
-use kubelab_core::script;
+use kubelab_core::script::sim_run::sim_run;
 use kubelab_core::sim::time::{Duration, SimTime};
 use kubelab_core::sim::{Sim, load};
 use kubelab_core::view::Verdict;
@@ -132,13 +132,10 @@ impl Engine for Simulator {
     }
 
     fn run_script(&self, seed: u64, script_text: &str) -> (String, String, i32) {
-        let steps = match script::parse(script_text) {
-            Ok(steps) => steps,
-            Err(err) => return (format!("kubelab sim: {err}\n"), String::new(), 2),
-        };
-        let mut sim = Sim::new(seed, &ClusterSpec::default());
-        let transcript = script::run(&mut sim, &steps, &MemoryFiles::new(), false);
-        (transcript.text, sim.trace().as_jsonl().to_string(), transcript.exit_code)
+        match sim_run(seed, &ClusterSpec::default(), script_text, &MemoryFiles::new(), false) {
+            Ok(ran) => (ran.transcript, ran.trace, ran.exit_code),
+            Err(err) => (format!("kubelab sim: {err}\n"), String::new(), 2),
+        }
     }
 
     fn load_cluster(&self, nodes: usize) -> Box<dyn LoadRun> {
