@@ -10,7 +10,6 @@ use crate::api::Pod;
 use crate::api::container::Container;
 use crate::sim::Sim;
 use crate::sim::random::Purpose;
-use crate::workload::Catalogue;
 
 pub const VERB: Verb = Verb {
     name: "exec",
@@ -83,7 +82,9 @@ fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -> Result<(S
     let runtime = sim.controllers().kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name);
     let running = runtime.and_then(|rt| rt.all().find(|c| c.name == name)).and_then(|c| c.running());
     let since_start = sim.now().since(running.ok_or_else(not_found)?.started_at);
-    let info = Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or("")).map_err(|_| not_found())?;
+    let kubelet = &sim.controllers().kubelet;
+    let info =
+        kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or("")).map_err(|_| not_found())?;
     let program = command[0].rsplit('/').next().unwrap_or("");
     if info.workload.behaviour.shell {
         match program {

@@ -13,7 +13,7 @@ use crate::api::labels::Selector;
 use crate::api::pod::ContainerStateTerminated;
 use crate::sim::Sim;
 use crate::sim::time::{Duration, SimTime};
-use crate::workload::{Catalogue, ProcessState};
+use crate::workload::ProcessState;
 
 pub const VERB: Verb = Verb {
     name: "logs",
@@ -163,7 +163,8 @@ fn container_logs(sim: &Sim, pod: &Pod, name: &str, options: &Options) -> Result
         return Ok(Vec::new());
     }
     let Some(instance) = instance(sim, pod, name, options.previous)? else { return Ok(Vec::new()) };
-    let Ok(info) = Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or("")) else { return Ok(Vec::new()) };
+    let runtime = sim.controllers().kubelet.container_runtime();
+    let Ok(info) = runtime.resolve_image(spec.image.as_deref().unwrap_or("")) else { return Ok(Vec::new()) };
     let printed = instance.until.since(instance.started_at);
     let lines = info.workload.timed_logs(spec, pod_name, instance.started_at, printed, instance.state);
     let since = options.since.map(|d| SimTime(sim.now().0.saturating_sub(d.0)));

@@ -9,7 +9,6 @@ use crate::api::service::ServicePort;
 use crate::api::{EndpointSlice, Pod, Service};
 use crate::sim::Sim;
 use crate::sim::random::Purpose;
-use crate::workload::Catalogue;
 
 /// What the command printed (stdout and stderr together) and its exit code.
 pub type Ran = (String, i32);
@@ -236,7 +235,10 @@ fn answer(sim: &mut Sim, ip: &str, port: i32, path: &str) -> Answer {
         let Some(running) = runtime.containers.iter().find(|c| c.name == spec.name).and_then(|c| c.running()) else {
             continue;
         };
-        let Ok(info) = Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or("")) else { continue };
+        let Ok(info) = sim.controllers().kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or(""))
+        else {
+            continue;
+        };
         if let Ok(http) = info.workload.respond(spec, path, port, &name, now.since(running.started_at)) {
             response = Some((spec.name.clone(), http));
             break;

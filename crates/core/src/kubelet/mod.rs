@@ -4,6 +4,7 @@
 //! Mirrors pkg/kubelet (kubelet.go `syncPod`, pod_workers.go, kuberuntime, prober, status).
 
 pub mod backoff;
+pub mod container_runtime;
 pub mod node;
 pub mod pod_worker;
 pub mod prober;
@@ -36,6 +37,8 @@ pub struct Kubelet {
     nodes: BTreeMap<String, NodeRuntime>,
     /// Machines without power, and since when (a short list: the node controller reads it often).
     powered_off: BTreeMap<String, SimTime>,
+    /// The container runtime behind every node's kubelet.
+    runtime: container_runtime::Runtime,
 }
 
 /// Due pods taken from the wake-ups at a time.
@@ -73,6 +76,16 @@ impl Kubelet {
 
     pub fn next_wake(&self) -> Option<SimTime> {
         self.wakeups.next()
+    }
+
+    /// Runs every node's pods on `runtime` from now on (a lesson's own image catalogue).
+    pub fn use_container_runtime(&mut self, runtime: container_runtime::Runtime) {
+        self.runtime = runtime;
+    }
+
+    /// The container runtime the nodes run pods with.
+    pub fn container_runtime(&self) -> &dyn container_runtime::ContainerRuntime {
+        self.runtime.get()
     }
 
     /// The runtime view of a pod (for logs, exec and the UI's inspector).
@@ -153,7 +166,8 @@ impl Kubelet {
         }
         let mut runtime = self.pods.remove(&key).unwrap_or_else(|| unreachable_runtime(&pod));
         let node = self.nodes.get_mut(&node_name).expect("node runtime created above");
-        let mut step = PodStep { store, node, pod: &pod, runtime: &mut runtime, now, wake: None };
+        let container_runtime = self.runtime.get();
+        let mut step = PodStep { store, node, pod: &pod, runtime: &mut runtime, container_runtime, now, wake: None };
         if let Some(deadline) = pod.metadata.deletion_timestamp
             && !step.runtime.terminating
         {
@@ -196,7 +210,8 @@ impl Kubelet {
             return Err(format!("node {:?} is powered off", node.name));
         }
         let now = store.now();
-        let mut step = PodStep { store, node, pod: &pod, runtime, now, wake: None };
+        let container_runtime = self.runtime.get();
+        let mut step = PodStep { store, node, pod: &pod, runtime, container_runtime, now, wake: None };
         if !step.kill_now(ending) {
             return Err(format!("pod {name:?} has no running container"));
         }
@@ -220,7 +235,7 @@ impl Kubelet {
         let pod = store.get::<Pod>(namespace, name).map_err(|e| e.to_string())?.clone();
         let spec = pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).find(|c| c.name == container);
         let spec = spec.ok_or_else(|| format!("container {container:?} not found"))?;
-        let info = crate::workload::Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or(""));
+        let info = self.runtime.get().resolve_image(spec.image.as_deref().unwrap_or(""));
         let runtime = self.pods.get_mut(&key).ok_or_else(|| format!("pod {name:?} has no running container"))?;
         let now = store.now();
         let Some(runtime::ContainerPhase::Running(running)) =

@@ -3,9 +3,10 @@
 //! termination. Mirrors pkg/kubelet/pod_workers.go + kuberuntime_manager.go (`SyncPod`,
 //! `computePodActions`, `doBackOff`) and kuberuntime_container.go (`killContainer`).
 
+use super::container_runtime::ContainerRuntime;
 use super::node::NodeRuntime;
 use super::prober::{ProbeKind, ProbeWorker, Timing};
-use super::runtime::{ContainerPhase, ContainerRuntime, Ending, PodRuntime, Running, Stopping};
+use super::runtime::{ContainerPhase, Ending, PodRuntime, Running, RuntimeContainer, Stopping};
 use crate::api::Pod;
 use crate::api::container::{Container, Probe};
 use crate::api::meta::Time;
@@ -15,7 +16,7 @@ use crate::sim::random::Purpose;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, container_reference};
-use crate::workload::{Catalogue, ImageInfo, ProbeContext, ProbeOutcome, ProcessState};
+use crate::workload::{ImageInfo, ProbeContext, ProbeOutcome, ProcessState};
 
 /// Sandbox creation: how long a new pod shows `ContainerCreating` before its first pull/start.
 pub const SANDBOX_SETUP: Duration = Duration::from_millis(500);
@@ -28,6 +29,8 @@ pub struct PodStep<'a> {
     pub node: &'a mut NodeRuntime,
     pub pod: &'a Pod,
     pub runtime: &'a mut PodRuntime,
+    /// The node's container runtime (what an image is and does).
+    pub container_runtime: &'a dyn ContainerRuntime,
     pub now: SimTime,
     /// The earliest time this pod needs another step.
     pub wake: Option<SimTime>,
@@ -44,7 +47,7 @@ pub fn admit(pod: &Pod, node: &mut NodeRuntime, now: SimTime) -> PodRuntime {
         .enumerate()
         .map(|(i, c)| {
             let phase = if i == 0 { ContainerPhase::Creating { ready_at } } else { ContainerPhase::Blocked };
-            ContainerRuntime::new(&c.name, true, is_sidecar(c), phase)
+            RuntimeContainer::new(&c.name, true, is_sidecar(c), phase)
         })
         .collect();
     let containers = pod
@@ -53,7 +56,7 @@ pub fn admit(pod: &Pod, node: &mut NodeRuntime, now: SimTime) -> PodRuntime {
         .iter()
         .map(|c| {
             let phase = if has_init { ContainerPhase::Blocked } else { ContainerPhase::Creating { ready_at } };
-            ContainerRuntime::new(&c.name, false, false, phase)
+            RuntimeContainer::new(&c.name, false, false, phase)
         })
         .collect();
     PodRuntime {
@@ -78,12 +81,12 @@ impl PodStep<'_> {
         }
     }
 
-    fn event(&mut self, container: &ContainerRuntime, type_: EventType, reason: &str, message: String) {
+    fn event(&mut self, container: &RuntimeContainer, type_: EventType, reason: &str, message: String) {
         let reference = container_reference(self.pod, container.field_path());
         self.store.record_event(reference, type_, reason, message);
     }
 
-    fn spec_of(&self, c: &ContainerRuntime) -> Option<&Container> {
+    fn spec_of(&self, c: &RuntimeContainer) -> Option<&Container> {
         let list = if c.init { &self.pod.spec.init_containers } else { &self.pod.spec.containers };
         list.iter().find(|s| s.name == c.name)
     }
@@ -103,7 +106,7 @@ impl PodStep<'_> {
         self.collect_wakes();
     }
 
-    fn container(&mut self, index: usize) -> &mut ContainerRuntime {
+    fn container(&mut self, index: usize) -> &mut RuntimeContainer {
         let init = self.runtime.init_containers.len();
         if index < init { &mut self.runtime.init_containers[index] } else { &mut self.runtime.containers[index - init] }
     }
@@ -166,13 +169,13 @@ impl PodStep<'_> {
         }
     }
 
-    fn image_info(&self, c: &ContainerRuntime) -> Result<ImageInfo, crate::workload::PullError> {
+    fn image_info(&self, c: &RuntimeContainer) -> Result<ImageInfo, crate::workload::PullError> {
         let image = self.spec_of(c).and_then(|s| s.image.clone()).unwrap_or_default();
-        Catalogue::builtin().resolve(&image)
+        self.container_runtime.resolve_image(&image)
     }
 
     /// `EnsureImageExists`: already present, pull, or fail and back off.
-    fn begin_pull(&mut self, c: &mut ContainerRuntime) {
+    fn begin_pull(&mut self, c: &mut RuntimeContainer) {
         let now = self.now;
         let spec = self.spec_of(c).cloned().unwrap_or_default();
         let image = spec.image.clone().unwrap_or_default();
@@ -205,7 +208,7 @@ impl PodStep<'_> {
 
     /// The pull's event, timed as the kubelet's image manager times it: the pull itself, then
     /// the whole wait since the request (Go's Duration.String: `1.19s`, `705ms`).
-    fn finish_pull(&mut self, c: &mut ContainerRuntime, requested_at: SimTime, done_at: SimTime, took: Duration) {
+    fn finish_pull(&mut self, c: &mut RuntimeContainer, requested_at: SimTime, done_at: SimTime, took: Duration) {
         let image = self.spec_of(c).and_then(|s| s.image.clone()).unwrap_or_default();
         if let Ok(info) = self.image_info(c) {
             let waited = done_at.since(requested_at);
@@ -219,7 +222,7 @@ impl PodStep<'_> {
     }
 
     /// Creates and starts a new instance of the container.
-    fn start(&mut self, c: &mut ContainerRuntime) {
+    fn start(&mut self, c: &mut RuntimeContainer) {
         let now = self.now;
         if let Some(reference) = c.pending_backoff_reference.take() {
             c.crash_backoff.next(reference, now);
@@ -240,7 +243,7 @@ impl PodStep<'_> {
     }
 
     /// When the process ends on its own: its workload's exit, or an OOM kill at start.
-    fn natural_end(&self, c: &ContainerRuntime, running: &Running) -> Option<Ending> {
+    fn natural_end(&self, c: &RuntimeContainer, running: &Running) -> Option<Ending> {
         let spec = self.spec_of(c)?;
         let info = self.image_info(c).ok()?;
         if let Some(limit) = memory_limit(spec)
@@ -258,7 +261,7 @@ impl PodStep<'_> {
     }
 
     /// A running container: its end if due, else its probes.
-    fn step_running(&mut self, c: &mut ContainerRuntime) -> bool {
+    fn step_running(&mut self, c: &mut RuntimeContainer) -> bool {
         let ContainerPhase::Running(running) = c.phase.clone() else { return false };
         if let Some(ending) = running.ends.clone().filter(|e| e.at <= self.now) {
             let restart_on_stop = running.stopping.is_some_and(|s| s.restart);
@@ -272,7 +275,7 @@ impl PodStep<'_> {
     }
 
     /// The process is gone: record it, then restart now, after a back-off, or never.
-    fn exited(&mut self, c: &mut ContainerRuntime, running: &Running, ending: Ending, killed_for_restart: bool) {
+    fn exited(&mut self, c: &mut RuntimeContainer, running: &Running, ending: Ending, killed_for_restart: bool) {
         let now = self.now;
         let terminated = ContainerStateTerminated {
             exit_code: ending.exit_code,
@@ -311,7 +314,7 @@ impl PodStep<'_> {
     }
 
     /// A new instance: straight from the image on the machine, or through a pull for a new image.
-    fn restart(&mut self, c: &mut ContainerRuntime) {
+    fn restart(&mut self, c: &mut RuntimeContainer) {
         if self.image_changed(c) {
             if let Some(reference) = c.pending_backoff_reference.take() {
                 c.crash_backoff.next(reference, self.now);
@@ -322,18 +325,18 @@ impl PodStep<'_> {
         }
     }
 
-    fn spec_image(&self, c: &ContainerRuntime) -> String {
+    fn spec_image(&self, c: &RuntimeContainer) -> String {
         self.spec_of(c).and_then(|s| s.image.clone()).unwrap_or_default()
     }
 
     /// The spec names another image than the one this instance was made from (`kubectl set image` on a pod).
-    fn image_changed(&self, c: &ContainerRuntime) -> bool {
+    fn image_changed(&self, c: &RuntimeContainer) -> bool {
         !c.image.is_empty() && c.image != self.spec_image(c)
     }
 
     /// `computePodActions` on a changed container: a waiting one pulls the new image now (the
     /// old image's back-off does not apply); a running one is stopped and restarted with it.
-    fn follow_new_image(&mut self, c: &mut ContainerRuntime) -> bool {
+    fn follow_new_image(&mut self, c: &mut RuntimeContainer) -> bool {
         match c.phase.clone() {
             ContainerPhase::Running(running) if running.stopping.is_none() => {
                 let message = format!("Container {} definition changed, will be restarted", c.name);
@@ -355,7 +358,7 @@ impl PodStep<'_> {
     }
 
     /// The pod's (or a sidecar's own) restartPolicy; init containers restart only on failure.
-    fn should_restart(&self, c: &ContainerRuntime, exit_code: i32) -> bool {
+    fn should_restart(&self, c: &RuntimeContainer, exit_code: i32) -> bool {
         if c.sidecar {
             return true;
         }
@@ -368,7 +371,7 @@ impl PodStep<'_> {
     }
 
     /// Runs whichever probes are due; a settled liveness/startup failure stops the container.
-    fn run_probes(&mut self, c: &mut ContainerRuntime, running: &Running) -> bool {
+    fn run_probes(&mut self, c: &mut RuntimeContainer, running: &Running) -> bool {
         let Some(spec) = self.spec_of(c).cloned() else { return false };
         let mut changed = false;
         let started = spec.startup_probe.is_none() || c.probes.startup.result == Some(true);
@@ -406,7 +409,7 @@ impl PodStep<'_> {
     /// One probe's failure message, or `None` when it passed.
     fn probe_outcome(
         &self,
-        c: &ContainerRuntime,
+        c: &RuntimeContainer,
         spec: &Container,
         probe: &Probe,
         running: &Running,
@@ -427,7 +430,7 @@ impl PodStep<'_> {
     }
 
     /// `killContainer` after a failed liveness or startup probe: SIGTERM, then restart.
-    fn stop_for_restart(&mut self, c: &mut ContainerRuntime, running: &Running, kind: ProbeKind, probe: &Probe) {
+    fn stop_for_restart(&mut self, c: &mut RuntimeContainer, running: &Running, kind: ProbeKind, probe: &Probe) {
         let what = if kind == ProbeKind::Liveness { "liveness" } else { "startup" };
         let message = format!("Container {} failed {what} probe, will be restarted", c.name);
         self.event(c, EventType::Normal, "Killing", message);
@@ -443,7 +446,7 @@ impl PodStep<'_> {
     /// SIGTERM at `sigterm_at`, SIGKILL at `sigkill_at`; the process ends at whichever comes first.
     pub fn stopping(
         &self,
-        c: &ContainerRuntime,
+        c: &RuntimeContainer,
         running: &Running,
         sigterm_at: SimTime,
         sigkill_at: SimTime,
@@ -526,7 +529,7 @@ impl PodStep<'_> {
     }
 
     /// Next tick of each active probe: always while failing or unsettled, else when the workload changes.
-    fn probe_wakes(&self, c: &ContainerRuntime, running: &Running) -> Vec<SimTime> {
+    fn probe_wakes(&self, c: &RuntimeContainer, running: &Running) -> Vec<SimTime> {
         let Some(spec) = self.spec_of(c) else { return Vec::new() };
         let started = spec.startup_probe.is_none() || c.probes.startup.result == Some(true);
         let active: Vec<(ProbeKind, &Probe)> = if started {
@@ -559,7 +562,7 @@ impl PodStep<'_> {
         wakes
     }
 
-    fn next_change(&self, c: &ContainerRuntime, spec: &Container, probe: &Probe, running: &Running) -> Option<SimTime> {
+    fn next_change(&self, c: &RuntimeContainer, spec: &Container, probe: &Probe, running: &Running) -> Option<SimTime> {
         let info = self.image_info(c).ok()?;
         let ctx = ProbeContext {
             workload: &info.workload,

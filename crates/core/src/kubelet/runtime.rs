@@ -67,7 +67,7 @@ pub struct Stopping {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct ContainerRuntime {
+pub struct RuntimeContainer {
     pub name: String,
     pub init: bool,
     /// A restartable init container (a sidecar): starts in init order, then keeps running.
@@ -88,9 +88,9 @@ pub struct ContainerRuntime {
     pub probes: ProbeWorkers,
 }
 
-impl ContainerRuntime {
+impl RuntimeContainer {
     pub fn new(name: &str, init: bool, sidecar: bool, phase: ContainerPhase) -> Self {
-        ContainerRuntime {
+        RuntimeContainer {
             name: name.to_string(),
             init,
             sidecar,
@@ -134,18 +134,18 @@ pub struct PodRuntime {
     pub node: String,
     pub admitted_at: SimTime,
     pub pod_ip: String,
-    pub init_containers: Vec<ContainerRuntime>,
-    pub containers: Vec<ContainerRuntime>,
+    pub init_containers: Vec<RuntimeContainer>,
+    pub containers: Vec<RuntimeContainer>,
     /// Set once the pod is being deleted and its containers are being stopped.
     pub terminating: bool,
 }
 
 impl PodRuntime {
-    pub fn all(&self) -> impl Iterator<Item = &ContainerRuntime> {
+    pub fn all(&self) -> impl Iterator<Item = &RuntimeContainer> {
         self.init_containers.iter().chain(&self.containers)
     }
 
-    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut ContainerRuntime> {
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut RuntimeContainer> {
         self.init_containers.iter_mut().chain(&mut self.containers)
     }
 

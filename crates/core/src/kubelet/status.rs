@@ -3,7 +3,7 @@
 //! and pkg/kubelet/status/generate.go (the Ready / ContainersReady / Initialized conditions).
 
 use super::backoff::Backoff;
-use super::runtime::{ContainerPhase, ContainerRuntime, PodRuntime};
+use super::runtime::{ContainerPhase, PodRuntime, RuntimeContainer};
 use crate::api::Pod;
 use crate::api::meta::Time;
 use crate::api::pod::{
@@ -124,7 +124,7 @@ fn phase(pod: &Pod, rt: &PodRuntime) -> &'static str {
     }
 }
 
-fn container_status(pod: &Pod, c: &ContainerRuntime) -> ContainerStatus {
+fn container_status(pod: &Pod, c: &RuntimeContainer) -> ContainerStatus {
     let spec = if c.init { &pod.spec.init_containers } else { &pod.spec.containers };
     let image = spec.iter().find(|s| s.name == c.name).and_then(|s| s.image.clone()).unwrap_or_default();
     let has_readiness = spec.iter().find(|s| s.name == c.name).is_some_and(|s| s.readiness_probe.is_some());
@@ -151,7 +151,7 @@ fn container_status(pod: &Pod, c: &ContainerRuntime) -> ContainerStatus {
 }
 
 /// `state` and `lastState` as the API shows them.
-fn states(pod: &Pod, c: &ContainerRuntime) -> (ContainerState, ContainerState) {
+fn states(pod: &Pod, c: &RuntimeContainer) -> (ContainerState, ContainerState) {
     let waiting = |reason: &str, message: Option<String>| ContainerState {
         waiting: Some(ContainerStateWaiting { reason: Some(reason.to_string()), message }),
         ..Default::default()
@@ -187,7 +187,7 @@ fn states(pod: &Pod, c: &ContainerRuntime) -> (ContainerState, ContainerState) {
     }
 }
 
-fn crash_loop_message(pod: &Pod, c: &ContainerRuntime, backoff: &Backoff) -> String {
+fn crash_loop_message(pod: &Pod, c: &RuntimeContainer, backoff: &Backoff) -> String {
     format!(
         "back-off {}s restarting failed container={} pod={}_{}({})",
         backoff.current().as_secs(),

@@ -7,7 +7,6 @@ pub mod load;
 use crate::api::Pod;
 use crate::kubelet::Kubelet;
 use crate::sim::time::{Duration, SimTime};
-use crate::workload::Catalogue;
 
 /// metrics-server's resolution: usage is a rate over the last scrape interval.
 pub const METRIC_WINDOW: Duration = Duration::from_secs(15);
@@ -42,7 +41,7 @@ pub fn pod_metrics(now: SimTime, kubelet: &Kubelet, pod: &Pod, requests_per_seco
     for (i, spec) in pod.spec.containers.iter().enumerate() {
         let running = runtime.containers.iter().find(|c| c.name == spec.name)?.running()?;
         let since_start = now.since(running.started_at);
-        let workload = Catalogue::builtin().resolve(spec.image.as_deref().unwrap_or("")).ok()?.workload;
+        let workload = kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or("")).ok()?.workload;
         let rps = if i == 0 { requests_per_second } else { 0 };
         let mut cpu_millicores = workload.cpu_millicores(since_start, rps);
         if let Some(limit) = spec.resources.limits.get("cpu") {

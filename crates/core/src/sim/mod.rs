@@ -162,6 +162,11 @@ impl Sim {
         self.load.set(target, requests_per_second);
     }
 
+    /// Runs the nodes' pods on `runtime` (the simulated one over another image catalogue).
+    pub fn use_container_runtime(&mut self, runtime: crate::kubelet::container_runtime::Runtime) {
+        self.controllers.kubelet.use_container_runtime(runtime);
+    }
+
     /// The controllers, for read-only views (the scheduler's decisions, the kubelet's runtime).
     pub fn controllers(&self) -> &Controllers {
         &self.controllers

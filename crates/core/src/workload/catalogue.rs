@@ -15,7 +15,7 @@ use super::reference::{ImageReference, PullError, pseudo_digest};
 use crate::sim::time::Duration;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 const BUILTIN_YAML: &str = include_str!("catalogue.yaml");
 /// Tag wildcard: the repository has every tag.
@@ -69,10 +69,17 @@ pub struct ImageInfo {
 }
 
 impl Catalogue {
-    /// The built-in catalogue (`catalogue.yaml`), parsed once.
-    pub fn builtin() -> &'static Catalogue {
-        static BUILTIN: OnceLock<Catalogue> = OnceLock::new();
-        BUILTIN.get_or_init(|| Catalogue::from_yaml(BUILTIN_YAML).unwrap_or_default())
+    /// The built-in catalogue (`catalogue.yaml`), freshly parsed.
+    pub fn builtin() -> Catalogue {
+        Catalogue::from_yaml(BUILTIN_YAML).unwrap_or_default()
+    }
+
+    /// The built-in catalogue parsed once and shared, immutable, by every lab that uses it
+    /// (parsing costs most of what making a lab does). A lab reaches it only through its
+    /// kubelets' runtime, which may hold any other catalogue instead.
+    pub fn builtin_shared() -> Arc<Catalogue> {
+        static BUILTIN: OnceLock<Arc<Catalogue>> = OnceLock::new();
+        BUILTIN.get_or_init(|| Arc::new(Catalogue::builtin())).clone()
     }
 
     /// Parses and checks a catalogue; the error names the entry and field at fault.
