@@ -2,7 +2,7 @@
 //! is one `Request` through the door as the client's user, and its `Response` unwrapped into
 //! what the caller expects, as client-go's typed clients do over HTTP.
 
-use super::handler::handle;
+use super::handler::{handle, read};
 use super::request::{Options, Request, Verb};
 use super::response::{ObjectList, Response, Status};
 use crate::api::labels::Selector;
@@ -11,6 +11,43 @@ use crate::error::ApiError;
 use crate::store::{DeleteOptions, Deleted, FieldSelector, Store, UserInfo};
 use serde_json::Value;
 use std::sync::Arc;
+
+/// Reads for callers that hold a lab without changing it (lesson checks, views, describe).
+pub struct Reader<'a> {
+    store: &'a Store,
+    user: Arc<UserInfo>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(store: &'a Store, user: Arc<UserInfo>) -> Reader<'a> {
+        Reader { store, user }
+    }
+
+    pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {
+        let request = Request::new(self.user.clone(), Verb::Get, kind).namespace(namespace).name(name);
+        match read(self.store, &request) {
+            Response::Status(Status(error)) => Err(error),
+            other => object_of(other),
+        }
+    }
+
+    pub fn list(
+        &self,
+        kind: Kind,
+        namespace: Option<&str>,
+        labels: &Selector,
+        fields: &FieldSelector,
+    ) -> Result<ObjectList, ApiError> {
+        let options = Options { label_selector: labels.clone(), field_selector: fields.clone(), ..Options::default() };
+        let request =
+            Request::new(self.user.clone(), Verb::List, kind).namespace(namespace.unwrap_or_default()).options(options);
+        match read(self.store, &request) {
+            Response::List(list) => Ok(list),
+            Response::Status(Status(error)) => Err(error),
+            other => Err(unexpected(&other)),
+        }
+    }
+}
 
 pub struct Client<'a> {
     store: &'a mut Store,

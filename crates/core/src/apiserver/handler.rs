@@ -17,10 +17,7 @@ pub fn handle(store: &mut Store, request: Request) -> Response {
 }
 
 fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> {
-    let kind = request.resource.kind().ok_or_else(|| ApiError::NotFound {
-        resource: request.resource.resource.clone(),
-        name: request.name.clone(),
-    })?;
+    let kind = request.resource.kind().ok_or_else(|| not_served(&request))?;
     if !kind.info().namespaced {
         request.namespace.clear();
     }
@@ -33,11 +30,7 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
     }
     let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
     match request.verb {
-        Verb::Get => {
-            store.authorize("get", kind, namespace, name, &request.subresource)?;
-            store.get_object(kind, namespace, name).map(Response::Object)
-        }
-        Verb::List => list(store, &request, kind).map(Response::List),
+        Verb::Get | Verb::List => Ok(read(store, &request)),
         Verb::Watch => {
             store.authorize("watch", kind, namespace, "", "")?;
             store.snapshots_mut().open(kind);
@@ -60,6 +53,26 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
         }
         Verb::Delete => store.delete_object(kind, namespace, name, &request.options.delete).map(Response::Deleted),
     }
+}
+
+/// Serves a read (get or list) on a store it does not change: a lesson check, a view.
+pub fn read(store: &Store, request: &Request) -> Response {
+    let served = request.resource.kind().ok_or_else(|| not_served(request)).and_then(|kind| {
+        let namespace = if kind.info().namespaced { request.namespace.as_str() } else { "" };
+        match request.verb {
+            Verb::Get => {
+                store.authorize_as(&request.user, ("get", kind), namespace, &request.name, &request.subresource)?;
+                store.get_object(kind, namespace, &request.name).map(Response::Object)
+            }
+            Verb::List => list(store, request, kind, namespace).map(Response::List),
+            _ => Err(ApiError::MethodNotAllowed { message: format!("{} is not a read", request.verb.as_str()) }),
+        }
+    });
+    served.unwrap_or_else(|error| Response::Status(Status(error)))
+}
+
+fn not_served(request: &Request) -> ApiError {
+    ApiError::NotFound { resource: request.resource.resource.clone(), name: request.name.clone() }
 }
 
 /// The body of a create or update, checked against the URL it was sent to.
@@ -90,9 +103,9 @@ fn body_for(request: &mut Request, kind: Kind) -> Result<Object, ApiError> {
 /// A list, filtered by selectors, one page at a time when `limit` is set. The continue token
 /// names the last item of the page (upstream encodes the same key with the list's
 /// resourceVersion; here a page resumes after it).
-fn list(store: &Store, request: &Request, kind: Kind) -> Result<ObjectList, ApiError> {
-    store.authorize("list", kind, &request.namespace, "", "")?;
-    let namespace = (!request.namespace.is_empty()).then_some(request.namespace.as_str());
+fn list(store: &Store, request: &Request, kind: Kind, namespace: &str) -> Result<ObjectList, ApiError> {
+    store.authorize_as(&request.user, ("list", kind), namespace, "", "")?;
+    let namespace = (!namespace.is_empty()).then_some(namespace);
     let options = &request.options;
     let mut items = store.list_objects(kind, namespace, &options.label_selector, &options.field_selector);
     if let Some(token) = &options.continue_token {

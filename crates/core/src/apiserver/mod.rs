@@ -10,7 +10,7 @@ pub mod handler;
 pub mod request;
 pub mod response;
 
-pub use client::Client;
+pub use client::{Client, Reader};
 pub use handler::handle;
 pub use request::{GroupVersionResource, Options, Request, Verb};
 pub use response::{ObjectList, Response, Status, WatchStart};

@@ -38,7 +38,7 @@ impl ObjectRef {
     pub fn is_present(&self, ctx: &Context<'_>) -> Option<bool> {
         let kind: Kind = parse_kind(&self.kind).ok()?;
         let namespace = super::namespace_or_default(&self.namespace);
-        Some(ctx.store.get_object(kind, namespace, &self.name).is_ok())
+        Some(ctx.api().get(kind, namespace, &self.name).is_ok())
     }
 }
 

@@ -39,7 +39,7 @@ impl FieldCheck {
             (Err(e), _) | (_, Err(e)) => return Verdict::new(false, e),
         };
         let object_name = format!("{}/{}", kind.info().singular, self.name);
-        let Ok(object) = ctx.store.get_object(kind, namespace_or_default(&self.namespace), &self.name) else {
+        let Ok(object) = ctx.api().get(kind, namespace_or_default(&self.namespace), &self.name) else {
             return Verdict::new(false, format!("{object_name} does not exist yet"));
         };
         let document = object.to_json_value();

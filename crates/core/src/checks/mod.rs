@@ -58,6 +58,13 @@ pub struct Context<'a> {
     pub history: &'a History,
 }
 
+impl Context<'_> {
+    /// The API as the learner's user reads it: a check sees what the learner would.
+    pub fn api(&self) -> crate::apiserver::Reader<'_> {
+        crate::apiserver::Reader::new(self.store, crate::store::UserInfo::admin())
+    }
+}
+
 /// A check's outcome and the sentence that explains it to the learner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {

@@ -152,12 +152,12 @@ fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
     let all_namespaces = args.switch("all-namespaces");
     let namespace = namespace_of(args);
     let scope = (!all_namespaces).then_some(namespace.as_str());
-    let store = ctx.sim.store();
+    let api = ctx.reader();
     let mut out = Output::default();
     let mut objects = Vec::new();
     if !request.named.is_empty() {
         for (kind, name) in &request.named {
-            match store.get_object(*kind, &namespace, name) {
+            match api.get(*kind, &namespace, name) {
                 Ok(object) => objects.push(object),
                 Err(err) => out.error(err.to_string()),
             }
@@ -167,7 +167,10 @@ fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
     for kind in &request.kinds {
         let fields = FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind)
             .map_err(|e| format!("Error from server (BadRequest): Unable to find \"{}\" that match label selector \"{}\", field selector \"{}\": {e}", resource_id(*kind), args.get("selector").unwrap_or(""), args.get("field-selector").unwrap_or("")))?;
-        objects.extend(store.list_objects(*kind, scope, &labels, &fields));
+        match api.list(*kind, scope, &labels, &fields) {
+            Ok(list) => objects.extend(list.items),
+            Err(err) => out.error(err.to_string()),
+        }
     }
     Ok((objects, out, request, format))
 }

@@ -70,6 +70,11 @@ impl Context<'_> {
     pub fn api(&mut self) -> crate::apiserver::Client<'_> {
         crate::apiserver::Client::new(self.sim.store_mut(), crate::store::UserInfo::admin())
     }
+
+    /// The API for reading, as the same user.
+    pub fn reader(&self) -> crate::apiserver::Reader<'_> {
+        crate::apiserver::Reader::new(self.sim.store(), crate::store::UserInfo::admin())
+    }
 }
 
 /// A verb: its name, one-line summary, usage, flags and entry point.

@@ -156,7 +156,19 @@ impl Store {
         name: &str,
         subresource: &str,
     ) -> Result<(), ApiError> {
-        let attributes = Attributes { user: &self.user, verb, kind, namespace, name, subresource };
+        self.authorize_as(&self.user, (verb, kind), namespace, name, subresource)
+    }
+
+    /// Asks the authorizer whether `user` may `verb` this object (a read, which changes nothing).
+    pub(crate) fn authorize_as(
+        &self,
+        user: &UserInfo,
+        (verb, kind): (&'static str, Kind),
+        namespace: &str,
+        name: &str,
+        subresource: &str,
+    ) -> Result<(), ApiError> {
+        let attributes = Attributes { user, verb, kind, namespace, name, subresource };
         match self.authorizer.authorize(&attributes) {
             Decision::Allow => Ok(()),
             Decision::Deny(reason) => Err(authorizer::forbidden(&attributes, &reason)),
