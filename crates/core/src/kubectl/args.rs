@@ -2,6 +2,7 @@
 //! bool flags without a value, `--` ends flags. Each verb declares its flags (with help), so
 //! parsing, `--help` and completion read the same table.
 
+use super::usage_error::UsageError;
 use std::collections::BTreeMap;
 
 /// One flag a verb accepts.
@@ -94,13 +95,21 @@ pub fn parse(argv: &[String], flags: &[Flag]) -> Result<Args, String> {
 }
 
 /// An integer flag (`--replicas=3`), with pflag's wording when the value is not one.
-pub fn int_flag(args: &Args, long: &str) -> Result<Option<i64>, String> {
+pub fn int_flag(args: &Args, long: &str) -> Result<Option<i64>, UsageError> {
     let Some(text) = args.get(long) else { return Ok(None) };
     text.parse::<i64>().map(Some).map_err(|_| {
-        format!(
+        UsageError::flag(format!(
             "invalid argument \"{text}\" for \"--{long}\" flag: strconv.ParseInt: parsing \"{text}\": invalid syntax"
-        )
+        ))
     })
+}
+
+/// A duration flag (`--timeout=30s`), Go's syntax; `None` when not given.
+pub fn duration_flag(args: &Args, long: &str) -> Result<Option<crate::sim::time::Duration>, UsageError> {
+    let Some(text) = args.get(long) else { return Ok(None) };
+    crate::sim::time::Duration::parse(text)
+        .map(Some)
+        .map_err(|e| UsageError::flag(format!("invalid argument \"{text}\" for \"--{long}\" flag: {e}")))
 }
 
 fn is_negative_number(arg: &str) -> bool {
@@ -200,7 +209,9 @@ mod tests {
         let args = parse(&argv("--replicas=x"), flags).unwrap();
         assert_eq!(
             int_flag(&args, "replicas").unwrap_err(),
-            "invalid argument \"x\" for \"--replicas\" flag: strconv.ParseInt: parsing \"x\": invalid syntax"
+            UsageError::flag(
+                "invalid argument \"x\" for \"--replicas\" flag: strconv.ParseInt: parsing \"x\": invalid syntax"
+            )
         );
     }
 

@@ -4,7 +4,7 @@
 
 use super::args::{Args, Flag};
 use super::output::Output;
-use super::{Context, Verb};
+use super::{Context, UsageError, Verb};
 use crate::api::Node;
 use crate::api::labels::Selector;
 use crate::store::FieldSelector;
@@ -55,7 +55,7 @@ pub fn node_names(ctx: &Context<'_>, args: &Args, verb: &str) -> Result<Vec<Stri
             .collect());
     }
     if args.positionals.is_empty() {
-        return Err(format!("error: USAGE: {verb} NODE [flags]\nSee 'kubectl {verb} -h' for help and examples"));
+        return Err(UsageError::command(format!("USAGE: {verb} NODE [flags]")).render(verb));
     }
     Ok(args.positionals.iter().map(|n| n.strip_prefix("node/").unwrap_or(n).to_string()).collect())
 }

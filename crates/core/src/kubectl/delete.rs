@@ -112,10 +112,8 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 
 /// `--wait` (default true) and `--timeout`: how long to wait for the objects to go, or `None`
 /// not to wait.
-fn wait_timeout(args: &Args) -> Result<Option<Duration>, String> {
-    let text = args.get("timeout").unwrap_or("0s");
-    let timeout =
-        Duration::parse(text).map_err(|e| format!("invalid argument \"{text}\" for \"--timeout\" flag: {e}"))?;
+fn wait_timeout(args: &Args) -> Result<Option<Duration>, super::UsageError> {
+    let timeout = super::args::duration_flag(args, "timeout")?.unwrap_or(Duration::ZERO);
     let wait = args.get("wait") != Some("false");
     Ok(wait.then_some(if timeout == Duration::ZERO { DEFAULT_WAIT } else { timeout }))
 }

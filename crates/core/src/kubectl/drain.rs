@@ -4,10 +4,10 @@
 //! and pkg/drain (filters.go, drain.go). PodDisruptionBudgets do not exist in the lab yet, so
 //! an eviction is a graceful delete that nothing can refuse.
 
-use super::args::{Args, Flag, int_flag};
+use super::args::{Args, Flag, duration_flag, int_flag};
 use super::cordon::{node_names, set_unschedulable};
 use super::output::Output;
-use super::{Context, Verb, usage_error};
+use super::{Context, UsageError, Verb, usage_error};
 use crate::api::{Kind, Pod};
 use crate::sim::time::Duration;
 use crate::store::DeleteOptions;
@@ -47,11 +47,10 @@ struct Options {
     timeout_text: String,
 }
 
-fn options(args: &Args) -> Result<Options, String> {
+fn options(args: &Args) -> Result<Options, UsageError> {
     let grace = int_flag(args, "grace-period")?.filter(|g| *g >= 0);
     let timeout_text = args.get("timeout").unwrap_or("0s").to_string();
-    let timeout = Duration::parse(&timeout_text)
-        .map_err(|e| format!("invalid argument \"{timeout_text}\" for \"--timeout\" flag: {e}"))?;
+    let timeout = duration_flag(args, "timeout")?.unwrap_or(Duration::ZERO);
     Ok(Options {
         force: args.switch("force"),
         ignore_daemonsets: args.switch("ignore-daemonsets"),

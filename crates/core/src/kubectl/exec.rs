@@ -8,6 +8,7 @@ use super::output::Output;
 use super::{Context, Verb, namespace_of, pods, wget};
 use crate::api::Pod;
 use crate::api::container::Container;
+use crate::kubectl::UsageError;
 use crate::sim::Sim;
 use crate::sim::random::Purpose;
 
@@ -52,8 +53,18 @@ fn exec(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(String, i32), S
     };
     let command = match args.args_len_at_dash {
         Some(at) if at <= 1 => &args.positionals[at..],
-        Some(_) => return Err("error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples".into()),
-        None if args.positionals.len() > 1 => return Err("error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples".into()),
+        Some(_) => {
+            return Err(UsageError::command(
+                "exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead",
+            )
+            .render("exec"));
+        }
+        None if args.positionals.len() > 1 => {
+            return Err(UsageError::command(
+                "exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead",
+            )
+            .render("exec"));
+        }
         None => &[][..],
     };
     if command.is_empty() {

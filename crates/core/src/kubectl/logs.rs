@@ -11,6 +11,7 @@ use super::{Context, Verb, namespace_of};
 use crate::api::Pod;
 use crate::api::labels::Selector;
 use crate::api::pod::ContainerStateTerminated;
+use crate::kubectl::UsageError;
 use crate::sim::Sim;
 use crate::sim::time::{Duration, SimTime};
 use crate::workload::ProcessState;
@@ -49,7 +50,11 @@ pub const VERB: Verb = Verb {
     run,
 };
 
-const USAGE_ERROR: &str = "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples";
+/// kubectl's usage error for logs without a pod.
+fn usage_error() -> String {
+    let message = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command";
+    UsageError::command(message).render("logs")
+}
 
 /// The options every container's request shares.
 struct Options {
@@ -80,12 +85,12 @@ fn logs(sim: &Sim, args: &Args, out: &mut Output) -> Result<(), String> {
         return Err("error: --container cannot be used with --all-containers".into());
     }
     let pods = if selector_text.is_empty() {
-        let (arg, rest) = args.positionals.split_first().ok_or(USAGE_ERROR)?;
+        let (arg, rest) = args.positionals.split_first().ok_or_else(usage_error)?;
         // `kubectl logs POD CONTAINER`, the older spelling of `-c`.
         match rest {
             [] => {}
             [name] if container.is_none() && !arg.contains('/') => container = Some(name.clone()),
-            _ => return Err(USAGE_ERROR.into()),
+            _ => return Err(usage_error()),
         }
         let (pod, note) = pods::pod_for(sim.store(), &namespace, arg)?;
         if let Some(note) = note {

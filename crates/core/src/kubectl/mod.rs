@@ -45,6 +45,7 @@ pub mod sort_by;
 pub mod strategic_merge;
 pub mod taint;
 pub mod top;
+pub mod usage_error;
 pub mod version;
 pub mod watch;
 pub mod wget;
@@ -55,6 +56,7 @@ use args::Flag;
 pub use complete::complete;
 pub use files::{FileSystem, MemoryFiles};
 pub use output::Output;
+pub use usage_error::{CommandError, UsageError};
 pub use watch::Watch;
 
 /// Where a command runs: the lab, plus what it can read (`-f FILE`, stdin).
@@ -230,7 +232,7 @@ fn resolve(argv: &[String]) -> Result<(&'static Verb, args::Args), Output> {
 }
 
 /// A flag that cobra/pflag rejects: `Error: …` plus where to find the usage.
-pub fn usage_error(verb: &Verb, message: &str) -> Output {
+pub fn usage_error(verb: &Verb, message: impl std::fmt::Display) -> Output {
     Output::failed(format!("Error: {message}\nSee 'kubectl {} --help' for usage.", verb.name))
 }
 

@@ -8,6 +8,7 @@ use super::output::Output;
 use super::{Context, Verb, namespace_of, pods};
 use crate::api::intstr::IntOrString;
 use crate::api::{Pod, Service};
+use crate::kubectl::UsageError;
 use crate::store::Store;
 
 pub const VERB: Verb = Verb {
@@ -56,7 +57,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 }
 
 fn usage() -> String {
-    "error: TYPE/NAME and list of ports are required for port-forward\nSee 'kubectl port-forward -h' for help and examples".into()
+    UsageError::command("TYPE/NAME and list of ports are required for port-forward").render("port-forward")
 }
 
 /// `--address`: `localhost` listens on 127.0.0.1 and ::1.

@@ -8,6 +8,7 @@ use super::print_flags::{self, DRY_RUN, DryRun, OUTPUT, Printer};
 use super::resource_args::read_filenames;
 use super::{Context, Verb};
 use crate::api::codec;
+use crate::kubectl::UsageError;
 use serde_json::Value;
 
 pub const VERB: Verb = Verb {
@@ -25,9 +26,7 @@ pub const VERB: Verb = Verb {
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let filenames = args.all("filename").to_vec();
     if filenames.is_empty() {
-        return Output::failed(
-            "error: must specify --filename to replace\nSee 'kubectl replace -h' for help and examples",
-        );
+        return Output::failed(UsageError::command("must specify --filename to replace").render("replace"));
     }
     let flags = match print_flags::parse(&args) {
         Ok(flags) => flags,

@@ -5,6 +5,7 @@ use super::args::{Args, Flag, int_flag};
 use super::output::Output;
 use super::print_flags::{self, DRY_RUN, OUTPUT};
 use super::{Context, Verb, usage_error};
+use crate::kubectl::UsageError;
 use serde_json::{Map, Value, json};
 
 pub const VERB: Verb = Verb {
@@ -34,7 +35,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         Err(message) => return usage_error(&VERB, &message),
     };
     let Some(name) = args.positionals.first().cloned() else {
-        return Output::failed("error: NAME is required for run\nSee 'kubectl run -h' for help and examples");
+        return Output::failed(UsageError::command("NAME is required for run").render("run"));
     };
     let Some(image) = args.get("image").filter(|i| !i.is_empty()) else {
         return Output::failed("error: required flag(s) \"image\" not set");

@@ -5,7 +5,7 @@
 use super::args::{Args, Flag, int_flag};
 use super::output::Output;
 use super::resource_args::targets;
-use super::{Context, Verb, namespace_of, usage_error};
+use super::{CommandError, Context, Verb, namespace_of};
 use crate::api::{Deployment, Kind, ReplicaSet};
 use crate::apiserver::Client;
 
@@ -36,32 +36,30 @@ struct Request {
     resource_version: Option<String>,
 }
 
-fn request(args: &Args) -> Result<Result<Request, String>, String> {
+fn request(args: &Args) -> Result<Request, CommandError> {
     let replicas = int_flag(args, "replicas")?;
     let current = int_flag(args, "current-replicas")?.unwrap_or(-1);
+    let failed = |message: &str| Err(CommandError::Failed(message.to_string()));
     let Some(replicas) = replicas else {
-        return Ok(Err("error: required flag(s) \"replicas\" not set".into()));
+        return failed("error: required flag(s) \"replicas\" not set");
     };
     if !(0..=i64::from(i32::MAX)).contains(&replicas) {
-        return Ok(Err(
-            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into()
-        ));
+        return failed("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0");
     }
     if current < -1 || current > i64::from(i32::MAX) {
-        return Ok(Err("error: The --current-replicas must specify an integer of -1 or greater".into()));
+        return failed("error: The --current-replicas must specify an integer of -1 or greater");
     }
-    Ok(Ok(Request {
+    Ok(Request {
         replicas: replicas as i32,
         current_replicas: (current >= 0).then_some(current as i32),
         resource_version: args.get("resource-version").filter(|v| !v.is_empty()).map(str::to_string),
-    }))
+    })
 }
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let request = match request(&args) {
-        Err(flag_message) => return usage_error(&VERB, &flag_message),
-        Ok(Err(message)) => return Output::failed(message),
-        Ok(Ok(request)) => request,
+        Err(error) => return error.output(VERB.name),
+        Ok(request) => request,
     };
     if args.positionals.is_empty() {
         return Output::failed("error: no objects passed to scale");

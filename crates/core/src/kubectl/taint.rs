@@ -3,7 +3,7 @@
 
 use super::args::{Args, Flag};
 use super::output::Output;
-use super::{Context, Verb};
+use super::{Context, UsageError, Verb};
 use crate::api::Node;
 use crate::api::labels::{Selector, validate_label_key, validate_label_value};
 use crate::api::node::Taint;
@@ -32,7 +32,7 @@ pub const VERB: Verb = Verb {
 const EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
 fn usage(message: &str) -> String {
-    format!("error: {message}\nSee 'kubectl taint -h' for help and examples")
+    UsageError::command(message).render("taint")
 }
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {

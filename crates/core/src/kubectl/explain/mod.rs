@@ -7,6 +7,7 @@ use super::output::Output;
 use super::resource_args::unknown_type;
 use super::{Context, Verb};
 use crate::api::Kind;
+use crate::kubectl::UsageError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -85,10 +86,7 @@ fn explain(args: &Args) -> Result<String, String> {
         return Err("error: You must specify the type of resource to explain. Use \"kubectl api-resources\" for a complete list of supported resources.".into());
     };
     if args.positionals.len() > 1 {
-        return Err(
-            "error: We accept only this format: explain RESOURCE\nSee 'kubectl explain -h' for help and examples"
-                .into(),
-        );
+        return Err(UsageError::command("We accept only this format: explain RESOURCE").render("explain"));
     }
     let mut path = target.split('.');
     let resource = path.next().unwrap_or_default();

@@ -4,10 +4,10 @@
 
 use super::{deployment_target, group_kind, require_resources, revision_of};
 use crate::api::{Deployment, Kind};
-use crate::kubectl::args::{Args, Flag, int_flag};
+use crate::kubectl::args::{Args, Flag, duration_flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
-use crate::kubectl::{Context, Verb, namespace_of, usage_error};
+use crate::kubectl::{Context, UsageError, Verb, namespace_of, usage_error};
 use crate::sim::time::Duration;
 
 pub const VERB: Verb = Verb {
@@ -77,15 +77,10 @@ struct Options {
     timeout: Duration,
 }
 
-fn options(args: &Args) -> Result<Options, String> {
+fn options(args: &Args) -> Result<Options, UsageError> {
     let watch = args.get("watch").is_none_or(|w| w == "true");
     let revision = int_flag(args, "revision")?.unwrap_or(0);
-    let timeout = match args.get("timeout") {
-        None => Duration::ZERO,
-        Some(text) => {
-            Duration::parse(text).map_err(|e| format!("invalid argument \"{text}\" for \"--timeout\" flag: {e}"))?
-        }
-    };
+    let timeout = duration_flag(args, "timeout")?.unwrap_or(Duration::ZERO);
     Ok(Options { watch, revision, timeout })
 }
 
