@@ -2,12 +2,17 @@
 //!
 //! Codemap:
 //! - [`api`] — object types with Kubernetes' field names, `Quantity`, label selectors, codec.
-//! - [`store`] — the API server and etcd in one: defaulting, validation, resourceVersion, watch log.
-//!   Only the store writes.
+//! - [`apiserver`] — the door: one `Request` in (user, verb, resource, options), one `Response`
+//!   out; kubectl, lesson checks and the UI go through it.
+//! - [`store`] — the API server's registry and etcd in one: authorization, admission, defaulting,
+//!   validation, resourceVersion, watch log. Only the store writes; every write carries its user.
 //! - [`controllers`] — level-triggered loops that read the store and write through it.
 //! - [`scheduler`] — kube-scheduler: filter and score plugins, preemption, the scheduling queue,
 //!   and the reasons behind every decision.
-//! - [`sim`] — virtual clock, seeded PRNG, event queue, trace; [`sim::Sim`] ties it all together.
+//! - [`runtime`] — informers, work queues and wake-ups (client-go's part).
+//! - [`kubelet`] — every node's kubelet and the container runtime behind it.
+//! - [`sim`] — virtual clock, seeded PRNG streams, event queue; [`sim::Sim`] ties it all together.
+//! - [`view`] — plain-data views the UI draws (cluster picture, node grid, events, verdicts).
 //! - [`kubectl`] — one file per verb; output as data, one renderer.
 //! - [`script`] — the `kubelab sim` scenario language (kubectl, sleep, lab verbs).
 //! - [`manifest`] — multi-document YAML/JSON in, JSON documents out, with kubectl's errors.

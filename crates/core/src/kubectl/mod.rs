@@ -1,6 +1,6 @@
 //! kubectl: the command layer that the terminal, the scenario runner and the lessons all speak.
 //! One file per verb (its flags, help, parse and run); output is data (`output.rs`) printed by
-//! one renderer (`render.rs`). Wording follows kubectl 1.32.
+//! one renderer (`render.rs`). Wording follows kubectl 1.36.
 
 pub mod age;
 pub mod annotate;
