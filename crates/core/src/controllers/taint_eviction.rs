@@ -10,7 +10,7 @@ use crate::api::pod::PodCondition;
 use crate::api::{Kind, Node, Pod};
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
-use crate::scheduler::taint_toleration::tolerates;
+use crate::scheduler::plugins::taint_toleration::tolerates;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};

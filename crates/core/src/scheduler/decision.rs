@@ -2,35 +2,29 @@
 //! for the last attempt of recent pods so a UI can explain the scheduler. (Upstream logs this at
 //! high verbosity; here it is data.)
 
-use super::status::Status;
 use crate::api::meta::Uid;
+use crate::scheduler::framework::registry::SCORE_PLUGINS;
+use crate::scheduler::framework::status::Status;
+use crate::scheduler::plugins::DEFAULT_PROFILE;
 use crate::sim::time::SimTime;
 use std::sync::Arc;
 
-/// Score plugins in upstream's order with their default weights (default_plugins.go).
-pub const SCORE_PLUGINS: [(&str, i64); 7] = [
-    ("TaintToleration", 3),
-    ("NodeAffinity", 2),
-    ("NodeResourcesFit", 1),
-    ("PodTopologySpread", 2),
-    ("InterPodAffinity", 2),
-    ("NodeResourcesBalancedAllocation", 1),
-    ("ImageLocality", 1),
-];
-
-/// A node's normalised scores (0–100, before weights), in `SCORE_PLUGINS` order, and the
+/// A node's normalised scores (0–100, before weights), in the profile's score order, and the
 /// weighted total the host was chosen by (at most 100 × the sum of the weights). Kept small:
 /// a decision holds one per feasible node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeScores {
-    pub plugin_scores: [u8; 7],
+    pub plugin_scores: [u8; SCORE_PLUGINS],
     pub total: i32,
 }
 
 impl NodeScores {
     /// `(plugin, weight, score)` for each score plugin.
     pub fn by_plugin(&self) -> impl Iterator<Item = (&'static str, i64, i64)> + '_ {
-        SCORE_PLUGINS.iter().zip(self.plugin_scores).map(|((name, weight), score)| (*name, *weight, i64::from(score)))
+        DEFAULT_PROFILE
+            .score_weights()
+            .zip(self.plugin_scores)
+            .map(|((name, weight), score)| (name, weight, i64::from(score)))
     }
 }
 

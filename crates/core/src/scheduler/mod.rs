@@ -3,27 +3,10 @@
 //! is kept with its reasons. Mirrors pkg/scheduler (scheduler.go, schedule_one.go) with the
 //! default plugin set; runs as a controller (`sync` + `next_wake`).
 
-pub mod balanced_allocation;
-pub mod cache;
-pub mod cycle_state;
 pub mod decision;
-pub mod default_preemption;
-pub mod fit_error;
-pub mod image_locality;
-pub mod inter_pod_affinity;
-pub mod label_groups;
-pub mod node_affinity;
-pub mod node_fit;
-pub mod node_images;
-pub mod node_name;
-pub mod node_resources_fit;
-pub mod node_unschedulable;
-pub mod pod_topology_spread;
+pub mod framework;
+pub mod plugins;
 pub mod schedule_one;
-pub mod scheduling_queue;
-pub mod status;
-pub mod taint_toleration;
-pub mod types;
 
 #[cfg(test)]
 mod tests;
@@ -34,16 +17,17 @@ use crate::runtime::informer::{Changes, Informer};
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};
-use cache::{Cache, PodChange};
-use cycle_state::{CycleState, Nomination};
 pub use decision::{Decision, NodeNames, NodeScores, NodeVerdict, Outcome};
-use default_preemption::{Candidate, PostFilter};
-use fit_error::FitError;
+use framework::cache::{Cache, PodChange};
+use framework::cycle_state::{CycleState, Nomination};
+use framework::fit_error::FitError;
+use framework::registry::Permit;
+use framework::scheduling_queue::{ClusterEvent, SchedulingQueue};
+use framework::types::{PodKey, PodRequests};
+use plugins::default_preemption::{Candidate, PostFilter};
 use schedule_one::{Scratch, schedule_pod, select_host};
-use scheduling_queue::{ClusterEvent, SchedulingQueue};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use types::{PodKey, PodRequests};
 
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 /// Decisions kept for the UI: the most recent pods' last attempts.
@@ -226,30 +210,28 @@ impl Scheduler {
 
     /// One scheduling cycle for one pod, then its binding or failure handling.
     fn schedule_one(&mut self, store: &mut Store, key: PodKey) {
-        let Some(pod) = store.try_get::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p)) else {
+        // A shared handle: the cycle state reads the pod while Reserve and Bind write the store.
+        let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p)) else {
             self.queue.forget(&key);
             return;
         };
         let attempt = self.queue.attempts(&key) + 1;
         let uid = pod.metadata.uid;
-        let (result, post_filter, nomination) = {
-            let state = CycleState::new(store, &self.cache, &self.nominations, pod);
-            let result = schedule_pod(store, &self.cache, &state, &mut self.scratch, &mut self.next_start_node_index);
-            let post_filter = match &result {
-                Err((fit_error, verdicts)) => {
-                    let rejected: Vec<usize> = verdicts.iter().map(|v| v.node as usize).collect();
-                    Some(default_preemption::preempt(store, &self.cache, &state, fit_error, &rejected))
-                }
-                Ok(_) => None,
-            };
-            let nomination =
-                Nomination { node: String::new(), priority: state.priority, requests: state.requests.requests.clone() };
-            (result, post_filter, nomination)
+        let state = CycleState::new(store, &self.cache, &self.nominations, &pod);
+        let result = schedule_pod(store, &self.cache, &state, &mut self.scratch, &mut self.next_start_node_index);
+        let post_filter = match &result {
+            Err((fit_error, verdicts)) => {
+                let rejected: Vec<usize> = verdicts.iter().map(|v| v.node as usize).collect();
+                Some(plugins::default_preemption::preempt(store, &self.cache, &state, fit_error, &rejected))
+            }
+            Ok(_) => None,
         };
+        let nomination =
+            Nomination { node: String::new(), priority: state.priority, requests: state.requests.requests.clone() };
         let now = store.now();
         let decision = match result {
             Ok(result) => {
-                let outcome = self.bind(store, &key, &result.best);
+                let outcome = self.bind(store, &key, &state, &result.best);
                 Decision {
                     pod_uid: uid,
                     at: now,
@@ -279,13 +261,31 @@ impl Scheduler {
         self.record_decision(key, decision);
     }
 
-    /// Binds to the chosen host (upstream's bind cycle, done at once) and records `Scheduled`.
-    fn bind(&mut self, store: &mut Store, key: &PodKey, best: &[usize]) -> Outcome {
+    /// The chosen host's Reserve and Permit, then the binding cycle (done at once) through the
+    /// profile's Bind plugin, and `Scheduled`. A failure after Reserve unreserves.
+    fn bind(&mut self, store: &mut Store, key: &PodKey, state: &CycleState, best: &[usize]) -> Outcome {
         let Some(node) = select_host(store, &self.cache, best) else {
             self.queue.failed(key, Vec::new(), store.now());
             return Outcome::Unschedulable { message: "no host selected".into() };
         };
-        match store.bind(&key.0, &key.1, &node) {
+        let profile = &plugins::DEFAULT_PROFILE;
+        if let Err(status) = profile.run_reserve(store, state, &node) {
+            self.queue.failed(key, vec![status.plugin], store.now());
+            return Outcome::Unschedulable { message: status.message() };
+        }
+        let refused = match profile.run_permit(store, state, &node) {
+            Permit::Allow => None,
+            Permit::Reject(status) => Some((status.plugin, status.message())),
+            // No plugin of the default profile waits; a waiting pod is tried again after its
+            // back-off, holding nothing, until gang scheduling keeps waiting pods of its own.
+            Permit::Wait(_) => Some(("Permit", format!("pod {}/{} is waiting at Permit", key.0, key.1))),
+        };
+        if let Some((plugin, message)) = refused {
+            profile.run_unreserve(store, state, &node, profile.reserve.len());
+            self.queue.failed(key, vec![plugin], store.now());
+            return Outcome::Unschedulable { message };
+        }
+        match profile.run_bind(store, state.pod, &node) {
             Ok(bound) => {
                 self.cache.add_pod(&bound);
                 self.queue.forget(key);
@@ -297,6 +297,7 @@ impl Scheduler {
             }
             Err(error) => {
                 // Upstream's binding-cycle failure: forget the assumption, retry after back-off.
+                profile.run_unreserve(store, state, &node, profile.reserve.len());
                 self.queue.failed(key, Vec::new(), store.now());
                 Outcome::Unschedulable { message: error.message() }
             }

@@ -3,17 +3,15 @@
 //! Mirrors pkg/scheduler/schedule_one.go (`schedulePod`, `findNodesThatPassFilters`,
 //! `numFeasibleNodesToFind`, `prioritizeNodes`, `selectHost`).
 
-use super::cache::Cache;
-use super::cycle_state::CycleState;
-use super::decision::{NodeScores, NodeVerdict, SCORE_PLUGINS};
-use super::fit_error::FitError;
-use super::node_fit::NodeFit;
-use super::status::Status;
-use super::types::NodeInfo;
-use super::{
-    balanced_allocation, image_locality, inter_pod_affinity, node_affinity, node_name, node_resources_fit,
-    node_unschedulable, pod_topology_spread, taint_toleration,
-};
+use super::decision::{NodeScores, NodeVerdict};
+use super::framework::registry::SCORE_PLUGINS;
+use super::plugins::DEFAULT_PROFILE;
+use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::fit_error::FitError;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::status::Status;
+use crate::scheduler::framework::types::NodeInfo;
 use crate::sim::random::Purpose;
 use crate::store::Store;
 use std::sync::Arc;
@@ -31,23 +29,17 @@ pub fn num_feasible_nodes_to_find(num_all_nodes: usize) -> usize {
     (num_all_nodes * percentage / 100).max(MIN_FEASIBLE_NODES_TO_FIND)
 }
 
-/// Every filter plugin in upstream's order; the first rejection wins.
+/// Every filter plugin of the profile in order; the first rejection wins.
 /// `fit` is `node`'s `NodeFit`; the plugins read `node` only for what `fit` does not hold.
 pub fn run_filters(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
-    node_unschedulable::filter(state, fit)?;
-    node_name::filter(state, node)?;
-    taint_toleration::filter(state, node, fit)?;
-    node_affinity::filter(state, node)?;
-    node_resources_fit::filter(state, node, fit)?;
-    pod_topology_spread::filter(state.topology_spread.as_ref(), state.pod, node)?;
-    inter_pod_affinity::filter(state.inter_pod_affinity.as_ref(), node)
+    DEFAULT_PROFILE.run_filters(state, node, fit)
 }
 
 /// Buffers reused across cycles, so a decision allocates little.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     feasible: Vec<usize>,
-    raw: Vec<[i64; 7]>,
+    raw: Vec<[i64; SCORE_PLUGINS]>,
     column: Vec<i64>,
     /// A verdict list from an evicted decision, for the next one.
     verdicts: Vec<NodeVerdict>,
@@ -134,8 +126,8 @@ fn evaluate_nominated_node(cache: &Cache, state: &CycleState) -> Option<Schedule
     Some(ScheduleResult { best: vec![index], verdicts, rejections: Vec::new() })
 }
 
-/// Scores every feasible node with every plugin, normalises, weights, and returns the indexes
-/// of the nodes sharing the highest total.
+/// Scores every feasible node with every score plugin of the profile, normalises, weights, and
+/// returns the indexes of the nodes sharing the highest total.
 fn prioritize_nodes(
     store: &Store,
     cache: &Cache,
@@ -143,38 +135,25 @@ fn prioritize_nodes(
     scratch: &mut Scratch,
     verdicts: &mut Vec<NodeVerdict>,
 ) -> Vec<usize> {
-    let pod = state.pod;
-    let node_affinity_applies = node_affinity::has_preferred(pod);
-    let spread = pod_topology_spread::pre_score(store, cache, pod, &scratch.feasible);
-    let affinity = inter_pod_affinity::pre_score(store, cache, pod);
-    let total_nodes = cache.node_count();
+    let profile = &DEFAULT_PROFILE;
+    let context = profile.pre_score(store, cache, state, &scratch.feasible);
+    let applies: [bool; SCORE_PLUGINS] = std::array::from_fn(|i| (profile.score[i].applies)(&context));
     scratch.raw.clear();
     for &index in &scratch.feasible {
         let (node, fit) = (cache.node_at(index), cache.fit_at(index));
-        scratch.raw.push([
-            taint_toleration::score(state, node, fit),
-            if node_affinity_applies { node_affinity::score(state, node) } else { 0 },
-            node_resources_fit::score(state, fit),
-            spread.as_ref().map_or(0, |s| pod_topology_spread::score(s, node)),
-            affinity.as_ref().map_or(0, |s| inter_pod_affinity::score(s, node)),
-            balanced_allocation::score(state, fit),
-            image_locality::score(state, node, fit, total_nodes),
-        ]);
+        let row: [i64; SCORE_PLUGINS] =
+            std::array::from_fn(|i| if applies[i] { (profile.score[i].score)(&context, node, fit) } else { 0 });
+        scratch.raw.push(row);
     }
-    normalize_column(scratch, 0, |c| default_normalize_score(c, true));
-    if node_affinity_applies {
-        normalize_column(scratch, 1, |c| default_normalize_score(c, false));
-    }
-    if spread.is_some() {
-        normalize_column(scratch, 3, pod_topology_spread::normalize);
-    }
-    if affinity.is_some() {
-        normalize_column(scratch, 4, inter_pod_affinity::normalize);
+    for (column, plugin) in profile.score.iter().enumerate() {
+        if let (true, Some(normalize)) = (applies[column], plugin.normalize) {
+            normalize_column(scratch, column, normalize);
+        }
     }
     let mut best = Vec::new();
     let mut best_total = i64::MIN;
     for (&index, scores) in scratch.feasible.iter().zip(&scratch.raw) {
-        let total: i64 = scores.iter().zip(SCORE_PLUGINS).map(|(s, (_, weight))| s * weight).sum();
+        let total: i64 = scores.iter().zip(profile.score_weights()).map(|(s, (_, weight))| s * weight).sum();
         if total > best_total {
             best_total = total;
             best.clear();

@@ -5,7 +5,7 @@
 use crate::api::node::Node;
 use crate::api::pod::Pod;
 use crate::kubectl::printers::pod_status;
-use crate::scheduler::types::{PodRequests, Resource};
+use crate::scheduler::framework::types::{PodRequests, Resource};
 use crate::sim::Sim;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,11 +2,11 @@
 //! images and keys, kept up to date one watch event at a time (never by rescanning all pods).
 //! Mirrors pkg/scheduler/backend/cache (cache.go) and NodeInfo's AddPod/RemovePod.
 
-use super::decision::NodeNames;
-use super::inter_pod_affinity::{has_any_affinity, has_required_anti_affinity};
-use super::node_fit::NodeFit;
-use super::types::{NodeInfo, PodKey, PodRequests, normalized_image_name};
 use crate::api::{Node, Pod};
+use crate::scheduler::decision::NodeNames;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::types::{NodeInfo, PodKey, PodRequests, normalized_image_name};
+use crate::scheduler::plugins::inter_pod_affinity::{has_any_affinity, has_required_anti_affinity};
 use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -55,7 +55,7 @@ pub struct Cache {
     /// Assigned pods whose node the cache does not know (yet).
     orphans: usize,
     /// Pods by exact label set, per node: topology spreading's counts.
-    label_groups: super::label_groups::LabelGroups,
+    label_groups: crate::scheduler::framework::label_groups::LabelGroups,
 }
 
 /// A pod the cache accounts for: bound to a node and not finished.
@@ -79,7 +79,7 @@ impl Cache {
         }
     }
 
-    pub fn label_groups(&self) -> &super::label_groups::LabelGroups {
+    pub fn label_groups(&self) -> &crate::scheduler::framework::label_groups::LabelGroups {
         &self.label_groups
     }
 

@@ -2,12 +2,16 @@
 //! preferred terms add their weights to its score. Mirrors plugins/nodeaffinity and
 //! component-helpers' nodeaffinity (`GetRequiredNodeAffinity`, `NodeSelectorRequirementsAsSelector`).
 
-use super::cycle_state::CycleState;
-use super::status::Status;
-use super::types::NodeInfo;
 use crate::api::Pod;
 use crate::api::affinity::{NodeSelector, NodeSelectorRequirement, NodeSelectorTerm};
 use crate::api::string_map::StringMap;
+use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
+use crate::scheduler::framework::status::Status;
+use crate::scheduler::framework::types::NodeInfo;
+use crate::store::Store;
 
 pub const NAME: &str = "NodeAffinity";
 pub const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
@@ -80,6 +84,32 @@ pub fn score(state: &CycleState, node: &NodeInfo) -> i64 {
         .filter(|p| p.weight != 0 && term_matches(&p.preference, &node.name, &node.labels))
         .map(|p| i64::from(p.weight))
         .sum()
+}
+
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const PRE_SCORE: PreScorePlugin = PreScorePlugin { name: NAME, pre_score };
+/// Weight 2; scores only pods with preferred node affinity.
+pub const SCORE: ScorePlugin =
+    ScorePlugin { name: NAME, weight: 2, applies: has_preferences, score: score_node, normalize: Some(normalize) };
+
+fn filter_node(state: &CycleState, node: &NodeInfo, _: &NodeFit) -> Result<(), Status> {
+    filter(state, node)
+}
+
+fn pre_score(context: &mut ScoreContext, _: &Store, _: &Cache, _: &[usize]) {
+    context.node_affinity_applies = has_preferred(context.state.pod);
+}
+
+fn has_preferences(context: &ScoreContext) -> bool {
+    context.node_affinity_applies
+}
+
+fn score_node(context: &ScoreContext, node: &NodeInfo, _: &NodeFit) -> i64 {
+    score(context.state, node)
+}
+
+fn normalize(scores: &mut [i64]) {
+    crate::scheduler::schedule_one::default_normalize_score(scores, false);
 }
 
 #[cfg(test)]

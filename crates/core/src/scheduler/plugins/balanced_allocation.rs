@@ -1,8 +1,10 @@
 //! NodeResourcesBalancedAllocation: favours nodes whose cpu and memory would be used in equal
 //! shares after placing the pod. Mirrors plugins/noderesources/balanced_allocation.go (v1.32).
 
-use super::cycle_state::CycleState;
-use super::node_fit::NodeFit;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::{ScoreContext, ScorePlugin, always};
+use crate::scheduler::framework::types::NodeInfo;
 
 pub const NAME: &str = "NodeResourcesBalancedAllocation";
 
@@ -25,4 +27,12 @@ pub fn score(state: &CycleState, node: &NodeFit) -> i64 {
     }
     let std = if count == 2 { ((fractions[0] - fractions[1]) / 2.0).abs() } else { 0.0 };
     ((1.0 - std) * 100.0) as i64
+}
+
+/// Weight 1.
+pub const SCORE: ScorePlugin =
+    ScorePlugin { name: NAME, weight: 1, applies: always, score: score_node, normalize: None };
+
+fn score_node(context: &ScoreContext, _: &NodeInfo, fit: &NodeFit) -> i64 {
+    score(context.state, fit)
 }

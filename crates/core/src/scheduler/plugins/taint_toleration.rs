@@ -2,12 +2,13 @@
 //! PreferNoSchedule taints score higher. Mirrors pkg/scheduler/framework/plugins/tainttoleration
 //! and the matching rules of core/v1 `Toleration.ToleratesTaint`.
 
-use super::cycle_state::CycleState;
-use super::node_fit::NodeFit;
-use super::status::Status;
-use super::types::NodeInfo;
 use crate::api::affinity::Toleration;
 use crate::api::node::Taint;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::{FilterPlugin, ScoreContext, ScorePlugin, always};
+use crate::scheduler::framework::status::Status;
+use crate::scheduler::framework::types::NodeInfo;
 
 pub const NAME: &str = "TaintToleration";
 
@@ -74,6 +75,20 @@ pub fn score(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> i64 {
         .filter(|taint| !prefer.iter().any(|t| tolerates(t, taint)))
         .count();
     untolerated as i64
+}
+
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter };
+
+/// Weight 3; fewer intolerable PreferNoSchedule taints score higher (normalized reversed).
+pub const SCORE: ScorePlugin =
+    ScorePlugin { name: NAME, weight: 3, applies: always, score: score_node, normalize: Some(normalize) };
+
+fn score_node(context: &ScoreContext, node: &NodeInfo, fit: &NodeFit) -> i64 {
+    score(context.state, node, fit)
+}
+
+fn normalize(scores: &mut [i64]) {
+    crate::scheduler::schedule_one::default_normalize_score(scores, true);
 }
 
 #[cfg(test)]

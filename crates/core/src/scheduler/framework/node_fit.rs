@@ -3,7 +3,7 @@
 //! node's full `NodeInfo` (labels, taints, pods, extended resources) only when the pod or the
 //! node calls for it. A projection of upstream's NodeInfo (framework/types.go), derived from it.
 
-use super::types::NodeInfo;
+use crate::scheduler::framework::types::NodeInfo;
 
 /// Image ids kept in the record; a node with more is looked up in its `NodeInfo`.
 const IMAGES: usize = 4;

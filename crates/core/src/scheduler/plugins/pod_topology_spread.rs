@@ -3,13 +3,16 @@
 //! the system defaults (spread replicas of a Service/ReplicaSet over hosts and zones) score.
 //! Mirrors plugins/podtopologyspread (filtering.go, scoring.go, common.go).
 
-use super::cache::Cache;
-use super::node_affinity;
-use super::status::Status;
-use super::taint_toleration::find_untolerated_taint;
-use super::types::NodeInfo;
 use crate::api::labels::{Operator, Requirement, Selector};
 use crate::api::{Pod, ReplicaSet, Service};
+use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
+use crate::scheduler::framework::status::Status;
+use crate::scheduler::framework::types::NodeInfo;
+use crate::scheduler::plugins::node_affinity;
+use crate::scheduler::plugins::taint_toleration::find_untolerated_taint;
 use crate::store::Store;
 use std::collections::BTreeMap;
 
@@ -305,4 +308,26 @@ pub fn normalize(scores: &mut [i64]) {
             value => 100 * (max + min - value) / max,
         };
     }
+}
+
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const PRE_SCORE: PreScorePlugin = PreScorePlugin { name: NAME, pre_score: pre_score_nodes };
+/// Weight 2; scores only pods with spread constraints (or the system default's).
+pub const SCORE: ScorePlugin =
+    ScorePlugin { name: NAME, weight: 2, applies: spreads, score: score_node, normalize: Some(normalize) };
+
+fn filter_node(state: &CycleState, node: &NodeInfo, _: &NodeFit) -> Result<(), Status> {
+    filter(state.topology_spread.as_ref(), state.pod, node)
+}
+
+fn pre_score_nodes(context: &mut ScoreContext, store: &Store, cache: &Cache, feasible: &[usize]) {
+    context.topology_spread = pre_score(store, cache, context.state.pod, feasible);
+}
+
+fn spreads(context: &ScoreContext) -> bool {
+    context.topology_spread.is_some()
+}
+
+fn score_node(context: &ScoreContext, node: &NodeInfo, _: &NodeFit) -> i64 {
+    context.topology_spread.as_ref().map_or(0, |state| score(state, node))
 }

@@ -2,10 +2,12 @@
 //! requests, its PreFilter results, and the room nominated pods have reserved.
 //! Mirrors pkg/scheduler/framework/cycle_state.go and the plugins' PreFilter states.
 
-use super::cache::Cache;
-use super::types::{PodKey, PodRequests, Resource, normalized_image_name};
-use super::{inter_pod_affinity, node_affinity, pod_topology_spread};
 use crate::api::Pod;
+use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::types::{PodKey, PodRequests, Resource, normalized_image_name};
+use crate::scheduler::plugins::inter_pod_affinity;
+use crate::scheduler::plugins::node_affinity;
+use crate::scheduler::plugins::pod_topology_spread;
 use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::Arc;

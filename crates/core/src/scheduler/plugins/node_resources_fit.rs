@@ -2,10 +2,11 @@
 //! requests of the pods already there (requests, never usage); scores favour the least allocated
 //! node. Mirrors plugins/noderesources/fit.go (`fitsRequest`) and least_allocated.go.
 
-use super::cycle_state::CycleState;
-use super::node_fit::NodeFit;
-use super::status::{Code, Status};
-use super::types::{NodeInfo, Resource};
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::{FilterPlugin, ScoreContext, ScorePlugin, always};
+use crate::scheduler::framework::status::{Code, Status};
+use crate::scheduler::framework::types::{NodeInfo, Resource};
 use std::borrow::Cow;
 
 pub const NAME: &str = "NodeResourcesFit";
@@ -109,4 +110,13 @@ pub fn score(state: &CycleState, node: &NodeFit) -> i64 {
         weights += 1;
     }
     if weights == 0 { 0 } else { total / weights }
+}
+
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter };
+/// Weight 1; LeastAllocated.
+pub const SCORE: ScorePlugin =
+    ScorePlugin { name: NAME, weight: 1, applies: always, score: score_node, normalize: None };
+
+fn score_node(context: &ScoreContext, _: &NodeInfo, fit: &NodeFit) -> i64 {
+    score(context.state, fit)
 }

@@ -1,11 +1,11 @@
 //! The scheduler's resource arithmetic and per-node state: `Resource`, `NodeInfo` and a pod's
 //! requests. Mirrors pkg/scheduler/framework/types.go and component-helpers' `resource.PodRequests`.
 
-use super::node_images::NodeImages;
 use crate::api::Pod;
 use crate::api::container::{Container, ResourceList};
 use crate::api::node::Taint;
 use crate::api::string_map::StringMap;
+use crate::scheduler::framework::node_images::NodeImages;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

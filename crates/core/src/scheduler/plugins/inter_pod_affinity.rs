@@ -2,13 +2,16 @@
 //! anti-affinity of pods already placed, decide where a pod may go; preferred terms score.
 //! Mirrors plugins/interpodaffinity (filtering.go, scoring.go).
 
-use super::cache::Cache;
-use super::status::Status;
-use super::types::NodeInfo;
 use crate::api::affinity::{PodAffinity, PodAffinityTerm};
 use crate::api::labels::Selector;
 use crate::api::string_map::StringMap;
 use crate::api::{Namespace, Pod};
+use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
+use crate::scheduler::framework::status::Status;
+use crate::scheduler::framework::types::NodeInfo;
 use crate::store::Store;
 use std::collections::BTreeMap;
 
@@ -275,4 +278,26 @@ pub fn normalize(scores: &mut [i64]) {
     for s in scores.iter_mut() {
         *s = if spread > 0 { (100.0 * ((*s - min) as f64 / spread as f64)) as i64 } else { 0 };
     }
+}
+
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const PRE_SCORE: PreScorePlugin = PreScorePlugin { name: NAME, pre_score: pre_score_nodes };
+/// Weight 2; scores only when some affinity term (the pod's or an existing pod's) applies.
+pub const SCORE: ScorePlugin =
+    ScorePlugin { name: NAME, weight: 2, applies: has_terms, score: score_node, normalize: Some(normalize) };
+
+fn filter_node(state: &CycleState, node: &NodeInfo, _: &NodeFit) -> Result<(), Status> {
+    filter(state.inter_pod_affinity.as_ref(), node)
+}
+
+fn pre_score_nodes(context: &mut ScoreContext, store: &Store, cache: &Cache, _: &[usize]) {
+    context.inter_pod_affinity = pre_score(store, cache, context.state.pod);
+}
+
+fn has_terms(context: &ScoreContext) -> bool {
+    context.inter_pod_affinity.is_some()
+}
+
+fn score_node(context: &ScoreContext, node: &NodeInfo, _: &NodeFit) -> i64 {
+    context.inter_pod_affinity.as_ref().map_or(0, |state| score(state, node))
 }

@@ -1,11 +1,13 @@
 //! NodeUnschedulable: a cordoned node (`spec.unschedulable`) takes no new pods unless they
 //! tolerate `node.kubernetes.io/unschedulable:NoSchedule`. Mirrors plugins/nodeunschedulable.
 
-use super::cycle_state::CycleState;
-use super::node_fit::NodeFit;
-use super::status::Status;
-use super::taint_toleration::tolerations_tolerate_taint;
 use crate::api::node::Taint;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::FilterPlugin;
+use crate::scheduler::framework::status::Status;
+use crate::scheduler::framework::types::NodeInfo;
+use crate::scheduler::plugins::taint_toleration::tolerations_tolerate_taint;
 
 pub const NAME: &str = "NodeUnschedulable";
 pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
@@ -24,4 +26,10 @@ pub fn filter(state: &CycleState, node: &NodeFit) -> Result<(), Status> {
         return Ok(());
     }
     Err(Status::unresolvable(NAME, ERR_REASON_UNSCHEDULABLE))
+}
+
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+
+fn filter_node(state: &CycleState, _: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
+    filter(state, fit)
 }

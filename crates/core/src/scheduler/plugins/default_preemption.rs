@@ -3,14 +3,14 @@
 //! Mirrors plugins/defaultpreemption (SelectVictimsOnNode, PodEligibleToPreemptOthers) and
 //! framework/preemption (Preempt, findCandidates, pickOneNodeForPreemption).
 
-use super::cache::Cache;
-use super::cycle_state::CycleState;
-use super::fit_error::FitError;
-use super::node_fit::NodeFit;
-use super::schedule_one::run_filters;
-use super::status::{Code, Status};
-use super::types::{NodeInfo, PodKey};
 use crate::api::Pod;
+use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::fit_error::FitError;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::status::{Code, Status};
+use crate::scheduler::framework::types::{NodeInfo, PodKey};
+use crate::scheduler::schedule_one::run_filters;
 use crate::store::Store;
 use std::sync::Arc;
 

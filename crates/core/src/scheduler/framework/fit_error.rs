@@ -1,7 +1,7 @@
 //! The FailedScheduling message: `0/N nodes are available: <count reason, …>. <preemption>`,
 //! reasons counted over nodes and sorted as strings. Mirrors framework/types.go `FitError.Error()`.
 
-use super::status::Status;
+use crate::scheduler::framework::status::Status;
 use std::collections::BTreeMap;
 
 /// The filters' verdicts for one failed attempt (upstream `Diagnosis` + `NumAllNodes`).

@@ -3,11 +3,14 @@
 //! plugins that rejected them, or after 5 minutes regardless.
 //! Mirrors pkg/scheduler/backend/queue/scheduling_queue.go (PriorityQueue).
 
-use super::types::PodKey;
-use super::{
-    inter_pod_affinity, node_affinity, node_name, node_resources_fit, node_unschedulable, pod_topology_spread,
-    taint_toleration,
-};
+use crate::scheduler::framework::types::PodKey;
+use crate::scheduler::plugins::inter_pod_affinity;
+use crate::scheduler::plugins::node_affinity;
+use crate::scheduler::plugins::node_name;
+use crate::scheduler::plugins::node_resources_fit;
+use crate::scheduler::plugins::node_unschedulable;
+use crate::scheduler::plugins::pod_topology_spread;
+use crate::scheduler::plugins::taint_toleration;
 use crate::sim::time::{Duration, SimTime};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};

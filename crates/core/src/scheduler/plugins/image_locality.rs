@@ -3,9 +3,10 @@
 //! Nodes here report no image list or sizes: a node "has" the images of the pods assigned to it,
 //! and every image counts as `ASSUMED_IMAGE_SIZE_BYTES`.
 
-use super::cycle_state::CycleState;
-use super::node_fit::NodeFit;
-use super::types::NodeInfo;
+use crate::scheduler::framework::cycle_state::CycleState;
+use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::{ScoreContext, ScorePlugin, always};
+use crate::scheduler::framework::types::NodeInfo;
 
 pub const NAME: &str = "ImageLocality";
 
@@ -35,4 +36,12 @@ fn calculate_priority(sum: i64, containers: i64) -> i64 {
     let max_threshold = MAX_CONTAINER_THRESHOLD * containers.max(1);
     let clamped = sum.clamp(MIN_THRESHOLD, max_threshold);
     100 * (clamped - MIN_THRESHOLD) / (max_threshold - MIN_THRESHOLD)
+}
+
+/// Weight 1.
+pub const SCORE: ScorePlugin =
+    ScorePlugin { name: NAME, weight: 1, applies: always, score: score_node, normalize: None };
+
+fn score_node(context: &ScoreContext, node: &NodeInfo, fit: &NodeFit) -> i64 {
+    score(context.state, node, fit, context.total_nodes)
 }

@@ -1,0 +1,14 @@
+//! The scheduling framework (pkg/scheduler/framework): the queue, the cache of nodes and
+//! assigned pods, one cycle's state, the statuses plugins return, and the registry of plugins
+//! with their extension points and weights.
+
+pub mod cache;
+pub mod cycle_state;
+pub mod fit_error;
+pub mod label_groups;
+pub mod node_fit;
+pub mod node_images;
+pub mod registry;
+pub mod scheduling_queue;
+pub mod status;
+pub mod types;
