@@ -74,11 +74,38 @@ pub struct ProgressHistory {
     pub resume: Option<Resume>,
 }
 
-/// A learner's lab as last saved: enough to replay it.
+/// A learner's lab as the learner saves it (`PUT /api/lab`): enough to replay it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LabLog {
     pub lesson: String,
     pub seed: u64,
     pub scripts: Vec<String>,
+}
+
+/// A saved lab as the server gives it back (`GET /api/lab`, and to the class's instructor):
+/// the log, when it was saved and whose it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedLab {
+    pub lesson: String,
+    pub seed: u64,
+    pub scripts: Vec<String>,
+    /// Milliseconds since the Unix epoch.
+    pub updated_at: i64,
+    pub display_name: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_lab_reads_back_with_its_owner_and_a_log_refuses_strangers() {
+        let saved =
+            r#"{"lesson":"01-first-pod","seed":1,"scripts":["kubectl get pods"],"updated_at":5,"display_name":"Bo"}"#;
+        let saved: SavedLab = serde_json::from_str(saved).unwrap();
+        assert_eq!((saved.scripts.len(), saved.display_name.as_str()), (1, "Bo"));
+        let strange = r#"{"lesson":"x","seed":1,"scripts":[],"owner":"me"}"#;
+        assert!(serde_json::from_str::<LabLog>(strange).unwrap_err().to_string().contains("unknown field `owner`"));
+    }
 }

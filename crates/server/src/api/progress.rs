@@ -11,7 +11,7 @@ use crate::db::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use kubelab_wire::{LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume};
+use kubelab_wire::{LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -126,13 +126,13 @@ pub async fn save_lab(
 
 /// `GET /api/lab`: the learner's own saved lab (to pick it up again after a reload or on
 /// another device); 404 before the first save.
-pub async fn own_lab(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<Value>> {
+pub async fn own_lab(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<SavedLab>> {
     let (learner, class_id) = caller.learner("read their lab")?;
     lab_of(&state, &learner.id, class_id, "you have not saved a lab yet").await.map(Json)
 }
 
 /// The saved lab of a learner in a class, as JSON.
-async fn lab_of(state: &AppState, learner_id: &str, class_id: &str, missing: &str) -> ApiResult<Value> {
+async fn lab_of(state: &AppState, learner_id: &str, class_id: &str, missing: &str) -> ApiResult<SavedLab> {
     let row: Option<(String, i64, String, i64, String)> = sqlx::query_as(
         "SELECT l.lesson, l.seed, l.scripts, l.updated_at, u.display_name FROM labs l JOIN users u ON u.id = l.learner_id
          WHERE l.learner_id = $1 AND u.class_id = $2",
@@ -142,10 +142,9 @@ async fn lab_of(state: &AppState, learner_id: &str, class_id: &str, missing: &st
     .fetch_optional(&state.db.pool)
     .await?;
     let (lesson, seed, scripts, updated_at, display_name) = row.ok_or_else(|| ApiError::NotFound(missing.into()))?;
-    let scripts: Value = serde_json::from_str(&scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(
-        json!({"lesson": lesson, "seed": seed, "scripts": scripts, "updated_at": updated_at, "display_name": display_name}),
-    )
+    let scripts: Vec<String> = serde_json::from_str(&scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let seed = u64::try_from(seed).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(SavedLab { lesson, seed, scripts, updated_at, display_name })
 }
 
 /// `GET /api/classes/{id}/learners/{learner}/lab`
@@ -153,7 +152,7 @@ pub async fn learner_lab(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     Path((class_id, learner_id)): Path<(String, String)>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SavedLab>> {
     owned_class(&state.db, &caller, &class_id, "replay its learners' labs").await?;
     lab_of(&state, &learner_id, &class_id, "that learner has not started a lab in this class yet").await.map(Json)
 }

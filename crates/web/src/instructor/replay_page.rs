@@ -12,20 +12,20 @@ use crate::lesson::lessons::catalogue;
 use crate::pages::error_panel::ErrorPanel;
 use crate::pages::route::Route;
 use crate::server::api_client;
-use kubelab_wire::LabLog;
+use kubelab_wire::SavedLab;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 #[component]
 pub fn ReplayPage(class_id: String, learner: String, engine: &'static dyn Engine) -> impl IntoView {
-    let log = RwSignal::new(None::<Result<LabLog, String>>);
+    let log = RwSignal::new(None::<Result<SavedLab, String>>);
     let path = format!(
         "/api/classes/{}/learners/{}/lab",
         api_client::path_segment(&class_id),
         api_client::path_segment(&learner)
     );
     spawn_local(async move {
-        let answer = api_client::get::<LabLog>(&path).await.map_err(|problem| problem.detail);
+        let answer = api_client::get::<SavedLab>(&path).await.map_err(|problem| problem.detail);
         let _ = log.try_set(Some(answer));
     });
     view! {
@@ -39,7 +39,7 @@ pub fn ReplayPage(class_id: String, learner: String, engine: &'static dyn Engine
     }
 }
 
-fn replay(engine: &'static dyn Engine, log: LabLog) -> AnyView {
+fn replay(engine: &'static dyn Engine, log: SavedLab) -> AnyView {
     let session = match rebuild(engine, &log.lesson, log.seed) {
         Ok(session) => session,
         Err(message) => {
