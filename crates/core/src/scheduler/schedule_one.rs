@@ -31,6 +31,7 @@ pub fn num_feasible_nodes_to_find(num_all_nodes: usize) -> usize {
 
 /// Every filter plugin of the profile in order; the first rejection wins.
 /// `fit` is `node`'s `NodeFit`; the plugins read `node` only for what `fit` does not hold.
+#[inline]
 pub fn run_filters(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
     DEFAULT_PROFILE.run_filters(state, node, fit)
 }

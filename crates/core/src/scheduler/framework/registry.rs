@@ -94,7 +94,9 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// Every filter in order; the first refusal wins.
+    /// Every filter in order; the first refusal wins. Inlined, so that for a constant profile
+    /// the compiler sees each filter and calls it directly (this loop runs per pod per node).
+    #[inline(always)]
     pub fn run_filters(&self, state: &CycleState<'_>, node: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
         for plugin in self.filter {
             (plugin.filter)(state, node, fit)?;
