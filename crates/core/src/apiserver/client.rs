@@ -78,24 +78,23 @@ impl<'a> Client<'a> {
         Request::new(self.user.clone(), verb, kind).namespace(namespace).name(name)
     }
 
-    pub fn get(&mut self, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {
-        let request = self.request(Verb::Get, kind, namespace, name);
-        object_of(self.send(request)?)
+    /// Reads go through the door's read path as this client's user (`Reader`).
+    pub fn reader(&self) -> Reader<'_> {
+        Reader::new(self.store, self.user.clone())
+    }
+
+    pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {
+        self.reader().get(kind, namespace, name)
     }
 
     pub fn list(
-        &mut self,
+        &self,
         kind: Kind,
         namespace: Option<&str>,
         labels: &Selector,
         fields: &FieldSelector,
     ) -> Result<ObjectList, ApiError> {
-        let options = Options { label_selector: labels.clone(), field_selector: fields.clone(), ..Options::default() };
-        let request = self.request(Verb::List, kind, namespace.unwrap_or_default(), "").options(options);
-        match self.send(request)? {
-            Response::List(list) => Ok(list),
-            other => Err(unexpected(&other)),
-        }
+        self.reader().list(kind, namespace, labels, fields)
     }
 
     pub fn create(&mut self, object: Object) -> Result<Object, ApiError> {
