@@ -19,3 +19,22 @@ pub const KUSTOMIZE_VERSION: &str = "v5.8.1";
 /// 1: until v1.32 printing. 2: random streams by purpose, node Leases, the system
 /// PriorityClasses, v1.36.
 pub const BEHAVIOUR_VERSION: u32 = 2;
+
+/// What a learner or instructor is told when a permalink or lab log was made by an earlier
+/// behaviour version: it replays, but may differ from what its author saw.
+pub fn earlier_behaviour_notice(behaviour: u32) -> Option<&'static str> {
+    (behaviour < BEHAVIOUR_VERSION).then_some(
+        "It was made by an earlier version of the simulator: generated names and timings may differ from what its author saw.",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_earlier_behaviour_gets_a_notice() {
+        assert!(earlier_behaviour_notice(1).is_some_and(|n| n.contains("earlier version")));
+        assert_eq!(earlier_behaviour_notice(BEHAVIOUR_VERSION), None);
+    }
+}

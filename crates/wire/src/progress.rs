@@ -81,6 +81,15 @@ pub struct LabLog {
     pub lesson: String,
     pub seed: u64,
     pub scripts: Vec<String>,
+    /// The simulator's behaviour version that ran the scripts (kubelab-core's
+    /// `BEHAVIOUR_VERSION`); a log saved before versions were recorded is version 1.
+    #[serde(default = "first_behaviour")]
+    pub behaviour: u32,
+}
+
+/// The behaviour version of logs saved before logs carried one.
+fn first_behaviour() -> u32 {
+    1
 }
 
 /// A saved lab as the server gives it back (`GET /api/lab`, and to the class's instructor):
@@ -90,6 +99,9 @@ pub struct SavedLab {
     pub lesson: String,
     pub seed: u64,
     pub scripts: Vec<String>,
+    /// The behaviour version the log was made with: an older one replays with a notice.
+    #[serde(default = "first_behaviour")]
+    pub behaviour: u32,
     /// Milliseconds since the Unix epoch.
     pub updated_at: i64,
     pub display_name: String,
@@ -104,7 +116,7 @@ mod tests {
         let saved =
             r#"{"lesson":"01-first-pod","seed":1,"scripts":["kubectl get pods"],"updated_at":5,"display_name":"Bo"}"#;
         let saved: SavedLab = serde_json::from_str(saved).unwrap();
-        assert_eq!((saved.scripts.len(), saved.display_name.as_str()), (1, "Bo"));
+        assert_eq!((saved.scripts.len(), saved.display_name.as_str(), saved.behaviour), (1, "Bo", 1));
         let strange = r#"{"lesson":"x","seed":1,"scripts":[],"owner":"me"}"#;
         assert!(serde_json::from_str::<LabLog>(strange).unwrap_err().to_string().contains("unknown field `owner`"));
     }

@@ -110,15 +110,16 @@ pub async fn save_lab(
     let seed = i64::try_from(lab.seed).map_err(|_| input::bad("seed", "must be below 2^63"))?;
     let scripts = serde_json::to_string(&lab.scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
     sqlx::query(
-        "INSERT INTO labs (learner_id, lesson, seed, scripts, updated_at) VALUES ($1, $2, $3, $4, $5)
+        "INSERT INTO labs (learner_id, lesson, seed, scripts, updated_at, behaviour) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (learner_id) DO UPDATE SET lesson = excluded.lesson, seed = excluded.seed,
-             scripts = excluded.scripts, updated_at = excluded.updated_at",
+             scripts = excluded.scripts, updated_at = excluded.updated_at, behaviour = excluded.behaviour",
     )
     .bind(&learner.id)
     .bind(&lesson)
     .bind(seed)
     .bind(&scripts)
     .bind(now_ms())
+    .bind(i64::from(lab.behaviour))
     .execute(&state.db.pool)
     .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -133,18 +134,20 @@ pub async fn own_lab(State(state): State<Arc<AppState>>, caller: Caller) -> ApiR
 
 /// The saved lab of a learner in a class, as JSON.
 async fn lab_of(state: &AppState, learner_id: &str, class_id: &str, missing: &str) -> ApiResult<SavedLab> {
-    let row: Option<(String, i64, String, i64, String)> = sqlx::query_as(
-        "SELECT l.lesson, l.seed, l.scripts, l.updated_at, u.display_name FROM labs l JOIN users u ON u.id = l.learner_id
+    let row: Option<(String, i64, String, i64, String, i64)> = sqlx::query_as(
+        "SELECT l.lesson, l.seed, l.scripts, l.updated_at, u.display_name, l.behaviour FROM labs l JOIN users u ON u.id = l.learner_id
          WHERE l.learner_id = $1 AND u.class_id = $2",
     )
     .bind(learner_id)
     .bind(class_id)
     .fetch_optional(&state.db.pool)
     .await?;
-    let (lesson, seed, scripts, updated_at, display_name) = row.ok_or_else(|| ApiError::NotFound(missing.into()))?;
+    let (lesson, seed, scripts, updated_at, display_name, behaviour) =
+        row.ok_or_else(|| ApiError::NotFound(missing.into()))?;
     let scripts: Vec<String> = serde_json::from_str(&scripts).map_err(|e| ApiError::Internal(e.to_string()))?;
     let seed = u64::try_from(seed).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(SavedLab { lesson, seed, scripts, updated_at, display_name })
+    let behaviour = u32::try_from(behaviour).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(SavedLab { lesson, seed, scripts, behaviour, updated_at, display_name })
 }
 
 /// `GET /api/classes/{id}/learners/{learner}/lab`

@@ -5,10 +5,11 @@ use super::{Backend, Db, now_ms};
 use sqlx::{Acquire, Executor};
 
 /// Append only: a released migration never changes; a change is a new entry.
-const MIGRATIONS: &[(i64, &[&str])] = &[(
-    1,
-    &[
-        "CREATE TABLE users (
+const MIGRATIONS: &[(i64, &[&str])] = &[
+    (
+        1,
+        &[
+            "CREATE TABLE users (
             id TEXT PRIMARY KEY,
             role TEXT NOT NULL,
             email TEXT UNIQUE,
@@ -17,20 +18,20 @@ const MIGRATIONS: &[(i64, &[&str])] = &[(
             class_id TEXT,
             resume_code TEXT UNIQUE,
             created_at BIGINT NOT NULL)",
-        "CREATE INDEX users_class ON users (class_id)",
-        "CREATE TABLE sessions (
+            "CREATE INDEX users_class ON users (class_id)",
+            "CREATE TABLE sessions (
             token_hash TEXT PRIMARY KEY,
             user_id TEXT NOT NULL,
             created_at BIGINT NOT NULL)",
-        "CREATE INDEX sessions_user ON sessions (user_id, created_at)",
-        "CREATE TABLE classes (
+            "CREATE INDEX sessions_user ON sessions (user_id, created_at)",
+            "CREATE TABLE classes (
             id TEXT PRIMARY KEY,
             instructor_id TEXT NOT NULL,
             name TEXT NOT NULL,
             join_code TEXT NOT NULL UNIQUE,
             created_at BIGINT NOT NULL)",
-        "CREATE INDEX classes_instructor ON classes (instructor_id, created_at)",
-        "CREATE TABLE progress (
+            "CREATE INDEX classes_instructor ON classes (instructor_id, created_at)",
+            "CREATE TABLE progress (
             learner_id TEXT NOT NULL,
             event_id TEXT NOT NULL,
             class_id TEXT NOT NULL,
@@ -41,15 +42,21 @@ const MIGRATIONS: &[(i64, &[&str])] = &[(
             answer TEXT,
             at BIGINT NOT NULL,
             PRIMARY KEY (learner_id, event_id))",
-        "CREATE INDEX progress_class ON progress (class_id, at)",
-        "CREATE TABLE labs (
+            "CREATE INDEX progress_class ON progress (class_id, at)",
+            "CREATE TABLE labs (
             learner_id TEXT PRIMARY KEY,
             lesson TEXT NOT NULL,
             seed BIGINT NOT NULL,
             scripts TEXT NOT NULL,
             updated_at BIGINT NOT NULL)",
-    ],
-)];
+        ],
+    ),
+    (
+        2,
+        // Which simulator behaviour made a saved lab: labs saved before this column were made by 1.
+        &["ALTER TABLE labs ADD COLUMN behaviour BIGINT NOT NULL DEFAULT 1"],
+    ),
+];
 
 /// Applies the migrations not applied yet, each in its own transaction. On PostgreSQL an
 /// advisory lock keeps two servers starting at once from racing.

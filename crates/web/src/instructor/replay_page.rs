@@ -50,8 +50,10 @@ fn replay(engine: &'static dyn Engine, log: SavedLab) -> AnyView {
     for script in &log.scripts {
         lab.run(script);
     }
+    let earlier = kubelab_core::version::earlier_behaviour_notice(log.behaviour);
     view! {
         <p>{format!("{} · {} commands · seed {}", lesson_label(&log.lesson, None), log.scripts.len(), log.seed)}</p>
+        {earlier.map(|notice| view! { <p class="lab-notice" role="status">{notice}</p> })}
         <div class="lesson-layout replay">
             <section class="terminal" aria-label="The learner's transcript (read-only)">
                 <pre class="terminal-output" id="terminal-output" tabindex="0">{move || transcript_text(&lab.transcript.get())}</pre>

@@ -19,10 +19,9 @@ pub fn open(session: Box<dyn LiveLab>) -> LabHandle {
             let seed = session.replay_log().1;
             let handle = replay(session, link.scripts.clone());
             let mut notice = format!("Opened a shared lab: {} entries replayed.", link.scripts.len());
-            if link.behaviour < kubelab_core::version::BEHAVIOUR_VERSION {
-                notice.push_str(
-                    " It was made by an earlier version of the simulator: generated names and timings may differ from what its author saw.",
-                );
+            if let Some(earlier) = kubelab_core::version::earlier_behaviour_notice(link.behaviour) {
+                notice.push(' ');
+                notice.push_str(earlier);
             }
             if link.seed != seed {
                 notice.push_str(&format!(

@@ -5,6 +5,7 @@
 use crate::lab::lab_handle::LabHandle;
 use crate::server::api_client;
 use crate::server::server_context::ServerContext;
+use kubelab_core::version::BEHAVIOUR_VERSION;
 use kubelab_wire::LabLog;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -21,7 +22,7 @@ pub fn save_while_open(lab: LabHandle, server: ServerContext) {
     Effect::new(move |_| {
         let log = lab.with(|session| {
             let (lesson, seed, scripts) = session.replay_log();
-            LabLog { lesson: lesson.to_string(), seed, scripts: scripts.to_vec() }
+            LabLog { lesson: lesson.to_string(), seed, scripts: scripts.to_vec(), behaviour: BEHAVIOUR_VERSION }
         });
         if log.scripts.is_empty() || !server.is_learner_untracked() {
             return;

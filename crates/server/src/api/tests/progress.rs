@@ -121,10 +121,14 @@ async fn an_instructor_replays_a_learners_lab() {
 
     let lab = json!({"lesson": "first-deployment", "seed": 7, "scripts": ["kubectl get pods", "sleep 10s"]});
     assert_eq!(app.call("PUT", "/api/lab", Some(&learner), Some(lab)).await.status, StatusCode::NO_CONTENT);
-    let newer = json!({"lesson": "first-deployment", "seed": 7, "scripts": ["kubectl get pods", "sleep 10s", "kubectl get nodes"]});
+    let replay = app.call("GET", &path, Some(&instructor), None).await.body;
+    assert_eq!(replay["behaviour"], 1, "a log without a behaviour version was made by the first");
+    let newer = json!({"lesson": "first-deployment", "seed": 7, "behaviour": 2,
+        "scripts": ["kubectl get pods", "sleep 10s", "kubectl get nodes"]});
     app.call("PUT", "/api/lab", Some(&learner), Some(newer)).await;
 
     let replay = app.call("GET", &path, Some(&instructor), None).await.body;
+    assert_eq!(replay["behaviour"], 2, "the saved behaviour version comes back for the replay's notice");
     assert_eq!(replay["scripts"], json!(["kubectl get pods", "sleep 10s", "kubectl get nodes"]));
     assert_eq!(replay["display_name"], "Bob");
     let own = app.call("GET", "/api/lab", Some(&learner), None).await.body;
