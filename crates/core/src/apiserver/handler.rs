@@ -48,8 +48,12 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
         }
         Verb::Patch => {
             let patch = request.options.patch.take().ok_or_else(|| bad_request("a patch needs a body"))?;
-            store.authorize("patch", kind, namespace, name, "")?;
-            kinds::dispatch_merge_patch(store, kind, namespace, name, &patch).map(Response::Object)
+            store.authorize("patch", kind, namespace, name, &request.subresource)?;
+            match request.subresource.as_str() {
+                "status" => kinds::dispatch_merge_patch_status(store, kind, namespace, name, &patch),
+                _ => kinds::dispatch_merge_patch(store, kind, namespace, name, &patch),
+            }
+            .map(Response::Object)
         }
         Verb::Delete => store.delete_object(kind, namespace, name, &request.options.delete).map(Response::Deleted),
     }

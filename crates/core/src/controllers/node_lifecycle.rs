@@ -7,12 +7,13 @@
 use crate::api::meta::Time;
 use crate::api::node::Taint;
 use crate::api::pod::PodCondition;
-use crate::api::{Kind, Node, Pod};
+use crate::api::{Kind, Lease, Node, Pod};
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, object_reference};
+use crate::store::node_lease::NODE_LEASE_NAMESPACE;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `--node-monitor-grace-period` (50 s since v1.32).
@@ -50,7 +51,12 @@ impl NodeLifecycleController {
             check.insert(name);
         }
         match self.informer.poll(store) {
-            Changes::Events(events) => check.extend(events.filter(|e| e.kind == Kind::Node).map(|e| e.name.clone())),
+            // A node's own status, or its Lease (which an external machine's kubelet renews).
+            Changes::Events(events) => check.extend(
+                events
+                    .filter(|e| e.kind == Kind::Node || (e.kind == Kind::Lease && e.namespace == NODE_LEASE_NAMESPACE))
+                    .map(|e| e.name.clone()),
+            ),
             Changes::Relist => check.extend(store.list::<Node>(None).map(|n| n.metadata.name.clone())),
         }
         for name in check {
@@ -68,19 +74,36 @@ impl NodeLifecycleController {
     /// not been renewed for the grace period goes Unknown.
     fn process(&self, store: &mut Store, name: &str) -> Option<SimTime> {
         let node = store.try_get::<Node>("", name)?.clone();
-        match self.known_off.get(name) {
-            Some(renewed) => {
-                let unknown_at = monitor_tick_after(renewed.plus(NODE_MONITOR_GRACE_PERIOD));
-                if store.now() < unknown_at {
-                    return Some(unknown_at);
-                }
+        let simulated_silence = self.known_off.get(name).copied();
+        let mut look_again = None;
+        if let Some(renewed) = simulated_silence.or_else(|| external_probe(store, &node)) {
+            let unknown_at = monitor_tick_after(renewed.plus(NODE_MONITOR_GRACE_PERIOD));
+            if store.now() >= unknown_at {
                 mark_unknown(store, &node);
+                return None;
             }
-            None if has_taint(&node, UNREACHABLE_TAINT) && ready(&node) => remove_unreachable_taints(store, &node),
-            None => {}
+            look_again = Some(unknown_at);
         }
-        None
+        if simulated_silence.is_none() && has_taint(&node, UNREACHABLE_TAINT) && ready(&node) {
+            remove_unreachable_taints(store, &node);
+        }
+        look_again
     }
+}
+
+/// For a node whose kubelet runs outside the lab (it renews its own Lease): when it was last
+/// heard from, its Lease's renewTime or its Ready condition's heartbeat, whichever is later
+/// (upstream's `probeTimestamp`). `None` for a simulated machine, whose renewals the store
+/// keeps, and for a node without a Lease.
+fn external_probe(store: &Store, node: &Node) -> Option<SimTime> {
+    let name = node.metadata.name.as_str();
+    if store.heartbeat(name).is_some() {
+        return None;
+    }
+    // A node no kubelet ever renewed a Lease for (one `kubectl create` made) is left alone.
+    let lease = store.try_get::<Lease>(NODE_LEASE_NAMESPACE, name)?.spec.renew_time.map(|t| t.0);
+    let status = node.status.conditions.iter().find(|c| c.type_ == "Ready").and_then(|c| c.last_heartbeat_time);
+    lease.max(status.map(|t| t.0))
 }
 
 /// The controller looks every 5 s: the first look strictly after the grace period ends.

@@ -23,7 +23,7 @@ use crate::store::{DeleteOptions, Store};
 use node::NodeRuntime;
 use pod_worker::PodStep;
 use runtime::{Ending, PodRuntime};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 type Key = (String, String);
 
@@ -39,6 +39,9 @@ pub struct Kubelet {
     powered_off: BTreeMap<String, SimTime>,
     /// The container runtime behind every node's kubelet.
     runtime: container_runtime::Runtime,
+    /// Nodes whose kubelet runs outside the simulation (a real machine's agent): nothing here
+    /// runs their pods; their status arrives as requests (`Sim::node_input`).
+    external: BTreeSet<String>,
 }
 
 /// Due pods taken from the wake-ups at a time.
@@ -86,6 +89,16 @@ impl Kubelet {
     /// The container runtime the nodes run pods with.
     pub fn container_runtime(&self) -> &dyn container_runtime::ContainerRuntime {
         self.runtime.get()
+    }
+
+    /// From now on the node's kubelet runs outside the simulation.
+    pub fn mark_external(&mut self, node: &str) {
+        self.external.insert(node.to_string());
+    }
+
+    /// Whether the node's kubelet runs outside the simulation.
+    pub fn is_external(&self, node: &str) -> bool {
+        self.external.contains(node)
     }
 
     /// The runtime view of a pod (for logs, exec and the UI's inspector).
@@ -140,6 +153,9 @@ impl Kubelet {
             return;
         };
         let Some(node_name) = pod.node_name().map(str::to_string) else { return };
+        if self.external.contains(&node_name) {
+            return;
+        }
         let Some(node) = store.try_get_shared::<Node>("", &node_name) else { return };
         let host_ip = internal_ip(&node);
         let node_runtime = self.node_runtime_for(&node);

@@ -6,6 +6,7 @@
 
 pub mod lab;
 pub mod sim_run;
+pub mod trace_replay;
 pub mod words;
 
 use crate::kubectl::{self, Context, FileSystem, Watch};

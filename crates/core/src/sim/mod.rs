@@ -4,6 +4,7 @@
 //! step the controllers run until the cluster is quiet again. Nothing ticks when nothing is due.
 
 pub mod load;
+pub mod node_input;
 mod pending;
 pub mod queue;
 pub mod random;
@@ -124,15 +125,25 @@ impl Sim {
 
     /// `lab node power-off`: the machine stops; its kubelet goes silent.
     pub fn power_off_node(&mut self, name: &str) -> Result<(), ApiError> {
-        self.store.get::<Node>("", name)?;
+        self.simulated_machine(name)?;
         self.controllers.kubelet.power_off(&mut self.store, name);
         Ok(())
     }
 
     /// `lab node power-on`: the machine boots; its kubelet posts Ready and restarts its pods.
     pub fn power_on_node(&mut self, name: &str) -> Result<(), ApiError> {
-        self.store.get::<Node>("", name)?;
+        self.simulated_machine(name)?;
         self.controllers.kubelet.power_on(&mut self.store, name);
+        Ok(())
+    }
+
+    /// The node, if its machine is one the lab simulates (an external one has its own power).
+    fn simulated_machine(&self, name: &str) -> Result<(), ApiError> {
+        self.store.get::<Node>("", name)?;
+        if self.controllers.kubelet.is_external(name) {
+            let message = format!("node {name:?} is an external machine: its power is not the lab's to switch");
+            return Err(ApiError::BadRequest { message });
+        }
         Ok(())
     }
 
@@ -263,3 +274,6 @@ mod tests;
 
 #[cfg(test)]
 mod random_tests;
+
+#[cfg(test)]
+mod node_input_tests;

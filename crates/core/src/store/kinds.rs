@@ -300,6 +300,16 @@ pub fn dispatch_merge_patch(
     with_kind!(kind, T => store.merge_patch::<T>(namespace, name, patch).map(Resource::into_object))
 }
 
+pub fn dispatch_merge_patch_status(
+    store: &mut Store,
+    kind: Kind,
+    namespace: &str,
+    name: &str,
+    patch: &serde_json::Value,
+) -> Result<Object, ApiError> {
+    with_kind!(kind, T => store.merge_patch_status::<T>(namespace, name, patch).map(Resource::into_object))
+}
+
 pub fn dispatch_get(store: &Store, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {
     with_kind!(kind, T => store.get::<T>(namespace, name).map(|o| read(store, o)))
 }

@@ -220,6 +220,11 @@ impl Store {
         self.trace.command(self.now, line);
     }
 
+    /// Notes a request from outside the simulation (a real node's report), before its writes.
+    pub(crate) fn trace_input(&mut self, input: &serde_json::Value) {
+        self.trace.input(self.now, input);
+    }
+
     pub fn snapshots(&self) -> &Snapshots {
         &self.snapshots
     }
@@ -419,6 +424,19 @@ impl Store {
 
     /// JSON merge patch (RFC 7386), as `kubectl patch --type merge` and apply use it.
     pub fn merge_patch<T: Stored>(&mut self, namespace: &str, name: &str, patch: &Value) -> Result<T, ApiError> {
+        let patched = self.merge_patched::<T>(namespace, name, patch)?;
+        self.update(patched)
+    }
+
+    /// A JSON merge patch to the status subresource (`kubectl patch --subresource=status`, a
+    /// kubelet's status report): only the status it patches is written.
+    pub fn merge_patch_status<T: Stored>(&mut self, namespace: &str, name: &str, patch: &Value) -> Result<T, ApiError> {
+        let patched = self.merge_patched::<T>(namespace, name, patch)?;
+        self.update_status(patched).map(|o| T::clone(&o))
+    }
+
+    /// The object as the patch would leave it.
+    fn merge_patched<T: Stored>(&self, namespace: &str, name: &str, patch: &Value) -> Result<T, ApiError> {
         let current = self.get::<T>(namespace, name)?;
         let mut document = crate::api::codec::to_json_value(current);
         json_patch::merge(&mut document, patch);
@@ -429,7 +447,7 @@ impl Store {
                 message: "metadata.name: the name of the object may not be changed".into(),
             });
         }
-        self.update(patched)
+        Ok(patched)
     }
 
     /// Deletes an object. Pods bound to a node, and objects with finalizers, are only marked

@@ -82,6 +82,11 @@ impl Store {
         self.heartbeats.iter()
     }
 
+    /// The renewals of a simulated machine's kubelet (none for an external machine's).
+    pub fn heartbeat(&self, node: &str) -> Option<&Heartbeat> {
+        self.heartbeats.get(node)
+    }
+
     /// When the node's Lease was last renewed, as its `renewTime` reads now.
     pub fn lease_renewed_at(&self, node: &str) -> Option<SimTime> {
         self.heartbeats.get(node).map(|h| h.renewed_at(self.now()))

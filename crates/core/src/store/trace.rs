@@ -37,6 +37,15 @@ impl Trace {
         self.push(&entry.to_string());
     }
 
+    /// Records a request from outside the simulation, as it arrived.
+    pub fn input(&mut self, time: SimTime, input: &serde_json::Value) {
+        if self.off {
+            return;
+        }
+        let entry = serde_json::json!({"t": time.as_millis(), "input": input});
+        self.push(&entry.to_string());
+    }
+
     /// Records a store write: `{"kind":…,"name":…,"namespace":…,"rv":…,"t":…,"type":…,"uid":…,"user":…}`,
     /// keys sorted as serde_json prints a map. Written by hand: every write of the store lands
     /// here, and building a JSON value per write cost the store a third of its write rate.

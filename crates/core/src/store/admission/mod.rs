@@ -9,6 +9,7 @@
 mod default_toleration_seconds;
 pub use default_toleration_seconds::default_tolerations;
 mod namespace_lifecycle;
+mod node_restriction;
 mod priority;
 mod service_account;
 
@@ -51,8 +52,13 @@ pub struct Plugin {
 }
 
 /// The enabled plugins, in upstream's order.
-pub const CHAIN: &[Plugin] =
-    &[namespace_lifecycle::PLUGIN, service_account::PLUGIN, priority::PLUGIN, default_toleration_seconds::PLUGIN];
+pub const CHAIN: &[Plugin] = &[
+    namespace_lifecycle::PLUGIN,
+    service_account::PLUGIN,
+    node_restriction::PLUGIN,
+    priority::PLUGIN,
+    default_toleration_seconds::PLUGIN,
+];
 
 /// Runs the chain: every plugin's mutation in order, then every plugin's validation.
 pub fn run(store: &Store, request: &Request<'_>, mut object: ObjectMut<'_>) -> Result<(), ApiError> {
@@ -75,6 +81,9 @@ mod tests {
     #[test]
     fn the_chain_keeps_upstreams_order() {
         let names: Vec<&str> = super::plugin_names().collect();
-        assert_eq!(names, ["NamespaceLifecycle", "ServiceAccount", "Priority", "DefaultTolerationSeconds"]);
+        assert_eq!(
+            names,
+            ["NamespaceLifecycle", "ServiceAccount", "NodeRestriction", "Priority", "DefaultTolerationSeconds"]
+        );
     }
 }
