@@ -262,4 +262,14 @@ impl Pod {
     pub fn is_ready(&self) -> bool {
         self.status.conditions.iter().any(|c| c.type_ == "Ready" && c.status == "True")
     }
+
+    /// A container of the spec, init containers included.
+    pub fn container(&self, name: &str) -> Option<&Container> {
+        self.spec.containers.iter().chain(self.spec.init_containers.iter()).find(|c| c.name == name)
+    }
+
+    /// The container's status as its kubelet last reported it, init containers included.
+    pub fn container_status(&self, name: &str) -> Option<&ContainerStatus> {
+        self.status.container_statuses.iter().chain(&self.status.init_container_statuses).find(|s| s.name == name)
+    }
 }

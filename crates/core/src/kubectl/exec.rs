@@ -9,6 +9,7 @@ use super::{Context, Verb, namespace_of, pods, wget};
 use crate::api::Pod;
 use crate::api::container::Container;
 use crate::kubectl::UsageError;
+use crate::kubelet::node_server::NodeServer;
 use crate::sim::Sim;
 use crate::sim::random::Purpose;
 
@@ -86,16 +87,18 @@ fn exec(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(String, i32), S
     run_in(sim, &pod, &name, command)
 }
 
-/// Runs `command` in container `name` of `pod`, which must be running.
+/// Runs `command` in container `name` of `pod`, which must be running, through its node's
+/// kubelet: a machine outside the lab runs it itself; a simulated one runs the image's program.
 fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -> Result<(String, i32), String> {
     let not_found = || format!("error: unable to upgrade connection: container not found ({name:?})");
-    let spec = pods::find_container(pod, name).ok_or_else(not_found)?.clone();
-    let runtime = sim.controllers().kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name);
-    let running = runtime.and_then(|rt| rt.all().find(|c| c.name == name)).and_then(|c| c.running());
-    let since_start = sim.now().since(running.ok_or_else(not_found)?.started_at);
-    let kubelet = &sim.controllers().kubelet;
-    let info =
-        kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or("")).map_err(|_| not_found())?;
+    let spec = pod.container(name).ok_or_else(not_found)?.clone();
+    let node = sim.pod_node_server(pod).ok_or_else(not_found)?;
+    if matches!(node, NodeServer::External { .. }) {
+        return node.exec_external(pod, name, command).map_err(|e| e.to_string());
+    }
+    let process = node.running_container(pod, name).ok_or_else(not_found)?;
+    let since_start = sim.now().since(process.started_at);
+    let info = process.image;
     let program = command[0].rsplit('/').next().unwrap_or("");
     if info.workload.behaviour.shell {
         match program {

@@ -10,11 +10,9 @@ use super::pods;
 use super::{Context, Verb, namespace_of};
 use crate::api::Pod;
 use crate::api::labels::Selector;
-use crate::api::pod::ContainerStateTerminated;
 use crate::kubectl::UsageError;
 use crate::sim::Sim;
 use crate::sim::time::{Duration, SimTime};
-use crate::workload::ProcessState;
 
 pub const VERB: Verb = Verb {
     name: "logs",
@@ -151,33 +149,16 @@ fn options(args: &Args, selector: bool) -> Result<Options, String> {
     })
 }
 
-/// One run of a container: when it started, until when it printed, what was injected.
-struct Instance {
-    started_at: SimTime,
-    until: SimTime,
-    state: ProcessState,
-}
-
-/// The lines of one container, formatted as the options ask.
+/// The lines of one container, from its node's kubelet, formatted as the options ask.
 fn container_logs(sim: &Sim, pod: &Pod, name: &str, options: &Options) -> Result<Vec<String>, String> {
     let pod_name = &pod.metadata.name;
-    let spec = pods::find_container(pod, name)
-        .ok_or_else(|| format!("error: container {name} is not valid for pod {pod_name}"))?;
-    if pod.node_name().is_none() {
-        // The API server has no kubelet to ask: an empty stream.
-        return Ok(Vec::new());
-    }
-    let Some(instance) = instance(sim, pod, name, options.previous)? else { return Ok(Vec::new()) };
-    let runtime = sim.controllers().kubelet.container_runtime();
-    let Ok(info) = runtime.resolve_image(spec.image.as_deref().unwrap_or("")) else { return Ok(Vec::new()) };
-    let printed = instance.until.since(instance.started_at);
-    let lines = info.workload.timed_logs(spec, pod_name, instance.started_at, printed, instance.state);
+    pod.container(name).ok_or_else(|| format!("error: container {name} is not valid for pod {pod_name}"))?;
+    // Not bound yet: the API server has no kubelet to ask, an empty stream.
+    let Some(node) = sim.pod_node_server(pod) else { return Ok(Vec::new()) };
+    let lines = node.container_logs(pod, name, options.previous).map_err(|e| e.to_string())?;
     let since = options.since.map(|d| SimTime(sim.now().0.saturating_sub(d.0)));
-    let mut lines: Vec<(SimTime, String)> = lines
-        .into_iter()
-        .map(|(after, text)| (instance.started_at.plus(after), text))
-        .filter(|(at, _)| since.is_none_or(|from| *at >= from))
-        .collect();
+    let mut lines: Vec<(SimTime, String)> =
+        lines.into_iter().filter(|(at, _)| since.is_none_or(|from| *at >= from)).collect();
     if let Some(tail) = options.tail {
         lines.drain(..lines.len().saturating_sub(tail));
     }
@@ -188,65 +169,6 @@ fn container_logs(sim: &Sim, pod: &Pod, name: &str, options: &Options) -> Result
         format!("{prefix}{stamp}{text}")
     };
     Ok(lines.into_iter().map(format).collect())
-}
-
-/// The kubelet's `validateContainerLogStatus`: the instance whose logs to read, none, or why not.
-fn instance(sim: &Sim, pod: &Pod, name: &str, previous: bool) -> Result<Option<Instance>, String> {
-    let pod_name = &pod.metadata.name;
-    let bad_request = |message: String| format!("Error from server (BadRequest): {message}");
-    let Some(status) = pods::container_status(pod, name) else {
-        return Err(bad_request(format!(
-            "container {name:?} in pod {pod_name:?} is waiting to start: ContainerCreating"
-        )));
-    };
-    let last = status.last_state.terminated.as_ref().filter(|t| t.container_id.is_some());
-    if previous {
-        let last = last.ok_or_else(|| {
-            bad_request(format!("previous terminated container {name:?} in pod {pod_name:?} not found"))
-        })?;
-        return Ok(Some(terminated(last)));
-    }
-    if status.state.running.is_some() {
-        return Ok(running(sim, pod, name));
-    }
-    if let Some(current) = &status.state.terminated {
-        let current = Some(current).filter(|t| t.container_id.is_some()).or(last);
-        let current =
-            current.ok_or_else(|| bad_request(format!("container {name:?} in pod {pod_name:?} is terminated")))?;
-        return Ok(Some(terminated(current)));
-    }
-    if let Some(last) = last {
-        return Ok(Some(terminated(last)));
-    }
-    let reason = status.state.waiting.as_ref().and_then(|w| w.reason.clone()).unwrap_or_default();
-    let why = match reason.as_str() {
-        "ErrImagePull" => "image can't be pulled".to_string(),
-        "ImagePullBackOff" => "trying and failing to pull image".to_string(),
-        "" => {
-            return Err(bad_request(format!(
-                "container {name:?} in pod {pod_name:?} is waiting to start - no logs yet"
-            )));
-        }
-        other => other.to_string(),
-    };
-    Err(bad_request(format!("container {name:?} in pod {pod_name:?} is waiting to start: {why}")))
-}
-
-/// The running instance, as the node's runtime holds it (with its injected state).
-fn running(sim: &Sim, pod: &Pod, name: &str) -> Option<Instance> {
-    let runtime = sim.controllers().kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name)?;
-    let running = runtime.all().find(|c| c.name == name)?.running()?;
-    let now = sim.now();
-    let sigterm_after =
-        running.stopping.map(|s| s.sigterm_at).filter(|at| *at <= now).map(|at| at.since(running.started_at));
-    let state = ProcessState { hog_mib: running.hog_mib, sigterm_after };
-    Some(Instance { started_at: running.started_at, until: now, state })
-}
-
-fn terminated(run: &ContainerStateTerminated) -> Instance {
-    let started_at = run.started_at.map_or(SimTime::ZERO, |t| t.0);
-    let until = run.finished_at.map_or(started_at, |t| t.0);
-    Instance { started_at, until, state: ProcessState::default() }
 }
 
 /// Go's RFC3339Nano: fractional seconds without trailing zeros.

@@ -4,9 +4,7 @@
 
 use super::output::Output;
 use super::resource_args::unknown_type;
-use crate::api::container::Container;
 use crate::api::labels::Selector;
-use crate::api::pod::ContainerStatus;
 use crate::api::{Deployment, Kind, Pod, ReplicaSet, Service};
 use crate::store::Store;
 use std::cmp::Reverse;
@@ -77,7 +75,7 @@ pub fn container_name(pod: &Pod, requested: Option<&str>, out: &mut Output) -> R
         return Ok(name.to_string());
     }
     if let Some(name) = pod.metadata.annotations.get(DEFAULT_CONTAINER_ANNOTATION).filter(|n| !n.is_empty()) {
-        if find_container(pod, name).is_some() {
+        if pod.container(name).is_some() {
             return Ok(name.to_string());
         }
         out.warn(format!("Default container name {name:?} not found in pod {}", pod.metadata.name));
@@ -95,14 +93,4 @@ pub fn all_container_names(pod: &Pod) -> String {
     let regular = pod.spec.containers.iter().map(|c| c.name.clone());
     let init = pod.spec.init_containers.iter().map(|c| format!("{} (init)", c.name));
     regular.chain(init).collect::<Vec<_>>().join(", ")
-}
-
-/// A container of the pod's spec, init containers included.
-pub fn find_container<'a>(pod: &'a Pod, name: &str) -> Option<&'a Container> {
-    pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).find(|c| c.name == name)
-}
-
-/// The container's status as the kubelet last reported it.
-pub fn container_status<'a>(pod: &'a Pod, name: &str) -> Option<&'a ContainerStatus> {
-    pod.status.container_statuses.iter().chain(&pod.status.init_container_statuses).find(|s| s.name == name)
 }

@@ -76,7 +76,7 @@ const HELP: &str = "Display resource (CPU/memory) usage.\n\n The top command all
 fn pod_usage(sim: &Sim, pod: &Pod, served: &BTreeMap<(String, String), u64>) -> Option<Vec<(String, Usage)>> {
     let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
     let rps = served.get(&key).copied().unwrap_or(0);
-    let metrics = metrics::pod_metrics(sim.now(), &sim.controllers().kubelet, pod, rps)?;
+    let metrics = metrics::pod_metrics(sim.now(), &sim.pod_node_server(pod)?, pod, rps)?;
     let usage =
         metrics.containers.into_iter().map(|c| (c.name, Usage { millicores: c.cpu_millicores, bytes: c.memory_bytes }));
     Some(usage.collect())
@@ -205,7 +205,7 @@ fn top_nodes(sim: &Sim, args: &Args) -> Result<Output, String> {
 /// A node's use: its pods plus its system daemons; `None` while its kubelet is silent.
 fn node_usage(sim: &Sim, node: &Node) -> Option<Usage> {
     let name = &node.metadata.name;
-    if sim.controllers().kubelet.heartbeat_lost_at(name).is_some() {
+    if !sim.node_server(node).reachable(name) {
         return None;
     }
     let system = Usage { millicores: NODE_SYSTEM_MILLICORES, bytes: NODE_SYSTEM_MIB * MIB };

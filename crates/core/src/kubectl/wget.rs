@@ -228,18 +228,12 @@ fn answer(sim: &mut Sim, ip: &str, port: i32, path: &str) -> Answer {
     let pod = sim.store().list::<Pod>(None).find(|p| p.status.pod_ip.as_deref() == Some(ip)).cloned();
     let Some(pod) = pod else { return Answer::Unreachable };
     let (namespace, name) = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
-    let Some(runtime) = sim.controllers().kubelet.pod_runtime(&namespace, &name) else { return Answer::Unreachable };
+    let Some(node) = sim.pod_node_server(&pod) else { return Answer::Unreachable };
     let now = sim.now();
     let mut response = None;
     for spec in pod.spec.containers.iter() {
-        let Some(running) = runtime.containers.iter().find(|c| c.name == spec.name).and_then(|c| c.running()) else {
-            continue;
-        };
-        let Ok(info) = sim.controllers().kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or(""))
-        else {
-            continue;
-        };
-        if let Ok(http) = info.workload.respond(spec, path, port, &name, now.since(running.started_at)) {
+        let Some(process) = node.running_container(&pod, &spec.name) else { continue };
+        if let Ok(http) = process.image.workload.respond(spec, path, port, &name, now.since(process.started_at)) {
             response = Some((spec.name.clone(), http));
             break;
         }

@@ -6,6 +6,7 @@
 pub mod backoff;
 pub mod container_runtime;
 pub mod node;
+pub mod node_server;
 pub mod pod_worker;
 pub mod prober;
 pub mod runtime;
@@ -42,6 +43,8 @@ pub struct Kubelet {
     /// Nodes whose kubelet runs outside the simulation (a real machine's agent): nothing here
     /// runs their pods; their status arrives as requests (`Sim::node_input`).
     external: BTreeSet<String>,
+    /// The connections the host made to external machines' agents (`connect_agent`).
+    agents: BTreeMap<String, std::sync::Arc<dyn node_server::NodeAgent>>,
 }
 
 /// Due pods taken from the wake-ups at a time.
@@ -86,8 +89,8 @@ impl Kubelet {
         self.runtime = runtime;
     }
 
-    /// The container runtime the nodes run pods with.
-    pub fn container_runtime(&self) -> &dyn container_runtime::ContainerRuntime {
+    /// The container runtime the nodes run pods with (read through `node_server`).
+    fn container_runtime(&self) -> &dyn container_runtime::ContainerRuntime {
         self.runtime.get()
     }
 
@@ -96,13 +99,24 @@ impl Kubelet {
         self.external.insert(node.to_string());
     }
 
+    /// The host reached an external machine's agent: the API server's reads of that node's
+    /// pods (logs, exec) go to it from now on.
+    pub fn connect_agent(&mut self, node: &str, agent: std::sync::Arc<dyn node_server::NodeAgent>) {
+        self.agents.insert(node.to_string(), agent);
+    }
+
+    /// The agent of an external machine, while the host is connected to it.
+    pub fn agent(&self, node: &str) -> Option<&dyn node_server::NodeAgent> {
+        self.agents.get(node).map(|a| a.as_ref())
+    }
+
     /// Whether the node's kubelet runs outside the simulation.
     pub fn is_external(&self, node: &str) -> bool {
         self.external.contains(node)
     }
 
-    /// The runtime view of a pod (for logs, exec and the UI's inspector).
-    pub fn pod_runtime(&self, namespace: &str, name: &str) -> Option<&PodRuntime> {
+    /// The runtime view of a pod (read through `node_server`: logs, exec, metrics).
+    fn pod_runtime(&self, namespace: &str, name: &str) -> Option<&PodRuntime> {
         self.pods.get(&(namespace.to_string(), name.to_string()))
     }
 

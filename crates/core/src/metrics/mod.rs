@@ -4,9 +4,11 @@
 
 pub mod load;
 
-use crate::api::Pod;
+use crate::api::{Node, Pod};
 use crate::kubelet::Kubelet;
+use crate::kubelet::node_server::NodeServer;
 use crate::sim::time::{Duration, SimTime};
+use crate::store::Store;
 
 /// metrics-server's resolution: usage is a rate over the last scrape interval.
 pub const METRIC_WINDOW: Duration = Duration::from_secs(15);
@@ -32,23 +34,29 @@ impl PodMetrics {
     }
 }
 
-/// A pod's metrics at `now`, or `None` while any of its containers is not running (metrics-server
-/// reports only pods it could scrape whole). Requests are served by the first container; a
-/// container's CPU never exceeds its limit (the kernel throttles it there).
-pub fn pod_metrics(now: SimTime, kubelet: &Kubelet, pod: &Pod, requests_per_second: u64) -> Option<PodMetrics> {
-    let runtime = kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name)?;
+/// A pod's metrics at `now`, as its node's kubelet reports them (`/stats`), or `None` while any
+/// of its containers is not running (metrics-server reports only pods it could scrape whole).
+/// Requests are served by the first container; a container's CPU never exceeds its limit (the
+/// kernel throttles it there).
+pub fn pod_metrics(now: SimTime, node: &NodeServer<'_>, pod: &Pod, requests_per_second: u64) -> Option<PodMetrics> {
     let mut containers = Vec::new();
     for (i, spec) in pod.spec.containers.iter().enumerate() {
-        let running = runtime.containers.iter().find(|c| c.name == spec.name)?.running()?;
-        let since_start = now.since(running.started_at);
-        let workload = kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or("")).ok()?.workload;
+        let process = node.running_container(pod, &spec.name)?;
+        let since_start = now.since(process.started_at);
+        let workload = &process.image.workload;
         let rps = if i == 0 { requests_per_second } else { 0 };
         let mut cpu_millicores = workload.cpu_millicores(since_start, rps);
         if let Some(limit) = spec.resources.limits.get("cpu") {
             cpu_millicores = cpu_millicores.min(limit.milli_value().max(0) as u64);
         }
-        let memory_bytes = workload.memory_bytes(since_start, running.hog_mib);
+        let memory_bytes = workload.memory_bytes(since_start, process.hog_mib);
         containers.push(ContainerMetrics { name: spec.name.clone(), cpu_millicores, memory_bytes });
     }
     Some(PodMetrics { timestamp: now, window: METRIC_WINDOW, containers })
+}
+
+/// metrics-server's scrape of one pod: its node's kubelet, asked at the store's time.
+pub fn scrape(store: &Store, kubelet: &Kubelet, pod: &Pod, requests_per_second: u64) -> Option<PodMetrics> {
+    let node = store.try_get::<Node>("", pod.node_name()?)?;
+    pod_metrics(store.now(), &kubelet.node_server(node, store.now()), pod, requests_per_second)
 }

@@ -178,6 +178,22 @@ impl Sim {
         self.controllers.kubelet.use_container_runtime(runtime);
     }
 
+    /// The kubelet of `node` as the API server reaches it (logs, exec, a pod's processes).
+    pub fn node_server(&self, node: &Node) -> crate::kubelet::node_server::NodeServer<'_> {
+        self.controllers.kubelet.node_server(node, self.now)
+    }
+
+    /// The kubelet of the node `pod` is bound to, if it is bound to one that exists.
+    pub fn pod_node_server(&self, pod: &crate::api::Pod) -> Option<crate::kubelet::node_server::NodeServer<'_>> {
+        let node = self.store.try_get::<Node>("", pod.node_name()?)?;
+        Some(self.node_server(node))
+    }
+
+    /// The host reached an external machine's agent (see `NodeAgent`).
+    pub fn connect_agent(&mut self, node: &str, agent: std::sync::Arc<dyn crate::kubelet::node_server::NodeAgent>) {
+        self.controllers.kubelet.connect_agent(node, agent);
+    }
+
     /// The controllers, for read-only views (the scheduler's decisions, the kubelet's runtime).
     pub fn controllers(&self) -> &Controllers {
         &self.controllers

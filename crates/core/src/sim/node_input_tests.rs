@@ -5,9 +5,11 @@
 use super::Sim;
 use super::node_input::{InputVerb, NodeInput};
 use super::time::{Duration, SimTime};
+use crate::api::Pod;
 use crate::apiserver::Response;
 use crate::cluster::ClusterSpec;
 use crate::kubectl::MemoryFiles;
+use crate::kubelet::node_server::{NodeAgent, NodeError};
 use crate::script::{self, trace_replay};
 use serde_json::{Value, json};
 
@@ -160,4 +162,42 @@ fn the_trace_records_each_report_and_replaying_it_rebuilds_the_lab_byte_for_byte
     trace_replay::replay(&mut again, &trace, &MemoryFiles::default()).unwrap();
     again.advance(sim.now().since(again.now()));
     assert_eq!(again.trace().as_jsonl(), trace);
+}
+
+/// A machine's agent as a test stands it up: it printed two lines, and echoes what it runs.
+#[derive(Debug)]
+struct EchoAgent;
+
+impl NodeAgent for EchoAgent {
+    fn container_logs(&self, _: &Pod, container: &str, _: bool) -> Result<Vec<(SimTime, String)>, NodeError> {
+        Ok(vec![(SimTime(2_000), format!("{container} listening on :8080")), (SimTime(3_000), "GET /".into())])
+    }
+
+    fn exec(&self, _: &Pod, _: &str, command: &[String]) -> Result<(String, i32), NodeError> {
+        Ok((format!("{}\n", command.join(" ")), 0))
+    }
+}
+
+#[test]
+fn logs_and_exec_reach_an_external_pod_through_its_agent_or_fail_as_a_closed_kubelet_port_does() {
+    let mut sim = joined_lab();
+    assert_eq!(
+        sh(&mut sim, "kubectl logs web"),
+        "$ kubectl logs web\nError from server: Get \"https://192.168.1.20:10250/containerLogs/default/web/web\": \
+         dial tcp 192.168.1.20:10250: connect: connection refused\n"
+    );
+    let exec = sh(&mut sim, "kubectl exec web -- hostname");
+    assert!(
+        exec.ends_with(
+            "Error from server: error dialing backend: dial tcp 192.168.1.20:10250: connect: connection refused\n"
+        ),
+        "{exec}"
+    );
+
+    sim.connect_agent("edge-1", std::sync::Arc::new(EchoAgent));
+    assert_eq!(
+        sh(&mut sim, "kubectl logs web --timestamps"),
+        "$ kubectl logs web --timestamps\n2025-01-01T00:00:02Z web listening on :8080\n2025-01-01T00:00:03Z GET /\n"
+    );
+    assert_eq!(sh(&mut sim, "kubectl exec web -- uname -a"), "$ kubectl exec web -- uname -a\nuname -a\n");
 }

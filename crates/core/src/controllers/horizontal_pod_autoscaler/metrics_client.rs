@@ -6,7 +6,7 @@ use super::replica_calculator::{PodMetric, PodMetricsInfo};
 use crate::api::Pod;
 use crate::api::labels::Selector;
 use crate::kubelet::Kubelet;
-use crate::metrics::pod_metrics;
+use crate::metrics::scrape;
 use crate::store::Store;
 use std::collections::BTreeMap;
 
@@ -25,7 +25,7 @@ pub fn get_resource_metric(
     for pod in store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels)) {
         let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
         let rps = served.get(&key).copied().unwrap_or(0);
-        let Some(metrics) = pod_metrics(store.now(), kubelet, pod, rps) else { continue };
+        let Some(metrics) = scrape(store, kubelet, pod, rps) else { continue };
         let containers = metrics.containers.iter().filter(|c| container.is_empty() || c.name == container);
         let value: i64 = match resource {
             "cpu" => containers.map(|c| c.cpu_millicores as i64).sum(),
