@@ -139,6 +139,8 @@ pub enum ApiError {
     TooManyRequests {
         message: String,
     },
+    /// A resource the server does not serve (a custom resource whose CRD is not installed).
+    NotServed,
 }
 
 impl ApiError {
@@ -161,6 +163,7 @@ impl ApiError {
             ApiError::Forbidden { .. } => "Forbidden",
             ApiError::MethodNotAllowed { .. } => "MethodNotAllowed",
             ApiError::TooManyRequests { .. } => "TooManyRequests",
+            ApiError::NotServed => "NotFound",
         }
     }
 
@@ -174,6 +177,7 @@ impl ApiError {
             ApiError::Forbidden { .. } => 403,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::TooManyRequests { .. } => 429,
+            ApiError::NotServed => 404,
         }
     }
 
@@ -190,6 +194,7 @@ impl ApiError {
             | ApiError::Forbidden { message }
             | ApiError::MethodNotAllowed { message }
             | ApiError::TooManyRequests { message } => message.clone(),
+            ApiError::NotServed => "the server could not find the requested resource".to_string(),
         }
     }
 }

@@ -24,6 +24,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod addons;
 pub mod api;
 pub mod apiserver;
 pub mod checks;

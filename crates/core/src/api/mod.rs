@@ -7,6 +7,7 @@ pub mod affinity;
 pub mod codec;
 pub mod config_map;
 pub mod container;
+pub mod custom_resource_definition;
 pub mod deployment;
 pub mod endpoint_slice;
 pub mod event;
@@ -19,6 +20,7 @@ pub mod meta;
 pub mod namespace;
 pub mod node;
 pub mod pod;
+pub mod pod_group;
 pub mod priority_class;
 pub mod quantity;
 pub mod replica_set;
@@ -30,6 +32,7 @@ pub mod string_map;
 pub mod volume;
 
 pub use config_map::ConfigMap;
+pub use custom_resource_definition::CustomResourceDefinition;
 pub use deployment::Deployment;
 pub use endpoint_slice::EndpointSlice;
 pub use event::Event;
@@ -39,6 +42,7 @@ pub use meta::ObjectMeta;
 pub use namespace::Namespace;
 pub use node::Node;
 pub use pod::Pod;
+pub use pod_group::PodGroup;
 pub use priority_class::PriorityClass;
 pub use replica_set::ReplicaSet;
 pub use secret::Secret;
@@ -73,6 +77,10 @@ macro_rules! for_each_kind {
                 ("autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", ["hpa"], namespaced),
             PriorityClass => priority_classes ("scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", ["pc"], cluster),
             Lease => leases ("coordination.k8s.io", "v1", "leases", "lease", [], namespaced),
+            CustomResourceDefinition => custom_resource_definitions ("apiextensions.k8s.io", "v1",
+                "customresourcedefinitions", "customresourcedefinition", ["crd", "crds"], cluster),
+            // Custom resources: served once an add-on installs their CRD.
+            PodGroup => pod_groups ("scheduling.x-k8s.io", "v1alpha1", "podgroups", "podgroup", ["pg", "pgs"], namespaced, crd),
         }
     };
 }
@@ -82,7 +90,7 @@ macro_rules! for_each_kind {
 #[macro_export]
 macro_rules! api_kinds {
     (() $($kind:ident => $field:ident ($group:literal, $version:literal, $plural:literal, $singular:literal,
-        [$($short:literal),*], $scope:ident)),* $(,)?) => {
+        [$($short:literal),*], $scope:ident $(, $crd:ident)?)),* $(,)?) => {
         /// The kinds the core knows, in discovery order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -100,6 +108,7 @@ macro_rules! api_kinds {
                 singular: $singular,
                 short_names: &[$($short),*],
                 namespaced: scope_is_namespaced(stringify!($scope)),
+                custom: is_custom(&[$(stringify!($crd))?]),
             },)*
         ];
 
@@ -164,6 +173,11 @@ const fn scope_is_namespaced(scope: &str) -> bool {
     scope.len() == "namespaced".len()
 }
 
+/// Whether a kind table row ends in `crd` (a custom resource, served once its CRD is installed).
+const fn is_custom(marker: &[&str]) -> bool {
+    !marker.is_empty()
+}
+
 /// One row of the discovery table: how a kind is named on the wire and on the command line.
 #[derive(Debug)]
 pub struct ResourceInfo {
@@ -175,6 +189,9 @@ pub struct ResourceInfo {
     pub singular: &'static str,
     pub short_names: &'static [&'static str],
     pub namespaced: bool,
+    /// A custom resource: served only while its CustomResourceDefinition (named
+    /// `plural_qualified()`) is installed and Established.
+    pub custom: bool,
 }
 
 impl ResourceInfo {

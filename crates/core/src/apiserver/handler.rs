@@ -18,6 +18,9 @@ pub fn handle(store: &mut Store, request: Request) -> Response {
 
 fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> {
     let kind = request.resource.kind().ok_or_else(|| not_served(&request))?;
+    if !store.serves(kind) {
+        return Err(ApiError::NotServed);
+    }
     if !kind.info().namespaced {
         request.namespace.clear();
     }
@@ -62,6 +65,9 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
 /// Serves a read (get or list) on a store it does not change: a lesson check, a view.
 pub fn read(store: &Store, request: &Request) -> Response {
     let served = request.resource.kind().ok_or_else(|| not_served(request)).and_then(|kind| {
+        if !store.serves(kind) {
+            return Err(ApiError::NotServed);
+        }
         let namespace = if kind.info().namespaced { request.namespace.as_str() } else { "" };
         match request.verb {
             Verb::Get => {

@@ -33,17 +33,16 @@ pub const VERB: Verb = Verb {
     run,
 };
 
-/// Discovery's group order: the core group, then `apps`, then `discovery.k8s.io`.
-const GROUP_ORDER: &[&str] = &["", "apps", "autoscaling", "discovery.k8s.io"];
-
-fn run(_ctx: &mut Context<'_>, args: Args) -> Output {
+fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let output = args.get("output").unwrap_or("");
     if !["", "wide", "name"].contains(&output) {
         return Output::failed(format!("error: --output {output} is not available"));
     }
-    let mut rows: Vec<&ResourceInfo> = RESOURCES.iter().filter(|r| keep(r, &args)).collect();
-    let group_rank = |r: &ResourceInfo| GROUP_ORDER.iter().position(|g| *g == r.group).unwrap_or(GROUP_ORDER.len());
-    rows.sort_by_key(|r| (group_rank(r), r.plural));
+    let mut rows: Vec<&ResourceInfo> =
+        RESOURCES.iter().filter(|r| ctx.sim.store().serves(r.kind) && keep(r, &args)).collect();
+    // kubectl sorts by group name, the core group first; discovery lists each group's
+    // resources alphabetically.
+    rows.sort_by_key(|r| (r.group, r.plural));
     match args.get("sort-by").unwrap_or("") {
         "" => {}
         "name" => rows.sort_by_key(|r| r.plural),
@@ -118,20 +117,25 @@ mod tests {
         let mut sim = lab("");
         let text = run(&mut sim, "kubectl api-resources");
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "NAME                       SHORTNAMES   APIVERSION               NAMESPACED   KIND");
-        assert_eq!(lines[1], "configmaps                 cm           v1                       true         ConfigMap");
+        assert_eq!(lines[0], "NAME                        SHORTNAMES   APIVERSION                NAMESPACED   KIND");
+        assert_eq!(
+            lines[1],
+            "configmaps                  cm           v1                        true         ConfigMap"
+        );
         assert_eq!(
             lines.last(),
-            Some(&"priorityclasses            pc           scheduling.k8s.io/v1     false        PriorityClass")
+            Some(&"priorityclasses             pc           scheduling.k8s.io/v1      false        PriorityClass")
         );
+        // Groups in name order: apiextensions.k8s.io's CRDs right after the core group.
+        assert!(text.contains("\nservices                    svc          v1                        true         Service\ncustomresourcedefinitions   crd,crds     apiextensions.k8s.io/v1   false        CustomResourceDefinition\n"));
         assert!(text.contains(
-            "\nhorizontalpodautoscalers   hpa          autoscaling/v2           true         HorizontalPodAutoscaler\n"
+            "\nleases                                   coordination.k8s.io/v1    true         Lease\nendpointslices"
         ));
-        assert!(
-            text.contains("\nleases                                  coordination.k8s.io/v1   true         Lease\n")
-        );
         let text = run(&mut sim, "kubectl api-resources --namespaced=false -o name");
-        assert_eq!(text, "namespaces\nnodes\npriorityclasses.scheduling.k8s.io\n");
+        assert_eq!(
+            text,
+            "namespaces\nnodes\ncustomresourcedefinitions.apiextensions.k8s.io\npriorityclasses.scheduling.k8s.io\n"
+        );
         let text = run(&mut sim, "kubectl api-resources --api-group=apps --no-headers");
         assert_eq!(
             text,

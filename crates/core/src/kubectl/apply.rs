@@ -68,6 +68,7 @@ fn apply_one(
     namespace: Option<&str>,
 ) -> Result<String, String> {
     let kind = codec::kind_of(&document).map_err(|e| type_error(&e, source, &document))?;
+    super::resource_args::mapping(ctx.sim.store(), kind, &document, source)?;
     let info = kind.info();
     set_namespace(&mut document, info.namespaced, namespace)?;
     set_last_applied(&mut document);

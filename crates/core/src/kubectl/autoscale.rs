@@ -61,7 +61,7 @@ fn autoscaler_for(ctx: &Context<'_>, args: &Args, (min, max, cpu_percent): (i64,
     if args.positionals.is_empty() {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(ctx.sim.store(), &args.positionals)?;
     let Some((kind, name)) = request.named.first().cloned() else {
         return Err("error: resource(s) were provided, but no name was specified".into());
     };

@@ -170,7 +170,7 @@ fn arguments(sim: &Sim, verb: &Verb, positionals: &[&str], namespace: &str, curr
         return names(sim, kind, namespace).into_iter().map(|n| format!("{type_}/{n}")).collect();
     }
     match positionals {
-        [] => kind_names(),
+        [] => kind_names(sim),
         [type_] if !type_.contains('/') && !type_.contains(',') => {
             Kind::from_cli_name(type_).map_or_else(Vec::new, |kind| names(sim, kind, namespace))
         }
@@ -207,10 +207,11 @@ fn takes_resources(verb: &str) -> bool {
     )
 }
 
-/// Every kind's plural, singular and short names.
-fn kind_names() -> Vec<String> {
+/// Every served kind's plural, singular and short names.
+fn kind_names(sim: &Sim) -> Vec<String> {
     RESOURCES
         .iter()
+        .filter(|r| sim.store().serves(r.kind))
         .flat_map(|r| [r.plural, r.singular].into_iter().chain(r.short_names.iter().copied()))
         .map(String::from)
         .collect()

@@ -157,7 +157,7 @@ fn targets(ctx: &Context<'_>, args: &Args, out: &mut Output) -> Result<Vec<Targe
     if args.positionals.is_empty() {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(ctx.sim.store(), &args.positionals)?;
     if !request.named.is_empty() {
         return Ok(request.named.into_iter().map(|(k, n)| (k, namespace.clone(), n)).collect());
     }
@@ -193,6 +193,11 @@ fn targets_from_files(ctx: &Context<'_>, filenames: &[String], namespace: &str, 
         };
         for document in documents {
             match codec::kind_of(&document) {
+                Ok(kind) if !ctx.sim.store().serves(kind) => {
+                    if let Err(message) = resource_args::mapping(ctx.sim.store(), kind, &document, &source.name) {
+                        out.error(message);
+                    }
+                }
                 Ok(kind) => {
                     let name = document.pointer("/metadata/name").and_then(|v| v.as_str()).unwrap_or("").to_string();
                     let ns = document

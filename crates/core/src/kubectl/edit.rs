@@ -22,7 +22,7 @@ pub const VERB: Verb = Verb {
 };
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
-    let target = match target(&args) {
+    let target = match target(ctx.sim.store(), &args) {
         Ok(target) => target,
         Err(message) => return Output::failed(message),
     };
@@ -35,11 +35,11 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     edit_with(ctx, target.0, &namespace, &target.1, &text)
 }
 
-fn target(args: &Args) -> Result<(Kind, String), String> {
+fn target(store: &crate::store::Store, args: &Args) -> Result<(Kind, String), String> {
     if args.positionals.is_empty() {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(store, &args.positionals)?;
     match request.named.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err("error: resource(s) were provided, but no name was specified".into()),

@@ -59,7 +59,7 @@ fn service_for(ctx: &Context<'_>, args: &Args) -> Result<Value, String> {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }
     let namespace = namespace_of(args);
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(ctx.sim.store(), &args.positionals)?;
     let Some((kind, name)) = request.named.first().cloned() else {
         return Err("error: resource(s) were provided, but no name was specified".into());
     };

@@ -87,7 +87,7 @@ fn output_format(args: &Args) -> Result<Format, String> {
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     if watching(&args) {
-        if let Err(message) = watch_of(&args) {
+        if let Err(message) = watch_of(ctx.sim.store(), &args) {
             return Output::failed(message);
         }
         if args.switch("watch-only") {
@@ -112,11 +112,11 @@ fn watching(args: &Args) -> bool {
 }
 
 /// The stream `--watch` / `--watch-only` asks for (not yet open), or `None` without them.
-pub(super) fn watch_of(args: &Args) -> Result<Option<Watch>, String> {
+pub(super) fn watch_of(store: &crate::store::Store, args: &Args) -> Result<Option<Watch>, String> {
     if !watching(args) {
         return Ok(None);
     }
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(store, &args.positionals)?;
     let mut kinds: Vec<Kind> = request.kinds.clone();
     kinds.extend(request.named.iter().map(|(kind, _)| *kind));
     kinds.dedup();
@@ -146,7 +146,7 @@ fn sort(objects: &mut Vec<Object>, args: &Args) -> Result<(), String> {
 type Collected = (Vec<Object>, Output, ResourceRequest, Format);
 
 fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(ctx.sim.store(), &args.positionals)?;
     let format = output_format(args)?;
     let labels = Selector::parse(args.get("selector").unwrap_or("")).map_err(|e| format!("error: {e}"))?;
     let all_namespaces = args.switch("all-namespaces");

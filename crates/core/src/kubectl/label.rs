@@ -129,7 +129,7 @@ pub fn select_targets(
         return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
     }
     let namespace = namespace_of(args);
-    let request = resource_args::parse(resources)?;
+    let request = resource_args::parse(ctx.sim.store(), resources)?;
     if !request.named.is_empty() {
         return Ok(request.named.into_iter().map(|(kind, name)| (kind, namespace.clone(), name)).collect());
     }

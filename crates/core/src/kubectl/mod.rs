@@ -195,7 +195,7 @@ pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<W
         Ok(resolved) => resolved,
         Err(out) => return (out, None),
     };
-    let watch = if verb.name == "get" { get::watch_of(&parsed).ok().flatten() } else { None };
+    let watch = if verb.name == "get" { get::watch_of(ctx.sim.store(), &parsed).ok().flatten() } else { None };
     let out = (verb.run)(ctx, parsed);
     let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
     (out, watch)

@@ -62,7 +62,7 @@ fn prepare(ctx: &Context<'_>, args: &Args) -> Result<Prepared, String> {
     if args.positionals.is_empty() {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(ctx.sim.store(), &args.positionals)?;
     if request.named.is_empty() {
         return Err("error: resource(s) were provided, but no name was specified".into());
     }

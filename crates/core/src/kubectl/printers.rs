@@ -29,6 +29,10 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         HorizontalPodAutoscaler => (&["NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"], &[]),
         PriorityClass => (&["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"], &[]),
         Lease => (&["NAME", "HOLDER", "AGE"], &[]),
+        // The default table of a kind without its own printer: the name and when it was made.
+        CustomResourceDefinition => (&["NAME", "CREATED AT"], &[]),
+        // The CRD's additionalPrinterColumns, upper-cased as kubectl prints a server's table.
+        PodGroup => (&["NAME", "PHASE", "MINMEMBER", "RUNNING", "SUCCEEDED", "FAILED", "AGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -73,6 +77,17 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             (vec![pc.value.to_string(), global, age, policy], vec![])
         }
         Object::Lease(lease) => (vec![lease.spec.holder_identity.clone().unwrap_or_default(), age], vec![]),
+        Object::CustomResourceDefinition(crd) => {
+            (vec![crd.metadata.creation_timestamp.map(|t| t.0.to_rfc3339()).unwrap_or_default()], vec![])
+        }
+        Object::PodGroup(group) => {
+            // A column whose path has no value prints as an empty cell.
+            let cell = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+            let (spec, status) = (&group.spec, &group.status);
+            let phase = status.phase.clone().unwrap_or_default();
+            let counts = [status.running, status.succeeded, status.failed].map(cell);
+            (vec![phase, cell(spec.min_member)].into_iter().chain(counts).chain([age]).collect(), vec![])
+        }
     };
     cells.insert(0, name);
     if wide {

@@ -63,6 +63,7 @@ fn replace_one(
     out: &mut Output,
 ) -> Result<(), String> {
     let kind = codec::kind_of(&document).map_err(|e| type_error(&e, source, &document))?;
+    super::resource_args::mapping(ctx.sim.store(), kind, &document, source)?;
     set_namespace(&mut document, kind.info().namespaced, namespace)?;
     let object = codec::decode(document).map_err(|e| decode_error(&e, "replacing", source))?;
     let meta = object.metadata();

@@ -4,6 +4,7 @@
 use super::Context;
 use crate::api::Kind;
 use crate::manifest;
+use crate::store::Store;
 use serde_json::Value;
 
 /// What the positional arguments asked for.
@@ -18,12 +19,29 @@ pub fn unknown_type(name: &str) -> String {
     format!("error: the server doesn't have a resource type \"{name}\"")
 }
 
-fn kind_of(name: &str) -> Result<Kind, String> {
-    Kind::from_cli_name(name).ok_or_else(|| unknown_type(name))
+/// The kind a command line names, if the server serves it (a custom resource only while its
+/// CRD is installed: kubectl's discovery would not list it otherwise).
+pub fn kind_of(store: &Store, name: &str) -> Result<Kind, String> {
+    Kind::from_cli_name(name).filter(|kind| store.serves(*kind)).ok_or_else(|| unknown_type(name))
+}
+
+/// kubectl's REST mapping of a manifest's kind: refused when the server does not serve it.
+pub fn mapping(store: &Store, kind: Kind, document: &Value, source: &str) -> Result<(), String> {
+    if store.serves(kind) {
+        return Ok(());
+    }
+    let meta = &document["metadata"];
+    let (name, namespace) = (meta["name"].as_str().unwrap_or(""), meta["namespace"].as_str().unwrap_or(""));
+    let info = kind.info();
+    Err(format!(
+        "error: resource mapping not found for name: {name:?} namespace: {namespace:?} from {source:?}: no matches for kind {:?} in version {:?}\nensure CRDs are installed first",
+        info.kind_name,
+        info.api_version()
+    ))
 }
 
 /// Parses `TYPE[,TYPE…] [NAME…]` or `TYPE/NAME …`.
-pub fn parse(positionals: &[String]) -> Result<ResourceRequest, String> {
+pub fn parse(store: &Store, positionals: &[String]) -> Result<ResourceRequest, String> {
     let Some(first) = positionals.first() else {
         return Err("error: you must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.".into());
     };
@@ -33,12 +51,13 @@ pub fn parse(positionals: &[String]) -> Result<ResourceRequest, String> {
             let (type_, name) = arg.split_once('/').ok_or_else(|| {
                 "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string()
             })?;
-            named.push((kind_of(type_)?, name.to_string()));
+            named.push((kind_of(store, type_)?, name.to_string()));
         }
         let kinds = dedup(named.iter().map(|(k, _)| *k));
         return Ok(ResourceRequest { kinds, named });
     }
-    let kinds: Vec<Kind> = first.split(',').filter(|s| !s.is_empty()).map(kind_of).collect::<Result<_, _>>()?;
+    let kinds: Vec<Kind> =
+        first.split(',').filter(|s| !s.is_empty()).map(|t| kind_of(store, t)).collect::<Result<_, _>>()?;
     let names = &positionals[1..];
     if !names.is_empty() && kinds.len() > 1 {
         return Err("error: arguments in resource/name form must have a single resource and name".into());
@@ -50,11 +69,11 @@ pub fn parse(positionals: &[String]) -> Result<ResourceRequest, String> {
 /// The objects `TYPE NAME…`, `TYPE/NAME…` or `TYPE` (every object of that kind in the
 /// namespace) name, as the verbs that act on existing objects resolve them.
 pub fn targets(ctx: &Context<'_>, positionals: &[String], namespace: &str) -> Result<Vec<(Kind, String)>, String> {
-    let request = parse(positionals)?;
+    let store = ctx.sim.store();
+    let request = parse(store, positionals)?;
     if !request.named.is_empty() {
         return Ok(request.named);
     }
-    let store = ctx.sim.store();
     let everything = crate::api::labels::Selector::everything();
     let fields = crate::store::FieldSelector::everything();
     let mut found = Vec::new();
@@ -127,6 +146,8 @@ mod tests {
 
     #[test]
     fn resource_arguments_in_each_form() {
+        let store = Store::new(1);
+        let parse = |args: &[String]| parse(&store, args);
         let req = parse(&strings(&["deploy,rs,pods"])).unwrap();
         assert_eq!(req.kinds, [Kind::Deployment, Kind::ReplicaSet, Kind::Pod]);
         let req = parse(&strings(&["po", "a", "b"])).unwrap();
@@ -134,5 +155,7 @@ mod tests {
         let req = parse(&strings(&["deploy/hello", "svc/hello"])).unwrap();
         assert_eq!(req.kinds, [Kind::Deployment, Kind::Service]);
         assert_eq!(parse(&strings(&["pdo"])).unwrap_err(), "error: the server doesn't have a resource type \"pdo\"");
+        // A custom resource is a type only once its CRD is installed.
+        assert_eq!(parse(&strings(&["pg"])).unwrap_err(), "error: the server doesn't have a resource type \"pg\"");
     }
 }

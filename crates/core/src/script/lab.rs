@@ -1,6 +1,7 @@
 //! `lab VERB …`: things that happen *to* the cluster rather than through its API (machines
 //! joining and leaving, power, crashes, request load). The verb table lives here, in one place.
 
+use crate::addons;
 use crate::api::node::{Node, Taint};
 use crate::api::quantity::Quantity;
 use crate::api::{Kind, Pod};
@@ -46,6 +47,9 @@ pub const LAB_VERBS: &[LabVerb] = &[
         flags: &[NAMESPACE],
         run: pod_bind,
     },
+    LabVerb { words: &["addon", "install"], usage: "lab addon install NAME", flags: &[], run: addon_install },
+    LabVerb { words: &["addon", "remove"], usage: "lab addon remove NAME", flags: &[], run: addon_remove },
+    LabVerb { words: &["addon", "list"], usage: "lab addon list", flags: &[], run: addon_list },
     LabVerb {
         words: &["load"],
         usage: "lab load (deploy|rs|svc|pod)/NAME --rps N [-n NAMESPACE]",
@@ -115,6 +119,32 @@ pub fn parse_taint(text: &str) -> Result<Taint, String> {
         None => (key_value, None),
     };
     Ok(Taint { key: key.to_string(), value, effect: effect.to_string(), time_added: None })
+}
+
+fn addon_install(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let addon = addons::find(&one_name(args)?)?;
+    Ok(addon.install(sim.store_mut())?.join("\n"))
+}
+
+fn addon_remove(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let addon = addons::find(&one_name(args)?)?;
+    let removed = addon.remove(sim.store_mut());
+    if removed.is_empty() {
+        return Err(format!("error: add-on \"{}\" is not installed", addon.name));
+    }
+    Ok(removed.join("\n"))
+}
+
+/// Every add-on, whether it is installed, the kinds it brings and what it is.
+fn addon_list(sim: &mut Sim, _: &args::Args) -> Result<String, String> {
+    let rows = addons::ADDONS.iter().map(|addon| {
+        let installed = if addon.is_installed(sim.store()) { "yes" } else { "no" };
+        let kinds = addons::kinds_brought(addon).join(",");
+        vec![addon.name.to_string(), installed.to_string(), kinds, addon.description.to_string()]
+    });
+    let headers = ["NAME", "INSTALLED", "KINDS", "DESCRIPTION"].map(String::from).to_vec();
+    let table = crate::kubectl::output::Table { headers, rows: rows.collect() };
+    Ok(crate::kubectl::render::render_table(&table).trim_end().to_string())
 }
 
 fn node_remove(sim: &mut Sim, args: &args::Args) -> Result<String, String> {

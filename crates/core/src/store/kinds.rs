@@ -2,12 +2,15 @@
 //! whether the kind has a generation and a status subresource, defaulting, admission,
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
-use super::{DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, defaults, priority_class, validation};
+use super::{
+    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults, priority_class,
+    validation,
+};
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{
-    ConfigMap, Deployment, EndpointSlice, Event, HorizontalPodAutoscaler, Kind, Lease, Namespace, Node, Object, Pod,
-    PriorityClass, ReplicaSet, Resource, Secret, Service,
+    ConfigMap, CustomResourceDefinition, Deployment, EndpointSlice, Event, HorizontalPodAutoscaler, Kind, Lease,
+    Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource, Secret, Service,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -43,6 +46,8 @@ pub trait Stored: Resource {
     /// Fields whose value is a function of time, filled in as the object is read (a node
     /// Lease's `renewTime`).
     fn derive_on_read(&mut self, _store: &Store) {}
+    /// What deleting the object does besides (a CRD's objects go with it).
+    fn after_delete(&self, _store: &mut Store) {}
     /// Which naming rule metadata.name follows.
     fn name_rule() -> validation::NameRule {
         validation::NameRule::Subdomain
@@ -194,6 +199,49 @@ impl Stored for EndpointSlice {
     table_fns!();
 }
 
+impl Stored for CustomResourceDefinition {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        custom_resource_definition::apply_defaults(self);
+    }
+    fn before_create(&mut self, store: &mut Store) {
+        custom_resource_definition::establish(self, crate::api::meta::Time(store.now()));
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        custom_resource_definition::validate(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+    fn after_delete(&self, store: &mut Store) {
+        if let Some(info) = custom_resource_definition::custom_kind(&self.metadata.name) {
+            store.delete_all(info.kind);
+        }
+    }
+}
+
+impl Stored for PodGroup {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    /// What the CRD's schema allows (`minimum: 1`), as the apiextensions server words it.
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        match self.spec.min_member {
+            Some(n) if n < 1 => vec![FieldError::invalid(
+                "spec.minMember",
+                n.to_string(),
+                "spec.minMember in body should be greater than or equal to 1",
+            )],
+            _ => Vec::new(),
+        }
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
 impl Stored for PriorityClass {
     table_fns!();
     fn apply_defaults(&mut self) {
@@ -308,6 +356,18 @@ pub fn dispatch_merge_patch_status(
     patch: &serde_json::Value,
 ) -> Result<Object, ApiError> {
     with_kind!(kind, T => store.merge_patch_status::<T>(namespace, name, patch).map(Resource::into_object))
+}
+
+/// Every object of `kind` deleted at once (a CRD's objects when it goes).
+pub fn dispatch_delete_all(store: &mut Store, kind: Kind) {
+    with_kind!(kind, T => {
+        let keys: Vec<(String, String)> =
+            store.list::<T>(None).map(|o| (o.metadata().namespace.clone(), o.metadata().name.clone())).collect();
+        let now = DeleteOptions { grace_period_seconds: Some(0), ..Default::default() };
+        for (namespace, name) in keys {
+            let _ = store.delete::<T>(&namespace, &name, &now);
+        }
+    })
 }
 
 pub fn dispatch_get(store: &Store, kind: Kind, namespace: &str, name: &str) -> Result<Object, ApiError> {

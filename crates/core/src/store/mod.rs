@@ -9,6 +9,7 @@ pub mod admission;
 pub mod authorizer;
 pub mod autoscaling_validation;
 pub mod binding;
+pub mod custom_resource_definition;
 pub mod defaults;
 pub mod event_recorder;
 pub mod field_selector;
@@ -479,6 +480,11 @@ impl Store {
         self.commit(marked, WatchEventType::Modified).map(Deleted::Terminating)
     }
 
+    /// Deletes every object of `kind` now (what a CRD's deletion takes with it).
+    pub fn delete_all(&mut self, kind: crate::api::Kind) {
+        kinds::dispatch_delete_all(self, kind);
+    }
+
     fn remove<T: Stored>(&mut self, namespace: &str, name: &str) -> Result<T, ApiError> {
         let removed = T::table_mut(&mut self.tables)
             .remove(namespace, name)
@@ -486,6 +492,7 @@ impl Store {
         self.index_owner_refs(T::KIND, removed.metadata(), false);
         self.resource_version += 1;
         self.record(WatchEventType::Deleted, T::KIND, removed.metadata());
+        removed.after_delete(self);
         if self.snapshots.wants(T::KIND) {
             self.snapshots.push(self.resource_version, removed.clone().into_object());
         }

@@ -78,6 +78,7 @@ fn create_one(
     out: &mut Output,
 ) -> Result<(), String> {
     let kind = codec::kind_of(&document).map_err(|e| type_error(&e, source, &document))?;
+    crate::kubectl::resource_args::mapping(ctx.sim.store(), kind, &document, source)?;
     set_namespace(&mut document, kind.info().namespaced, namespace)?;
     if dry_run == DryRun::Client {
         print_flags::print(out, printer, dry_run, &document, "created");

@@ -98,7 +98,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 }
 
 fn describe_request(describer: &Describer<'_>, args: &Args) -> Result<Output, String> {
-    let request = resource_args::parse(&args.positionals)?;
+    let request = resource_args::parse(describer.store, &args.positionals)?;
     let selector_text = args.get("selector").unwrap_or("");
     if !request.named.is_empty() && !selector_text.is_empty() {
         return Err("error: name cannot be provided when a selector is specified".into());

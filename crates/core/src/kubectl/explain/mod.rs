@@ -6,7 +6,6 @@ use super::args::{Args, Flag};
 use super::output::Output;
 use super::resource_args::unknown_type;
 use super::{Context, Verb};
-use crate::api::Kind;
 use crate::kubectl::UsageError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -70,8 +69,8 @@ fn element_type(type_: &str) -> &str {
     type_.trim_start_matches("[]").trim_start_matches("map[string]")
 }
 
-fn run(_ctx: &mut Context<'_>, args: Args) -> Output {
-    match explain(&args) {
+fn run(ctx: &mut Context<'_>, args: Args) -> Output {
+    match explain(ctx.sim.store(), &args) {
         Ok(text) => {
             let mut out = Output::default();
             out.line(text);
@@ -81,7 +80,7 @@ fn run(_ctx: &mut Context<'_>, args: Args) -> Output {
     }
 }
 
-fn explain(args: &Args) -> Result<String, String> {
+fn explain(store: &crate::store::Store, args: &Args) -> Result<String, String> {
     let Some(target) = args.positionals.first() else {
         return Err("error: You must specify the type of resource to explain. Use \"kubectl api-resources\" for a complete list of supported resources.".into());
     };
@@ -90,7 +89,7 @@ fn explain(args: &Args) -> Result<String, String> {
     }
     let mut path = target.split('.');
     let resource = path.next().unwrap_or_default();
-    let kind = Kind::from_cli_name(resource).ok_or_else(|| unknown_type(resource))?;
+    let kind = super::resource_args::kind_of(store, resource)?;
     let schema = schema()?;
     let info = kind.info();
     let mut type_name = schema.kinds.get(info.kind_name).ok_or_else(|| unknown_type(resource))?.clone();
