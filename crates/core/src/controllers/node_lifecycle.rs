@@ -30,25 +30,16 @@ pub struct NodeLifecycleController {
     wakeups: Wakeups<String>,
     /// Nodes whose Lease stopped renewing, and its last renewal: what changed is looked at.
     known_off: BTreeMap<String, SimTime>,
+    /// The store's `heartbeats_changed` when the renewals were last looked at.
+    heartbeats_seen: Option<u64>,
 }
 
 impl NodeLifecycleController {
     pub fn sync(&mut self, store: &mut Store) {
         let mut check: BTreeSet<String> = self.wakeups.take_due(store.now()).into_iter().collect();
-        // A Lease that stopped renewing (or started again) is what changed.
-        let stopped: BTreeMap<String, SimTime> = store
-            .heartbeats()
-            .filter_map(|(name, beat)| beat.stopped_at.map(|_| (name.clone(), beat.renewed_at(store.now()))))
-            .collect();
-        for (name, renewed) in &stopped {
-            if self.known_off.insert(name.clone(), *renewed) != Some(*renewed) {
-                check.insert(name.clone());
-            }
-        }
-        let back: Vec<String> = self.known_off.keys().filter(|n| !stopped.contains_key(*n)).cloned().collect();
-        for name in back {
-            self.known_off.remove(&name);
-            check.insert(name);
+        if self.heartbeats_seen != Some(store.heartbeats_changed()) {
+            self.heartbeats_seen = Some(store.heartbeats_changed());
+            self.look_at_renewals(store, &mut check);
         }
         match self.informer.poll(store) {
             // A node's own status, or its Lease (which an external machine's kubelet renews).
@@ -68,6 +59,24 @@ impl NodeLifecycleController {
 
     pub fn next_wake(&self) -> Option<SimTime> {
         self.wakeups.next()
+    }
+
+    /// A Lease that stopped renewing (or started again) is what changed.
+    fn look_at_renewals(&mut self, store: &Store, check: &mut BTreeSet<String>) {
+        let stopped: BTreeMap<String, SimTime> = store
+            .heartbeats()
+            .filter_map(|(name, beat)| beat.stopped_at.map(|_| (name.clone(), beat.renewed_at(store.now()))))
+            .collect();
+        for (name, renewed) in &stopped {
+            if self.known_off.insert(name.clone(), *renewed) != Some(*renewed) {
+                check.insert(name.clone());
+            }
+        }
+        let back: Vec<String> = self.known_off.keys().filter(|n| !stopped.contains_key(*n)).cloned().collect();
+        for name in back {
+            self.known_off.remove(&name);
+            check.insert(name);
+        }
     }
 
     /// `monitorNodeHealth` for one node; returns when to look again. A node whose Lease has

@@ -74,8 +74,8 @@ impl RandomStreams {
     }
 
     pub fn stream(&mut self, purpose: Purpose) -> &mut Rng {
-        let index = Purpose::ALL.iter().position(|p| *p == purpose).unwrap_or(0);
-        &mut self.streams[index]
+        // `ALL` lists the purposes in declaration order, so a purpose's discriminant is its index.
+        &mut self.streams[purpose as usize]
     }
 
     /// Uniform in `0..bound` from `purpose`'s stream.
@@ -98,6 +98,13 @@ mod tests {
         }
         let names = |s: &mut RandomStreams| s.stream(Purpose::GeneratedName).name_suffix(5);
         assert_eq!(names(&mut quiet), names(&mut busy));
+    }
+
+    #[test]
+    fn each_purpose_indexes_its_own_stream() {
+        for (index, purpose) in Purpose::ALL.iter().enumerate() {
+            assert_eq!(*purpose as usize, index, "{purpose:?}");
+        }
     }
 
     #[test]

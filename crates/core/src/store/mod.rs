@@ -92,6 +92,9 @@ pub struct Store {
     trace: trace::Trace,
     /// Each node's Lease renewals (`node_lease.rs`): data, so a quiet cluster writes nothing.
     heartbeats: BTreeMap<String, node_lease::Heartbeat>,
+    /// Bumped whenever a kubelet starts or stops renewing (the node lifecycle controller
+    /// looks at the renewals again only then).
+    heartbeats_changed: u64,
     /// Who the writes now being made are for: the request's user (`act_as`).
     user: Arc<UserInfo>,
     /// Decides every request (`authorizer.rs`).
@@ -114,6 +117,7 @@ impl Store {
             event_names: event_recorder::EventNames::default(),
             trace: trace::Trace::new(),
             heartbeats: BTreeMap::new(),
+            heartbeats_changed: 0,
             user: UserInfo::apiserver(),
             authorizer: Arc::new(authorizer::AlwaysAllow),
         };

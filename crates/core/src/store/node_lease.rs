@@ -60,6 +60,7 @@ impl Store {
         let now = self.now();
         let name = node.metadata.name.clone();
         self.heartbeats.insert(name.clone(), Heartbeat { since: now, stopped_at: None });
+        self.heartbeats_changed += 1;
         if self.try_get::<Lease>(NODE_LEASE_NAMESPACE, &name).is_none() {
             let _ = self.create(lease_for(node, now));
         }
@@ -70,11 +71,19 @@ impl Store {
         let now = self.now();
         if let Some(heartbeat) = self.heartbeats.get_mut(node).filter(|h| h.stopped_at.is_none()) {
             heartbeat.stopped_at = Some(now);
+            self.heartbeats_changed += 1;
         }
     }
 
     pub fn forget_heartbeat(&mut self, node: &str) {
-        self.heartbeats.remove(node);
+        if self.heartbeats.remove(node).is_some() {
+            self.heartbeats_changed += 1;
+        }
+    }
+
+    /// How many times a kubelet started or stopped renewing: unchanged, nothing to look at.
+    pub fn heartbeats_changed(&self) -> u64 {
+        self.heartbeats_changed
     }
 
     /// Every node whose kubelet renews (or renewed) a Lease, with its renewals.
