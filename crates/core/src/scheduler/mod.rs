@@ -109,7 +109,7 @@ impl Scheduler {
         let Some((node, fit)) = cache.node_and_fit(node_name) else {
             return Err(vec![format!("nodes \"{node_name}\" not found")]);
         };
-        let state = CycleState::new(store, &cache, &BTreeMap::new(), pod);
+        let state = plugins::DEFAULT_PROFILE.cycle_state(store, &cache, &BTreeMap::new(), pod);
         schedule_one::run_filters(&state, node, fit).map_err(|s| s.reasons.iter().map(|r| r.to_string()).collect())
     }
 
@@ -153,8 +153,8 @@ impl Scheduler {
         self.queue.retain(|key| keep.contains(key));
         // What changed while it was behind is unknown: every rejected pod gets another try, as
         // the events a relist synthesizes would give it.
-        self.queue.move_all_on_event(ClusterEvent::NodeUpdate, now);
-        self.queue.move_all_on_event(ClusterEvent::AssignedPodDelete, now);
+        self.queue.move_all_on_event(ClusterEvent::NodeUpdate, now, &plugins::DEFAULT_PROFILE);
+        self.queue.move_all_on_event(ClusterEvent::AssignedPodDelete, now, &plugins::DEFAULT_PROFILE);
     }
 
     fn note_nomination(&mut self, key: &PodKey, pod: &Pod) {
@@ -175,7 +175,7 @@ impl Scheduler {
                 let known = self.cache.node(name).is_some();
                 if self.cache.upsert_node(node) {
                     let event = if known { ClusterEvent::NodeUpdate } else { ClusterEvent::NodeAdd };
-                    self.queue.move_all_on_event(event, now);
+                    self.queue.move_all_on_event(event, now, &plugins::DEFAULT_PROFILE);
                 }
             }
             None => {
@@ -193,7 +193,7 @@ impl Scheduler {
             PodChange::Removed => Some(ClusterEvent::AssignedPodDelete),
         };
         if let Some(event) = event {
-            self.queue.move_all_on_event(event, now);
+            self.queue.move_all_on_event(event, now, &plugins::DEFAULT_PROFILE);
         }
         let key = (namespace.to_string(), name.to_string());
         match store.try_get::<Pod>(namespace, name).filter(|p| needs_scheduling(p)) {
@@ -217,7 +217,7 @@ impl Scheduler {
         };
         let attempt = self.queue.attempts(&key) + 1;
         let uid = pod.metadata.uid;
-        let state = CycleState::new(store, &self.cache, &self.nominations, &pod);
+        let state = plugins::DEFAULT_PROFILE.cycle_state(store, &self.cache, &self.nominations, &pod);
         let result = schedule_pod(store, &self.cache, &state, &mut self.scratch, &mut self.next_start_node_index);
         let post_filter = match &result {
             Err((fit_error, verdicts)) => {
@@ -290,7 +290,7 @@ impl Scheduler {
                 self.cache.add_pod(&bound);
                 self.queue.forget(key);
                 self.nominations.remove(key);
-                self.queue.move_all_on_event(ClusterEvent::AssignedPodAdd, store.now());
+                self.queue.move_all_on_event(ClusterEvent::AssignedPodAdd, store.now(), &plugins::DEFAULT_PROFILE);
                 let message = format!("Successfully assigned {}/{} to {node}", key.0, key.1);
                 store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message);
                 Outcome::Bound { node: node.to_string() }

@@ -6,7 +6,7 @@ use crate::api::{Node, Pod};
 use crate::scheduler::decision::NodeNames;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::types::{NodeInfo, PodKey, PodRequests, normalized_image_name};
-use crate::scheduler::plugins::inter_pod_affinity::{has_any_affinity, has_required_anti_affinity};
+use crate::scheduler::framework::types::{has_any_affinity, has_required_anti_affinity};
 use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -1,14 +1,12 @@
 //! What one scheduling attempt computes once and every filter and score reads: the pod's
-//! requests, its PreFilter results, and the room nominated pods have reserved.
+//! requests, the room nominated pods have reserved, and what each plugin's PreFilter kept
+//! (`states`, each under its own type).
 //! Mirrors pkg/scheduler/framework/cycle_state.go and the plugins' PreFilter states.
 
 use crate::api::Pod;
 use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::plugin_states::PluginStates;
 use crate::scheduler::framework::types::{PodKey, PodRequests, Resource, normalized_image_name};
-use crate::scheduler::plugins::inter_pod_affinity;
-use crate::scheduler::plugins::node_affinity;
-use crate::scheduler::plugins::pod_topology_spread;
-use crate::store::Store;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -25,9 +23,8 @@ pub struct CycleState<'a> {
     pub pod: &'a Pod,
     pub requests: PodRequests,
     pub priority: i32,
-    pub has_required_node_affinity: bool,
-    pub inter_pod_affinity: Option<inter_pod_affinity::PreFilterState>,
-    pub topology_spread: Option<pod_topology_spread::PreFilterState>,
+    /// What the profile's PreFilter plugins kept for their filters (`Profile::cycle_state`).
+    pub states: PluginStates,
     /// Per container image: its id when some node has it, and on how many nodes.
     pub images: Vec<(Option<u32>, u32)>,
     /// Per node, what nominated pods of at least this pod's priority have reserved.
@@ -35,7 +32,8 @@ pub struct CycleState<'a> {
 }
 
 impl<'a> CycleState<'a> {
-    pub fn new(store: &Store, cache: &Cache, nominations: &BTreeMap<PodKey, Nomination>, pod: &'a Pod) -> Self {
+    /// The attempt's state before PreFilter (see `Profile::cycle_state`).
+    pub fn new(cache: &Cache, nominations: &BTreeMap<PodKey, Nomination>, pod: &'a Pod) -> Self {
         let priority = pod.spec.priority.unwrap_or(0);
         let images = pod
             .spec
@@ -58,16 +56,7 @@ impl<'a> CycleState<'a> {
             entry.0.add(&n.requests);
             entry.1 += 1;
         }
-        CycleState {
-            pod,
-            requests: PodRequests::of(pod),
-            priority,
-            has_required_node_affinity: node_affinity::has_required(pod),
-            inter_pod_affinity: inter_pod_affinity::pre_filter(store, cache, pod),
-            topology_spread: pod_topology_spread::pre_filter(cache, pod),
-            images,
-            nominated,
-        }
+        CycleState { pod, requests: PodRequests::of(pod), priority, states: PluginStates::default(), images, nominated }
     }
 
     pub fn nominated_on(&self, node: &str) -> Option<&(Resource, usize)> {

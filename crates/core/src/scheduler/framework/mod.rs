@@ -8,6 +8,7 @@ pub mod fit_error;
 pub mod label_groups;
 pub mod node_fit;
 pub mod node_images;
+pub mod plugin_states;
 pub mod registry;
 pub mod scheduling_queue;
 pub mod status;

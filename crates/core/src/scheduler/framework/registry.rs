@@ -5,16 +5,21 @@
 //! profile's plugins. A new plugin is its file in `plugins/` and its entries in the profile.
 
 use super::cache::Cache;
-use super::cycle_state::CycleState;
+use super::cycle_state::{CycleState, Nomination};
 use super::node_fit::NodeFit;
+use super::plugin_states::PluginStates;
+use super::scheduling_queue::ClusterEvent;
 use super::status::Status;
-use super::types::NodeInfo;
+use super::types::{NodeInfo, PodKey};
 use crate::api::Pod;
 use crate::error::ApiError;
-use crate::scheduler::plugins::{inter_pod_affinity, pod_topology_spread};
 use crate::sim::time::Duration;
 use crate::store::Store;
+use std::collections::BTreeMap;
 
+/// PreFilter: what the plugin's filter needs of the pod and the cluster, computed once per
+/// attempt into the cycle state.
+pub type PreFilterFn = fn(&mut CycleState<'_>, &Store, &Cache);
 /// Filter: may the pod run on this node? The first refusal decides.
 pub type FilterFn = fn(&CycleState<'_>, &NodeInfo, &NodeFit) -> Result<(), Status>;
 /// PreScore: what scoring every feasible node needs, computed once into the score context.
@@ -40,9 +45,17 @@ pub enum Permit {
     Reject(Status),
 }
 
+pub struct PreFilterPlugin {
+    pub name: &'static str,
+    pub pre_filter: PreFilterFn,
+}
+
 pub struct FilterPlugin {
     pub name: &'static str,
     pub filter: FilterFn,
+    /// Upstream `EventsToRegister`: which cluster events may make a pod this plugin rejected
+    /// schedulable (the queue moves it back only for those).
+    pub requeue_on: fn(ClusterEvent) -> bool,
 }
 
 pub struct PreScorePlugin {
@@ -82,6 +95,7 @@ pub const SCORE_PLUGINS: usize = 7;
 pub struct Profile {
     /// The `schedulerName` pods ask for.
     pub scheduler_name: &'static str,
+    pub pre_filter: &'static [PreFilterPlugin],
     pub filter: &'static [FilterPlugin],
     /// PostFilter (preemption) runs when no node passed the filters; named here, run by the
     /// scheduler with what it needs (`plugins::default_preemption`).
@@ -94,6 +108,27 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// One attempt's cycle state for `pod`, with every PreFilter plugin's state in it.
+    pub fn cycle_state<'a>(
+        &self,
+        store: &Store,
+        cache: &Cache,
+        nominations: &BTreeMap<PodKey, Nomination>,
+        pod: &'a Pod,
+    ) -> CycleState<'a> {
+        let mut state = CycleState::new(cache, nominations, pod);
+        for plugin in self.pre_filter {
+            (plugin.pre_filter)(&mut state, store, cache);
+        }
+        state
+    }
+
+    /// Whether `event` may help a pod that the filter plugin `plugin` rejected (a plugin the
+    /// profile does not know: any event may).
+    pub fn requeue_on(&self, plugin: &str, event: ClusterEvent) -> bool {
+        self.filter.iter().find(|p| p.name == plugin).is_none_or(|p| (p.requeue_on)(event))
+    }
+
     /// Every filter in order; the first refusal wins. Inlined, so that for a constant profile
     /// the compiler sees each filter and calls it directly (this loop runs per pod per node).
     #[inline(always)]
@@ -174,20 +209,13 @@ impl Profile {
 pub struct ScoreContext<'a> {
     pub state: &'a CycleState<'a>,
     pub total_nodes: usize,
-    pub node_affinity_applies: bool,
-    pub topology_spread: Option<pod_topology_spread::ScoreState>,
-    pub inter_pod_affinity: Option<inter_pod_affinity::ScoreState>,
+    /// What the PreScore plugins kept for their scores, each under its own type.
+    pub states: PluginStates,
 }
 
 impl<'a> ScoreContext<'a> {
     fn new(state: &'a CycleState<'a>, total_nodes: usize) -> ScoreContext<'a> {
-        ScoreContext {
-            state,
-            total_nodes,
-            node_affinity_applies: false,
-            topology_spread: None,
-            inter_pod_affinity: None,
-        }
+        ScoreContext { state, total_nodes, states: PluginStates::default() }
     }
 }
 
@@ -200,40 +228,7 @@ pub fn always(_: &ScoreContext<'_>) -> bool {
 mod tests {
     use super::*;
     use crate::api::{ConfigMap, ObjectMeta};
-    use crate::scheduler::plugins::DEFAULT_PROFILE;
     use crate::store::DeleteOptions;
-
-    #[test]
-    fn the_default_profile_is_upstreams_with_its_weights() {
-        let filters: Vec<&str> = DEFAULT_PROFILE.filter.iter().map(|p| p.name).collect();
-        assert_eq!(
-            filters,
-            [
-                "NodeUnschedulable",
-                "NodeName",
-                "TaintToleration",
-                "NodeAffinity",
-                "NodeResourcesFit",
-                "PodTopologySpread",
-                "InterPodAffinity"
-            ]
-        );
-        let scores: Vec<(&str, i64)> = DEFAULT_PROFILE.score_weights().collect();
-        assert_eq!(
-            scores,
-            [
-                ("TaintToleration", 3),
-                ("NodeAffinity", 2),
-                ("NodeResourcesFit", 1),
-                ("PodTopologySpread", 2),
-                ("InterPodAffinity", 2),
-                ("NodeResourcesBalancedAllocation", 1),
-                ("ImageLocality", 1)
-            ]
-        );
-        assert_eq!(DEFAULT_PROFILE.post_filter, ["DefaultPreemption"]);
-        assert_eq!(DEFAULT_PROFILE.bind.iter().map(|p| p.name).collect::<Vec<_>>(), ["DefaultBinder"]);
-    }
 
     /// Reserve plugins that leave a mark (a ConfigMap named for the plugin) and take it away on
     /// Unreserve; the third refuses.
@@ -266,12 +261,19 @@ mod tests {
         Permit::Wait(Duration::from_secs(9))
     }
 
+    fn zero(_: &ScoreContext<'_>, _: &NodeInfo, _: &NodeFit) -> i64 {
+        0
+    }
+    const NO_SCORE: ScorePlugin =
+        ScorePlugin { name: "Zero", weight: 1, applies: always, score: zero, normalize: None };
+
     static TEST: Profile = Profile {
         scheduler_name: "test",
+        pre_filter: &[],
         filter: &[],
         post_filter: &[],
         pre_score: &[],
-        score: DEFAULT_PROFILE.score,
+        score: [NO_SCORE, NO_SCORE, NO_SCORE, NO_SCORE, NO_SCORE, NO_SCORE, NO_SCORE],
         reserve: &[
             ReservePlugin { name: "A", reserve: reserve_a, unreserve: unreserve_a },
             ReservePlugin { name: "B", reserve: reserve_b, unreserve: unreserve_b },
@@ -286,7 +288,7 @@ mod tests {
         let mut store = Store::new(1);
         let pod = crate::api::Pod::default();
         let cache = Cache::default();
-        let state = CycleState::new(&store, &cache, &Default::default(), &pod);
+        let state = TEST.cycle_state(&store, &cache, &Default::default(), &pod);
         let refused = TEST.run_reserve(&mut store, &state, "node-1").unwrap_err();
         assert_eq!(refused.plugin, "Refuse");
         assert!(store.list::<ConfigMap>(Some("default")).next().is_none(), "A and B were unreserved");

@@ -3,14 +3,8 @@
 //! plugins that rejected them, or after 5 minutes regardless.
 //! Mirrors pkg/scheduler/backend/queue/scheduling_queue.go (PriorityQueue).
 
+use crate::scheduler::framework::registry::Profile;
 use crate::scheduler::framework::types::PodKey;
-use crate::scheduler::plugins::inter_pod_affinity;
-use crate::scheduler::plugins::node_affinity;
-use crate::scheduler::plugins::node_name;
-use crate::scheduler::plugins::node_resources_fit;
-use crate::scheduler::plugins::node_unschedulable;
-use crate::scheduler::plugins::pod_topology_spread;
-use crate::scheduler::plugins::taint_toleration;
 use crate::sim::time::{Duration, SimTime};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,16 +26,14 @@ pub enum ClusterEvent {
     AssignedPodDelete,
 }
 
-/// Upstream `EventsToRegister`: which events each filter plugin wants to hear about.
-fn plugin_interested(plugin: &str, event: ClusterEvent) -> bool {
-    use ClusterEvent::*;
-    let node_event = matches!(event, NodeAdd | NodeUpdate);
-    match plugin {
-        node_resources_fit::NAME => node_event || event == AssignedPodDelete,
-        node_unschedulable::NAME | taint_toleration::NAME | node_affinity::NAME | node_name::NAME => node_event,
-        inter_pod_affinity::NAME | pod_topology_spread::NAME => true,
-        _ => true,
-    }
+/// For a plugin whose rejection only a node's change can lift (`FilterPlugin::requeue_on`).
+pub fn on_node_events(event: ClusterEvent) -> bool {
+    matches!(event, ClusterEvent::NodeAdd | ClusterEvent::NodeUpdate)
+}
+
+/// For a plugin whose rejection any change in the cluster may lift.
+pub fn on_any_event(_: ClusterEvent) -> bool {
+    true
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,15 +197,16 @@ impl SchedulingQueue {
         }
     }
 
-    /// Upstream `MoveAllToActiveOrBackoffQueue` for pods whose rejectors care about `event`.
-    pub fn move_all_on_event(&mut self, event: ClusterEvent, now: SimTime) {
+    /// Upstream `MoveAllToActiveOrBackoffQueue` for pods whose rejectors (as `profile` says)
+    /// care about `event`.
+    pub fn move_all_on_event(&mut self, event: ClusterEvent, now: SimTime, profile: &Profile) {
         let keys: Vec<PodKey> = self
             .unschedulable
             .iter()
             .filter(|(_, _, key)| {
                 self.pods
                     .get(key)
-                    .is_some_and(|p| p.rejectors.is_empty() || p.rejectors.iter().any(|r| plugin_interested(r, event)))
+                    .is_some_and(|p| p.rejectors.is_empty() || p.rejectors.iter().any(|r| profile.requeue_on(r, event)))
             })
             .map(|(_, _, key)| key.clone())
             .collect();
@@ -279,18 +272,5 @@ mod tests {
         q.add_or_update(key("c"), 0, 0, SimTime::ZERO);
         let order: Vec<String> = std::iter::from_fn(|| q.pop()).map(|k| k.1).collect();
         assert_eq!(order, ["b", "a", "c"]);
-    }
-
-    #[test]
-    fn unschedulable_pods_move_only_for_events_their_rejectors_care_about() {
-        let mut q = SchedulingQueue::default();
-        let key = ("default".to_string(), "p".to_string());
-        q.add_or_update(key.clone(), 0, 0, SimTime::ZERO);
-        q.pop();
-        q.failed(&key, vec![taint_toleration::NAME], SimTime::ZERO);
-        q.move_all_on_event(ClusterEvent::AssignedPodDelete, SimTime(5000));
-        assert!(!q.has_active());
-        q.move_all_on_event(ClusterEvent::NodeUpdate, SimTime(5000));
-        assert_eq!(q.pop(), Some(key));
     }
 }

@@ -2,6 +2,7 @@
 //! requests. Mirrors pkg/scheduler/framework/types.go and component-helpers' `resource.PodRequests`.
 
 use crate::api::Pod;
+use crate::api::affinity::PodAffinity;
 use crate::api::container::{Container, ResourceList};
 use crate::api::node::Taint;
 use crate::api::string_map::StringMap;
@@ -221,6 +222,27 @@ impl NodeInfo {
     pub fn pod_count(&self) -> usize {
         self.pods.len()
     }
+}
+
+/// The pod's (required or preferred) pod affinity, if any.
+pub fn pod_affinity(pod: &Pod) -> Option<&PodAffinity> {
+    pod.spec.affinity.as_ref()?.pod_affinity.as_ref()
+}
+
+/// The pod's (required or preferred) pod anti-affinity, if any.
+pub fn pod_anti_affinity(pod: &Pod) -> Option<&PodAffinity> {
+    pod.spec.affinity.as_ref()?.pod_anti_affinity.as_ref()
+}
+
+/// Required anti-affinity terms (upstream `PodsWithRequiredAntiAffinity`: the cache keeps such
+/// pods apart, since every incoming pod must be checked against them).
+pub fn has_required_anti_affinity(pod: &Pod) -> bool {
+    pod_anti_affinity(pod).is_some_and(|a| !a.required_during_scheduling_ignored_during_execution.is_empty())
+}
+
+/// Any affinity or anti-affinity term at all (upstream `PodsWithAffinity`).
+pub fn has_any_affinity(pod: &Pod) -> bool {
+    pod_affinity(pod).is_some() || pod_anti_affinity(pod).is_some()
 }
 
 #[cfg(test)]

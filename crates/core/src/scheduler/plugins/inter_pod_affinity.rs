@@ -9,9 +9,14 @@ use crate::api::{Namespace, Pod};
 use crate::scheduler::framework::cache::Cache;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::PreFilterPlugin;
 use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
+use crate::scheduler::framework::scheduling_queue::on_any_event;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
+use crate::scheduler::framework::types::{
+    has_any_affinity, has_required_anti_affinity, pod_affinity, pod_anti_affinity,
+};
 use crate::store::Store;
 use std::collections::BTreeMap;
 
@@ -75,23 +80,6 @@ fn preferred(store: &Store, pod: &Pod, which: Option<&PodAffinity>, sign: i64) -
     let terms = which.map_or(&[][..], |a| &a.preferred_during_scheduling_ignored_during_execution[..]);
     let ns = &pod.metadata.namespace;
     terms.iter().map(|t| AffinityTerm::new(store, ns, &t.pod_affinity_term, sign * i64::from(t.weight))).collect()
-}
-
-fn pod_affinity(pod: &Pod) -> Option<&PodAffinity> {
-    pod.spec.affinity.as_ref()?.pod_affinity.as_ref()
-}
-
-fn pod_anti_affinity(pod: &Pod) -> Option<&PodAffinity> {
-    pod.spec.affinity.as_ref()?.pod_anti_affinity.as_ref()
-}
-
-pub fn has_required_anti_affinity(pod: &Pod) -> bool {
-    pod_anti_affinity(pod).is_some_and(|a| !a.required_during_scheduling_ignored_during_execution.is_empty())
-}
-
-/// Any affinity or anti-affinity term at all (upstream `PodsWithAffinity`).
-pub fn has_any_affinity(pod: &Pod) -> bool {
-    pod_affinity(pod).is_some() || pod_anti_affinity(pod).is_some()
 }
 
 fn add_count(counts: &mut TopologyCounts, node: &NodeInfo, key: &str, value: i64) {
@@ -280,24 +268,34 @@ pub fn normalize(scores: &mut [i64]) {
     }
 }
 
-pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const PRE_FILTER: PreFilterPlugin = PreFilterPlugin { name: NAME, pre_filter: pre_filter_pod };
+/// Any change may satisfy an affinity term or end an anti-affinity conflict.
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node, requeue_on: on_any_event };
 pub const PRE_SCORE: PreScorePlugin = PreScorePlugin { name: NAME, pre_score: pre_score_nodes };
 /// Weight 2; scores only when some affinity term (the pod's or an existing pod's) applies.
 pub const SCORE: ScorePlugin =
     ScorePlugin { name: NAME, weight: 2, applies: has_terms, score: score_node, normalize: Some(normalize) };
 
+fn pre_filter_pod(state: &mut CycleState, store: &Store, cache: &Cache) {
+    if let Some(found) = pre_filter(store, cache, state.pod) {
+        state.states.write(found);
+    }
+}
+
 fn filter_node(state: &CycleState, node: &NodeInfo, _: &NodeFit) -> Result<(), Status> {
-    filter(state.inter_pod_affinity.as_ref(), node)
+    filter(state.states.read::<PreFilterState>(), node)
 }
 
 fn pre_score_nodes(context: &mut ScoreContext, store: &Store, cache: &Cache, _: &[usize]) {
-    context.inter_pod_affinity = pre_score(store, cache, context.state.pod);
+    if let Some(found) = pre_score(store, cache, context.state.pod) {
+        context.states.write(found);
+    }
 }
 
 fn has_terms(context: &ScoreContext) -> bool {
-    context.inter_pod_affinity.is_some()
+    context.states.read::<ScoreState>().is_some()
 }
 
 fn score_node(context: &ScoreContext, node: &NodeInfo, _: &NodeFit) -> i64 {
-    context.inter_pod_affinity.as_ref().map_or(0, |state| score(state, node))
+    context.states.read::<ScoreState>().map_or(0, |state| score(state, node))
 }

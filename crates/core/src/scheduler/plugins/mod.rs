@@ -20,6 +20,7 @@ use crate::scheduler::framework::registry::Profile;
 /// reason to wait are in no Reserve or Permit list; GPU allocation and gang scheduling add theirs.
 pub const DEFAULT_PROFILE: Profile = Profile {
     scheduler_name: crate::scheduler::DEFAULT_SCHEDULER_NAME,
+    pre_filter: &[node_affinity::PRE_FILTER, pod_topology_spread::PRE_FILTER, inter_pod_affinity::PRE_FILTER],
     filter: &[
         node_unschedulable::FILTER,
         node_name::FILTER,
@@ -44,3 +45,57 @@ pub const DEFAULT_PROFILE: Profile = Profile {
     permit: &[],
     bind: &[default_binder::BIND],
 };
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_PROFILE, taint_toleration};
+    use crate::scheduler::framework::scheduling_queue::{ClusterEvent, SchedulingQueue};
+    use crate::sim::time::SimTime;
+
+    #[test]
+    fn the_default_profile_is_upstreams_with_its_weights() {
+        let pre_filters: Vec<&str> = DEFAULT_PROFILE.pre_filter.iter().map(|p| p.name).collect();
+        assert_eq!(pre_filters, ["NodeAffinity", "PodTopologySpread", "InterPodAffinity"]);
+        let filters: Vec<&str> = DEFAULT_PROFILE.filter.iter().map(|p| p.name).collect();
+        assert_eq!(
+            filters,
+            [
+                "NodeUnschedulable",
+                "NodeName",
+                "TaintToleration",
+                "NodeAffinity",
+                "NodeResourcesFit",
+                "PodTopologySpread",
+                "InterPodAffinity"
+            ]
+        );
+        let scores: Vec<(&str, i64)> = DEFAULT_PROFILE.score_weights().collect();
+        assert_eq!(
+            scores,
+            [
+                ("TaintToleration", 3),
+                ("NodeAffinity", 2),
+                ("NodeResourcesFit", 1),
+                ("PodTopologySpread", 2),
+                ("InterPodAffinity", 2),
+                ("NodeResourcesBalancedAllocation", 1),
+                ("ImageLocality", 1)
+            ]
+        );
+        assert_eq!(DEFAULT_PROFILE.post_filter, ["DefaultPreemption"]);
+        assert_eq!(DEFAULT_PROFILE.bind.iter().map(|p| p.name).collect::<Vec<_>>(), ["DefaultBinder"]);
+    }
+
+    #[test]
+    fn unschedulable_pods_move_only_for_events_their_rejectors_care_about() {
+        let mut q = SchedulingQueue::default();
+        let key = ("default".to_string(), "p".to_string());
+        q.add_or_update(key.clone(), 0, 0, SimTime::ZERO);
+        q.pop();
+        q.failed(&key, vec![taint_toleration::NAME], SimTime::ZERO);
+        q.move_all_on_event(ClusterEvent::AssignedPodDelete, SimTime(5000), &DEFAULT_PROFILE);
+        assert!(!q.has_active());
+        q.move_all_on_event(ClusterEvent::NodeUpdate, SimTime(5000), &DEFAULT_PROFILE);
+        assert_eq!(q.pop(), Some(key));
+    }
+}

@@ -8,7 +8,9 @@ use crate::api::string_map::StringMap;
 use crate::scheduler::framework::cache::Cache;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::PreFilterPlugin;
 use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
+use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 use crate::store::Store;
@@ -61,8 +63,15 @@ fn requirement_matches(r: &NodeSelectorRequirement, value: Option<&str>) -> bool
     }
 }
 
+/// PreFilter's finding: the pod has required node affinity (or a nodeSelector) to check.
+struct RequiredAffinity;
+
+/// PreScore's finding: the pod has preferred node affinity to score.
+struct PreferredAffinity;
+
 pub fn filter(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
-    if !state.has_required_node_affinity || matches_required(state.pod, &node.name, &node.labels) {
+    let required = state.states.read::<RequiredAffinity>().is_some();
+    if !required || matches_required(state.pod, &node.name, &node.labels) {
         Ok(())
     } else {
         Err(Status::unresolvable(NAME, ERR_REASON_POD))
@@ -86,7 +95,9 @@ pub fn score(state: &CycleState, node: &NodeInfo) -> i64 {
         .sum()
 }
 
-pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const PRE_FILTER: PreFilterPlugin = PreFilterPlugin { name: NAME, pre_filter };
+/// Only a node's labels can come to match.
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node, requeue_on: on_node_events };
 pub const PRE_SCORE: PreScorePlugin = PreScorePlugin { name: NAME, pre_score };
 /// Weight 2; scores only pods with preferred node affinity.
 pub const SCORE: ScorePlugin =
@@ -96,12 +107,20 @@ fn filter_node(state: &CycleState, node: &NodeInfo, _: &NodeFit) -> Result<(), S
     filter(state, node)
 }
 
+fn pre_filter(state: &mut CycleState, _: &Store, _: &Cache) {
+    if has_required(state.pod) {
+        state.states.write(RequiredAffinity);
+    }
+}
+
 fn pre_score(context: &mut ScoreContext, _: &Store, _: &Cache, _: &[usize]) {
-    context.node_affinity_applies = has_preferred(context.state.pod);
+    if has_preferred(context.state.pod) {
+        context.states.write(PreferredAffinity);
+    }
 }
 
 fn has_preferences(context: &ScoreContext) -> bool {
-    context.node_affinity_applies
+    context.states.read::<PreferredAffinity>().is_some()
 }
 
 fn score_node(context: &ScoreContext, node: &NodeInfo, _: &NodeFit) -> i64 {

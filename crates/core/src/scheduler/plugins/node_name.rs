@@ -4,6 +4,7 @@
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::FilterPlugin;
+use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 
@@ -17,7 +18,7 @@ pub fn filter(state: &CycleState, node: &NodeInfo) -> Result<(), Status> {
     }
 }
 
-pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node, requeue_on: on_node_events };
 
 fn filter_node(state: &CycleState, node: &NodeInfo, _: &NodeFit) -> Result<(), Status> {
     filter(state, node)

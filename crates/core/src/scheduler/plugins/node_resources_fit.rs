@@ -5,6 +5,7 @@
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::{FilterPlugin, ScoreContext, ScorePlugin, always};
+use crate::scheduler::framework::scheduling_queue::{ClusterEvent, on_node_events};
 use crate::scheduler::framework::status::{Code, Status};
 use crate::scheduler::framework::types::{NodeInfo, Resource};
 use std::borrow::Cow;
@@ -112,7 +113,12 @@ pub fn score(state: &CycleState, node: &NodeFit) -> i64 {
     if weights == 0 { 0 } else { total / weights }
 }
 
-pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter };
+/// A node's change, or a pod leaving one, may free room.
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter, requeue_on: node_or_pod_delete };
+
+fn node_or_pod_delete(event: ClusterEvent) -> bool {
+    on_node_events(event) || event == ClusterEvent::AssignedPodDelete
+}
 /// Weight 1; LeastAllocated.
 pub const SCORE: ScorePlugin =
     ScorePlugin { name: NAME, weight: 1, applies: always, score: score_node, normalize: None };

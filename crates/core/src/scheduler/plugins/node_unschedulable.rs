@@ -5,6 +5,7 @@ use crate::api::node::Taint;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::FilterPlugin;
+use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 use crate::scheduler::plugins::taint_toleration::tolerations_tolerate_taint;
@@ -28,7 +29,7 @@ pub fn filter(state: &CycleState, node: &NodeFit) -> Result<(), Status> {
     Err(Status::unresolvable(NAME, ERR_REASON_UNSCHEDULABLE))
 }
 
-pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node, requeue_on: on_node_events };
 
 fn filter_node(state: &CycleState, _: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
     filter(state, fit)

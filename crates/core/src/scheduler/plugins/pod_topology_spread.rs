@@ -8,7 +8,9 @@ use crate::api::{Pod, ReplicaSet, Service};
 use crate::scheduler::framework::cache::Cache;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::registry::PreFilterPlugin;
 use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
+use crate::scheduler::framework::scheduling_queue::on_any_event;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 use crate::scheduler::plugins::node_affinity;
@@ -310,24 +312,34 @@ pub fn normalize(scores: &mut [i64]) {
     }
 }
 
-pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node };
+pub const PRE_FILTER: PreFilterPlugin = PreFilterPlugin { name: NAME, pre_filter: pre_filter_pod };
+/// A node's labels or any pod's placement may change the skew.
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter: filter_node, requeue_on: on_any_event };
 pub const PRE_SCORE: PreScorePlugin = PreScorePlugin { name: NAME, pre_score: pre_score_nodes };
 /// Weight 2; scores only pods with spread constraints (or the system default's).
 pub const SCORE: ScorePlugin =
     ScorePlugin { name: NAME, weight: 2, applies: spreads, score: score_node, normalize: Some(normalize) };
 
+fn pre_filter_pod(state: &mut CycleState, _: &Store, cache: &Cache) {
+    if let Some(found) = pre_filter(cache, state.pod) {
+        state.states.write(found);
+    }
+}
+
 fn filter_node(state: &CycleState, node: &NodeInfo, _: &NodeFit) -> Result<(), Status> {
-    filter(state.topology_spread.as_ref(), state.pod, node)
+    filter(state.states.read::<PreFilterState>(), state.pod, node)
 }
 
 fn pre_score_nodes(context: &mut ScoreContext, store: &Store, cache: &Cache, feasible: &[usize]) {
-    context.topology_spread = pre_score(store, cache, context.state.pod, feasible);
+    if let Some(found) = pre_score(store, cache, context.state.pod, feasible) {
+        context.states.write(found);
+    }
 }
 
 fn spreads(context: &ScoreContext) -> bool {
-    context.topology_spread.is_some()
+    context.states.read::<ScoreState>().is_some()
 }
 
 fn score_node(context: &ScoreContext, node: &NodeInfo, _: &NodeFit) -> i64 {
-    context.topology_spread.as_ref().map_or(0, |state| score(state, node))
+    context.states.read::<ScoreState>().map_or(0, |state| score(state, node))
 }

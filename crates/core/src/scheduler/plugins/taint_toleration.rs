@@ -7,6 +7,7 @@ use crate::api::node::Taint;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::{FilterPlugin, ScoreContext, ScorePlugin, always};
+use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 
@@ -77,7 +78,7 @@ pub fn score(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> i64 {
     untolerated as i64
 }
 
-pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter };
+pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter, requeue_on: on_node_events };
 
 /// Weight 3; fewer intolerable PreferNoSchedule taints score higher (normalized reversed).
 pub const SCORE: ScorePlugin =
