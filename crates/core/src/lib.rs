@@ -1,6 +1,7 @@
 //! kubelab-core: a deterministic, virtual-time simulation of a Kubernetes control plane.
 //!
 //! Codemap:
+//! - [`addons`] — what operators install on top (a gang scheduler's CRD, later ingress, GPUs).
 //! - [`api`] — object types with Kubernetes' field names, `Quantity`, label selectors, codec.
 //! - [`apiserver`] — the door: one `Request` in (user, verb, resource, options), one `Response`
 //!   out; kubectl, lesson checks and the UI go through it.
@@ -10,7 +11,8 @@
 //! - [`scheduler`] — kube-scheduler: filter and score plugins, preemption, the scheduling queue,
 //!   and the reasons behind every decision.
 //! - [`runtime`] — informers, work queues and wake-ups (client-go's part).
-//! - [`kubelet`] — every node's kubelet and the container runtime behind it.
+//! - [`kubelet`] — every node's kubelet, the container runtime behind it, and the node's
+//!   interface the API server reaches pods through (a real machine's agent for an external node).
 //! - [`sim`] — virtual clock, seeded PRNG streams, event queue; [`sim::Sim`] ties it all together.
 //! - [`view`] — plain-data views the UI draws (cluster picture, node grid, events, verdicts).
 //! - [`kubectl`] — one file per verb; output as data, one renderer.

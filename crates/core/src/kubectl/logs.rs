@@ -124,7 +124,7 @@ fn logs(sim: &Sim, args: &Args, out: &mut Output) -> Result<(), String> {
 }
 
 fn options(args: &Args, selector: bool) -> Result<Options, String> {
-    let tail = int_flag(args, "tail").map_err(|e| format!("Error: {e}\nSee 'kubectl logs --help' for usage."))?;
+    let tail = int_flag(args, "tail").map_err(|e| e.render("logs"))?;
     let tail = match tail {
         Some(n) if n >= 0 => Some(n as usize),
         Some(_) => None,
@@ -133,9 +133,7 @@ fn options(args: &Args, selector: bool) -> Result<Options, String> {
     };
     let since = match args.get("since") {
         Some(text) => Some(Duration::parse(text).map_err(|e| {
-            format!(
-                "Error: invalid argument \"{text}\" for \"--since\" flag: {e}\nSee 'kubectl logs --help' for usage."
-            )
+            UsageError::flag(format!("invalid argument \"{text}\" for \"--since\" flag: {e}")).render("logs")
         })?),
         None => None,
     };

@@ -233,7 +233,7 @@ fn resolve(argv: &[String]) -> Result<(&'static Verb, args::Args), Output> {
 
 /// A flag that cobra/pflag rejects: `Error: …` plus where to find the usage.
 pub fn usage_error(verb: &Verb, message: impl std::fmt::Display) -> Output {
-    Output::failed(format!("Error: {message}\nSee 'kubectl {} --help' for usage.", verb.name))
+    UsageError::flag(message.to_string()).output(verb.name)
 }
 
 /// cobra's "Did you mean this?" for verbs within two edits.
@@ -325,11 +325,7 @@ pub fn namespace_of(args: &args::Args) -> String {
 /// stderr and a failing exit, or kubectl's complaint about the unknown subcommand.
 pub fn group_run(verb: &Verb, args: &args::Args) -> Output {
     if !args.positionals.is_empty() {
-        return Output::failed(format!(
-            "error: unknown command \"{}\"\nSee 'kubectl {} -h' for help and examples",
-            args.positionals.join(" "),
-            verb.name
-        ));
+        return UsageError::unknown_command(&args.positionals.join(" ")).output(verb.name);
     }
     Output::failed(verb_help(verb))
 }

@@ -8,6 +8,7 @@ use super::output::{Output, Table};
 use super::{Context, Verb, namespace_of};
 use crate::api::labels::Selector;
 use crate::api::{Node, Pod};
+use crate::kubectl::UsageError;
 use crate::metrics;
 use crate::sim::Sim;
 use std::collections::BTreeMap;
@@ -59,7 +60,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let result = match args.positionals.first().map(String::as_str) {
         Some("pod" | "pods" | "po") => top_pods(ctx.sim, &rest),
         Some("node" | "nodes" | "no") => top_nodes(ctx.sim, &rest),
-        Some(other) => Err(format!("error: unknown command \"{other}\"\nSee 'kubectl top -h' for help and examples")),
+        Some(other) => Err(UsageError::unknown_command(other).render("top")),
         None => {
             let mut out = Output::default();
             out.line(HELP);

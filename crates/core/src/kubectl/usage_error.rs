@@ -30,6 +30,11 @@ impl UsageError {
         UsageError::Command(message.into())
     }
 
+    /// A verb with subcommands given one it does not have (`kubectl create frobnicate`).
+    pub fn unknown_command(words: &str) -> UsageError {
+        UsageError::Command(format!("unknown command \"{words}\""))
+    }
+
     /// The text kubectl prints for `verb` (its full path: `rollout status`).
     pub fn render(&self, verb: &str) -> String {
         match self {

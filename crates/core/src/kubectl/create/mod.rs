@@ -16,6 +16,7 @@ use super::print_flags::{self, DRY_RUN, DryRun, OUTPUT, Printer};
 use super::resource_args::read_filenames;
 use super::{Context, Verb};
 use crate::api::codec;
+use crate::kubectl::UsageError;
 use serde_json::{Map, Value, json};
 
 pub const VERB: Verb = Verb {
@@ -37,9 +38,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let filenames = args.all("filename").to_vec();
     if filenames.is_empty() {
         if let Some(word) = args.positionals.first() {
-            return Output::failed(format!(
-                "error: unknown command \"{word}\"\nSee 'kubectl create -h' for help and examples"
-            ));
+            return UsageError::unknown_command(word).output("create");
         }
         return Output::failed("error: must specify one of -f and -k");
     }
@@ -94,11 +93,9 @@ fn create_one(
 pub fn one_name(args: &Args, verb: &Verb) -> Result<String, String> {
     match args.positionals.as_slice() {
         [name] => Ok(name.clone()),
-        other => Err(format!(
-            "error: exactly one NAME is required, got {}\nSee 'kubectl {} -h' for help and examples",
-            other.len(),
-            verb.name
-        )),
+        other => {
+            Err(UsageError::command(format!("exactly one NAME is required, got {}", other.len())).render(verb.name))
+        }
     }
 }
 
