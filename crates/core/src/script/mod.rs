@@ -163,6 +163,10 @@ fn watch_through_sleeps(sim: &mut Sim, watches: &mut [Watch], following: &[Step]
     let mut slept = Vec::new();
     for step in following {
         let Action::Sleep(duration) = step.action else { break };
+        if sim.store().limits().check_sleep(step.written.trim(), duration).is_err() {
+            // Refused where it runs on its own, after the watch's rows.
+            break;
+        }
         sim.record_command(&step.written);
         sim.advance(duration);
         for watch in watches.iter_mut() {
@@ -201,10 +205,13 @@ fn run_step_watching(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (Str
             ctx.sim.settle();
             (output.render(), output.succeeded(), watch)
         }
-        Action::Sleep(duration) => {
-            sim.advance(*duration);
-            (String::new(), true, None)
-        }
+        Action::Sleep(duration) => match sim.store().limits().check_sleep(step.written.trim(), *duration) {
+            Ok(()) => {
+                sim.advance(*duration);
+                (String::new(), true, None)
+            }
+            Err(refusal) => (format!("{refusal}\n"), false, None),
+        },
         Action::Lab(words) => match lab::run(sim, words) {
             Ok(text) => (format!("{text}\n"), true, None),
             Err(text) => (format!("{text}\n"), false, None),

@@ -178,6 +178,12 @@ impl Sim {
         self.controllers.kubelet.use_container_runtime(runtime);
     }
 
+    /// Sets the lab's budgets (how far one command may move time, how many replicas a
+    /// workload may ask for).
+    pub fn set_limits(&mut self, limits: crate::store::lab_limits::LabLimits) {
+        self.store.set_limits(limits);
+    }
+
     /// The kubelet of `node` as the API server reaches it (logs, exec, a pod's processes).
     pub fn node_server(&self, node: &Node) -> crate::kubelet::node_server::NodeServer<'_> {
         self.controllers.kubelet.node_server(node, self.now)

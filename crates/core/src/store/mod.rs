@@ -14,6 +14,7 @@ pub mod defaults;
 pub mod event_recorder;
 pub mod field_selector;
 pub mod kinds;
+pub mod lab_limits;
 pub mod node_lease;
 pub mod owner_index;
 pub mod priority_class;
@@ -95,6 +96,8 @@ pub struct Store {
     /// Bumped whenever a kubelet starts or stops renewing (the node lifecycle controller
     /// looks at the renewals again only then).
     heartbeats_changed: u64,
+    /// The lab's budgets (`lab_limits.rs`).
+    limits: lab_limits::LabLimits,
     /// Who the writes now being made are for: the request's user (`act_as`).
     user: Arc<UserInfo>,
     /// Decides every request (`authorizer.rs`).
@@ -118,6 +121,7 @@ impl Store {
             trace: trace::Trace::new(),
             heartbeats: BTreeMap::new(),
             heartbeats_changed: 0,
+            limits: lab_limits::LabLimits::default(),
             user: UserInfo::apiserver(),
             authorizer: Arc::new(authorizer::AlwaysAllow),
         };
@@ -207,6 +211,16 @@ impl Store {
 
     pub fn watch_log_mut(&mut self) -> &mut WatchLog {
         &mut self.watch
+    }
+
+    /// The lab's budgets.
+    pub fn limits(&self) -> &lab_limits::LabLimits {
+        &self.limits
+    }
+
+    /// Sets the lab's budgets (a big sandbox allows more than a lesson).
+    pub fn set_limits(&mut self, limits: lab_limits::LabLimits) {
+        self.limits = limits;
     }
 
     /// Every command and write so far, as JSON lines.

@@ -8,6 +8,7 @@
 
 mod default_toleration_seconds;
 pub use default_toleration_seconds::default_tolerations;
+mod lab_limits;
 mod namespace_lifecycle;
 mod node_restriction;
 mod priority;
@@ -58,6 +59,7 @@ pub const CHAIN: &[Plugin] = &[
     node_restriction::PLUGIN,
     priority::PLUGIN,
     default_toleration_seconds::PLUGIN,
+    lab_limits::PLUGIN,
 ];
 
 /// Runs the chain: every plugin's mutation in order, then every plugin's validation.
@@ -83,7 +85,14 @@ mod tests {
         let names: Vec<&str> = super::plugin_names().collect();
         assert_eq!(
             names,
-            ["NamespaceLifecycle", "ServiceAccount", "NodeRestriction", "Priority", "DefaultTolerationSeconds"]
+            [
+                "NamespaceLifecycle",
+                "ServiceAccount",
+                "NodeRestriction",
+                "Priority",
+                "DefaultTolerationSeconds",
+                "LabLimits"
+            ]
         );
     }
 }

@@ -1,0 +1,70 @@
+//! A lab's budgets: how far one command may move virtual time and how many replicas one
+//! workload may ask for, so that no script can freeze a browser tab or a server's lab thread.
+//! Kubernetes has no such limit (a real cluster's limit is its hardware); the refusals are
+//! worded as kubectl words a refusal, and replicas are checked at admission (`LabLimits`), so
+//! `scale`, `apply`, `patch` and an HPA's `maxReplicas` are all covered.
+
+use crate::sim::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabLimits {
+    /// The most one `sleep` (one command) may advance virtual time.
+    pub max_sleep: Duration,
+    /// The most replicas a Deployment, ReplicaSet or HorizontalPodAutoscaler may ask for (the
+    /// big sandbox's Deployments have 5,000 each).
+    pub max_replicas: i32,
+}
+
+impl Default for LabLimits {
+    fn default() -> Self {
+        LabLimits { max_sleep: Duration::from_secs(24 * 3600), max_replicas: 5000 }
+    }
+}
+
+impl LabLimits {
+    /// `sleep`'s refusal, or nothing if `duration` fits.
+    pub fn check_sleep(&self, written: &str, duration: Duration) -> Result<(), String> {
+        if duration <= self.max_sleep {
+            return Ok(());
+        }
+        Err(format!("error: {written} exceeds this lab's limit of {}", short(self.max_sleep)))
+    }
+
+    /// The refusal of `replicas` asked for in `field` (`replicas`, `maxReplicas`), or nothing
+    /// if it fits.
+    pub fn check_replicas(&self, field: &str, replicas: i32) -> Result<(), String> {
+        if replicas <= self.max_replicas {
+            return Ok(());
+        }
+        Err(format!("{field} {replicas} exceeds this lab's limit of {}", self.max_replicas))
+    }
+}
+
+/// `24h` rather than Go's `24h0m0s` for a whole number of hours.
+fn short(duration: Duration) -> String {
+    let hour = Duration::from_secs(3600).as_millis();
+    match duration.as_millis() {
+        ms if ms > 0 && ms % hour == 0 => format!("{}h", ms / hour),
+        _ => duration.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_day_of_sleep_and_5000_replicas_fit_and_more_is_refused_naming_the_limit() {
+        let limits = LabLimits::default();
+        assert_eq!(limits.check_sleep("sleep 24h", Duration::from_secs(86_400)), Ok(()));
+        assert_eq!(
+            limits.check_sleep("sleep 1000000h", Duration::from_secs(3_600_000_000)),
+            Err("error: sleep 1000000h exceeds this lab's limit of 24h".to_string())
+        );
+        assert_eq!(limits.check_replicas("replicas", 5000), Ok(()));
+        assert_eq!(
+            limits.check_replicas("replicas", 100_000),
+            Err("replicas 100000 exceeds this lab's limit of 5000".to_string())
+        );
+    }
+}
