@@ -170,6 +170,14 @@ try {
     await page.locator("h1", { hasText: "Sandbox" }).waitFor();
     await type(page, "kubectl get nodes");
     await expectText(page, "node-3   Ready");
+    // The lab's budgets refuse what would freeze the tab, and the lab goes on.
+    await type(page, "sleep 1000000h");
+    await expectText(page, "error: sleep 1000000h exceeds this lab's limit of 24h");
+    await type(page, "kubectl create deployment hello --image=hello:v1");
+    await type(page, "kubectl scale deploy hello --replicas=100000");
+    await expectText(page, "replicas 100000 exceeds this lab's limit of 5000");
+    await type(page, "kubectl get deploy hello -o jsonpath={.spec.replicas}");
+    await expectText(page, "$ kubectl get deploy hello -o jsonpath={.spec.replicas}\n1");
     await page.goto(`${base}/#/about`);
     await page.locator("h1", { hasText: "About kubelab" }).waitFor();
   }, page);

@@ -1,11 +1,15 @@
 //! A lab the server hosts: the core running natively on its own thread, one thread owning one
 //! simulation. Scripts come in through a bounded channel; what each printed goes out on a
 //! broadcast channel to every watching WebSocket. Clients replay the lesson, seed and scripts
-//! with their own copy of the core (deterministic), so they draw the same cluster.
+//! with their own copy of the core (deterministic), so they draw the same cluster. Closing a
+//! lab stops its thread within moments, even mid-script: the core asks the lab's `cancelled`
+//! flag between units of work.
 
 use kubelab_core::lesson::{Lesson, LessonLab};
+use kubelab_core::sim::interrupt::Interrupt;
 pub use kubelab_wire::Entry;
 use kubelab_wire::LabMessage;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc, watch};
 
@@ -31,21 +35,45 @@ pub struct HostedLab {
     updates: broadcast::Sender<String>,
     history: Arc<Mutex<History>>,
     closed: watch::Sender<bool>,
+    /// Set when the lab closes; its thread stops at the next unit of work.
+    cancelled: Arc<AtomicBool>,
+}
+
+/// Counts the lab threads still running (a closed lab's included until its thread has ended),
+/// so the server's cap on labs counts threads, not map entries.
+struct LiveThread(Arc<AtomicUsize>);
+
+impl LiveThread {
+    fn enter(live: &Arc<AtomicUsize>) -> LiveThread {
+        live.fetch_add(1, Ordering::SeqCst);
+        LiveThread(Arc::clone(live))
+    }
+}
+
+impl Drop for LiveThread {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl HostedLab {
-    /// Starts the lab's thread with the lesson's setup run.
-    pub fn start(id: String, owner_id: String, lesson: Lesson) -> std::io::Result<HostedLab> {
+    /// Starts the lab's thread with the lesson's setup run; `live` counts it while it runs.
+    pub fn start(id: String, owner_id: String, lesson: Lesson, live: &Arc<AtomicUsize>) -> std::io::Result<HostedLab> {
         let (inbox, scripts) = mpsc::channel(INBOX);
         let (updates, _) = broadcast::channel(OUTBOX);
         let history = Arc::new(Mutex::new(History::default()));
         let seed = lesson.seed.unwrap_or(1);
         let lesson_id = lesson.id.clone();
         let (thread_updates, thread_history) = (updates.clone(), Arc::clone(&history));
-        std::thread::Builder::new()
-            .name(format!("lab-{}", &id[..8.min(id.len())]))
-            .spawn(move || run(lesson, scripts, thread_updates, thread_history))?;
-        Ok(HostedLab { id, owner_id, lesson_id, seed, inbox, updates, history, closed: watch::channel(false).0 })
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let thread_cancelled = Arc::clone(&cancelled);
+        let running = LiveThread::enter(live);
+        std::thread::Builder::new().name(format!("lab-{}", &id[..8.min(id.len())])).spawn(move || {
+            let _running = running;
+            run(lesson, scripts, (thread_updates, thread_history), thread_cancelled)
+        })?;
+        let closed = watch::channel(false).0;
+        Ok(HostedLab { id, owner_id, lesson_id, seed, inbox, updates, history, closed, cancelled })
     }
 
     /// Queues a script; false when the lab is busy (its inbox is full) or closed.
@@ -77,9 +105,16 @@ impl HostedLab {
         .to_json()
     }
 
-    /// Closes every watcher's socket; the thread ends when the lab is dropped.
+    /// Closes every watcher's socket and stops the lab's thread, mid-script if need be.
     pub fn close(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
         self.closed.send_replace(true);
+    }
+}
+
+impl Drop for HostedLab {
+    fn drop(&mut self) {
+        self.cancelled.store(true, Ordering::SeqCst);
     }
 }
 
@@ -87,14 +122,19 @@ impl HostedLab {
 fn run(
     lesson: Lesson,
     mut scripts: mpsc::Receiver<String>,
-    updates: broadcast::Sender<String>,
-    history: Arc<Mutex<History>>,
+    (updates, history): (broadcast::Sender<String>, Arc<Mutex<History>>),
+    cancelled: Arc<AtomicBool>,
 ) {
     let mut lab = LessonLab::new(&lesson);
+    let asked = Arc::clone(&cancelled);
+    lab.set_interrupt(Interrupt::new(move || asked.load(Ordering::SeqCst)));
     if let Err(error) = lab.setup(&lesson) {
         tracing::error!(lesson = %lesson.id, %error, "hosted lab: the lesson's setup does not parse");
     }
     while let Some(script) = scripts.blocking_recv() {
+        if cancelled.load(Ordering::SeqCst) {
+            return;
+        }
         let entries: Vec<Entry> =
             match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lab.run_as_learner(&script))) {
                 Ok(Ok(ran)) => ran
@@ -117,6 +157,9 @@ fn run(
             history.transcript.extend(entries);
             let excess = history.transcript.len().saturating_sub(TRANSCRIPT_KEPT);
             history.transcript.drain(..excess);
+        }
+        if cancelled.load(Ordering::SeqCst) {
+            return;
         }
         // No watcher is not an error: the lab keeps running for the next one.
         let _ = updates.send(message);

@@ -42,6 +42,11 @@ impl LessonLab {
     }
 
     /// Runs a script as the learner (their clicks, a prediction's reveal, a solution).
+    /// Asks `interrupt` between units of work from now on (see `Sim::set_interrupt`).
+    pub fn set_interrupt(&mut self, interrupt: crate::sim::interrupt::Interrupt) {
+        self.sim.set_interrupt(interrupt);
+    }
+
     pub fn run_as_learner(&mut self, text: &str) -> Result<Vec<Ran>, ScriptError> {
         self.run(text, true)
     }

@@ -3,6 +3,7 @@
 //! Time only moves in `advance`; it jumps from one due timer to the next, and after every
 //! step the controllers run until the cluster is quiet again. Nothing ticks when nothing is due.
 
+pub mod interrupt;
 pub mod load;
 pub mod node_input;
 mod pending;
@@ -53,6 +54,8 @@ pub struct Sim {
     deferred: bool,
     /// Work begun but not finished: a deferred command's settle, a deferred sleep.
     pending: Pending,
+    /// Asked between units of work; once it says so, pending work is dropped.
+    interrupt: Option<interrupt::Interrupt>,
 }
 
 impl Sim {
@@ -70,6 +73,7 @@ impl Sim {
             load: LoadTable::default(),
             deferred: false,
             pending: Pending::default(),
+            interrupt: None,
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -176,6 +180,17 @@ impl Sim {
     /// Runs the nodes' pods on `runtime` (the simulated one over another image catalogue).
     pub fn use_container_runtime(&mut self, runtime: crate::kubelet::container_runtime::Runtime) {
         self.controllers.kubelet.use_container_runtime(runtime);
+    }
+
+    /// From now on, `interrupt` is asked between units of work; once it answers yes, whatever is
+    /// pending is dropped and every later command returns at once (the lab is closing).
+    pub fn set_interrupt(&mut self, interrupt: interrupt::Interrupt) {
+        self.interrupt = Some(interrupt);
+    }
+
+    /// Whether the host asked the lab to stop.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(interrupt::Interrupt::requested)
     }
 
     /// Sets the lab's budgets (how far one command may move time, how many replicas a

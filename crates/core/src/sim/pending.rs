@@ -6,6 +6,9 @@
 use super::{MAX_RECONCILE_PASSES, Sim};
 use crate::sim::time::SimTime;
 
+/// Units of work between two looks at the host's interrupt (a few milliseconds' worth).
+const INTERRUPT_SLICE: usize = 4096;
+
 #[derive(Clone, Debug, Default)]
 pub(super) struct Pending {
     /// Controller passes run so far by an unfinished settle.
@@ -65,7 +68,13 @@ impl Sim {
     }
 
     pub(super) fn finish_pending(&mut self) {
-        while !self.settle_for(usize::MAX) {}
+        // In slices, so that a host's interrupt is heard between them (slicing changes nothing).
+        while !self.settle_for(INTERRUPT_SLICE) {
+            if self.interrupted() {
+                self.pending = Pending::default();
+                return;
+            }
+        }
     }
 
     /// Runs owed passes while `left` lasts; true when the settle is done (timers scheduled for

@@ -18,6 +18,7 @@ use kubelab_wire::{LabMessage, LabRequest};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -25,12 +26,19 @@ use tokio::sync::broadcast::error::RecvError;
 #[derive(Default)]
 pub struct HostedLabs {
     labs: Mutex<HashMap<String, Arc<HostedLab>>>,
+    /// Lab threads still running, closed labs' included until their threads end.
+    live_threads: Arc<AtomicUsize>,
 }
 
 impl HostedLabs {
     fn get(&self, id: &str) -> ApiResult<Arc<HostedLab>> {
         let labs = self.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         labs.get(id).cloned().ok_or_else(|| ApiError::NotFound(format!("no hosted lab has id {id:?}")))
+    }
+
+    /// How many lab threads are running now.
+    pub fn live_threads(&self) -> usize {
+        self.live_threads.load(Ordering::SeqCst)
     }
 
     /// Closes every lab (server shutdown).
@@ -61,14 +69,15 @@ pub async fn create(
         None => Lesson::sandbox(),
     };
     let mut labs = state.labs.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if labs.len() >= state.limits.max_hosted_labs {
+    // Threads, not entries: a closed lab counts until its thread has stopped.
+    let running = labs.len().max(state.labs.live_threads());
+    if running >= state.limits.max_hosted_labs {
         return Err(ApiError::Unavailable(format!(
-            "this server already hosts {} labs, its limit; close one first",
-            labs.len()
+            "this server already hosts {running} labs, its limit; close one first"
         )));
     }
     let id = codes::new_id();
-    let lab = HostedLab::start(id.clone(), instructor.id.clone(), lesson)
+    let lab = HostedLab::start(id.clone(), instructor.id.clone(), lesson, &state.labs.live_threads)
         .map_err(|e| ApiError::Internal(format!("lab thread: {e}")))?;
     let answer = json!({ "id": id, "lesson": lab.lesson_id, "seed": lab.seed });
     labs.insert(id, Arc::new(lab));

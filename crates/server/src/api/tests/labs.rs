@@ -73,3 +73,33 @@ async fn hosted_labs_are_capped() {
     let unknown = app.call("POST", "/api/labs", Some(&instructor), Some(json!({"lesson": "nope"}))).await;
     assert_problem(&unknown, StatusCode::NOT_FOUND, "no lesson has id");
 }
+
+#[tokio::test]
+async fn a_closed_lab_stops_its_thread_mid_script_and_frees_its_slot() {
+    let app = TestApp::with_limits(Limits { max_hosted_labs: 1, ..Limits::default() }).await;
+    let addr = app.serve().await;
+    let instructor = app.instructor("Ada").await;
+    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
+    assert_eq!(next_json(&mut demo).await["type"], "state");
+    // Tens of seconds of work: 300 pods crash-looping through a day of virtual time.
+    let script = "kubectl create deployment c --image=crashy --replicas=300\nsleep 24h";
+    demo.send(Message::text(json!({"type": "run", "script": script}).to_string())).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        app.call("DELETE", &format!("/api/labs/{id}"), Some(&instructor), None).await.status,
+        StatusCode::NO_CONTENT
+    );
+    let closed_at = std::time::Instant::now();
+    // The slot is the thread's: it frees once the thread has stopped, within a second or two.
+    loop {
+        let next = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
+        if next.status == StatusCode::CREATED {
+            break;
+        }
+        assert_problem(&next, StatusCode::SERVICE_UNAVAILABLE, "already hosts 1 labs, its limit");
+        assert!(closed_at.elapsed().as_secs_f64() < 3.0, "the closed lab's thread still runs after 3 s");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
