@@ -141,10 +141,11 @@ pub async fn live(
     caller: Caller,
     Path(class_id): Path<String>,
     Query(options): Query<Options>,
+    headers: axum::http::HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     owned_class(&state.db, &caller, &class_id, "watch its dashboard").await?;
-    let upgrade = socket::upgrade(upgrade)?;
+    let upgrade = socket::upgrade(upgrade, &headers)?;
     let stuck_after_ms = options.stuck_after_ms();
     Ok(upgrade.on_upgrade(move |socket| watch(state, socket, class_id, stuck_after_ms)))
 }

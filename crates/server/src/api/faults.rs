@@ -71,10 +71,11 @@ pub async fn push(
 pub async fn learner_live(
     State(state): State<Arc<AppState>>,
     caller: Caller,
+    headers: axum::http::HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let (learner, class_id) = caller.learner("open a live connection")?;
-    let upgrade = socket::upgrade(upgrade)?;
+    let upgrade = socket::upgrade(upgrade, &headers)?;
     let (learner_id, class_id) = (learner.id.clone(), class_id.to_string());
     Ok(upgrade.on_upgrade(move |socket| deliver(state, socket, class_id, learner_id)))
 }

@@ -114,11 +114,12 @@ pub async fn watch(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let lab = state.labs.get(&id)?;
     let may_run = lab.owner_id == caller.me.id;
-    let upgrade = socket::upgrade(upgrade)?;
+    let upgrade = socket::upgrade(upgrade, &headers)?;
     Ok(upgrade.on_upgrade(move |socket| follow(state, socket, lab, may_run)))
 }
 

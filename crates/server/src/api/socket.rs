@@ -69,10 +69,13 @@ const BUFFER: usize = 4 * 1024;
 const MAX_UNSENT: usize = 8 * 1024 * 1024;
 
 /// The upgrade, taken after the handler's own checks so a refusal says who may connect
-/// rather than how; a plain HTTP request gets 426 Upgrade Required.
+/// rather than how; a plain HTTP request gets 426 Upgrade Required, and a page of another site
+/// 403 (`check_origin`).
 pub fn upgrade(
     upgrade: Result<axum::extract::ws::WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    headers: &axum::http::HeaderMap,
 ) -> Result<axum::extract::ws::WebSocketUpgrade, super::ApiError> {
+    check_origin(headers)?;
     let upgrade = upgrade.map_err(|rejection| {
         super::ApiError::Other(
             axum::http::StatusCode::UPGRADE_REQUIRED,
@@ -85,4 +88,24 @@ pub fn upgrade(
         .max_write_buffer_size(MAX_UNSENT)
         .max_message_size(MAX_INCOMING)
         .max_frame_size(MAX_INCOMING))
+}
+
+/// Cross-site WebSocket hijacking: a browser sends the page's Origin with every upgrade, and
+/// the socket carries the learner's cookie whatever page opened it, so only this server's own
+/// pages may (the Origin's host is the Host the request came to, or the one a proxy forwards).
+/// Clients that are not browsers send no Origin and are let through.
+pub fn check_origin(headers: &axum::http::HeaderMap) -> Result<(), super::ApiError> {
+    use axum::http::header::{HOST, ORIGIN};
+    let Some(origin) = headers.get(ORIGIN) else { return Ok(()) };
+    let origin = origin.to_str().unwrap_or("");
+    let origin_host = origin.split_once("://").map_or("", |(_, rest)| rest.trim_end_matches('/'));
+    let served_as = [headers.get("x-forwarded-host"), headers.get(HOST)];
+    let same_site =
+        served_as.iter().flatten().filter_map(|h| h.to_str().ok()).any(|h| h.eq_ignore_ascii_case(origin_host));
+    if same_site && !origin_host.is_empty() {
+        return Ok(());
+    }
+    Err(super::ApiError::Forbidden(format!(
+        "WebSockets open only from this server's own pages; this one came from {origin:?}"
+    )))
 }

@@ -168,6 +168,19 @@ pub async fn connect(addr: std::net::SocketAddr, path: &str, cookie: &str) -> So
     tokio_tungstenite::connect_async(request).await.unwrap_or_else(|e| panic!("{path}: {e}")).0
 }
 
+/// As `connect`, sent from a page at `origin`: the socket, or the HTTP status that refused it.
+pub async fn connect_from(addr: std::net::SocketAddr, path: &str, cookie: &str, origin: &str) -> Result<Socket, u16> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}{path}").into_client_request().unwrap();
+    request.headers_mut().insert(header::COOKIE, cookie.parse().unwrap());
+    request.headers_mut().insert(header::ORIGIN, origin.parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((socket, _)) => Ok(socket),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
+        Err(other) => panic!("{path}: {other}"),
+    }
+}
+
 /// The next text message as JSON (waits up to 5 s).
 pub async fn next_json(socket: &mut Socket) -> Value {
     use futures_util::StreamExt;
