@@ -47,6 +47,9 @@ impl Db {
             }
             _ => url.to_string(),
         };
+        if backend == Backend::Sqlite {
+            private_file(&url).map_err(|e| sqlx::Error::Configuration(e.into()))?;
+        }
         let options = AnyConnectOptions::from_str(&url)?;
         let pool = AnyPoolOptions::new()
             .max_connections(if backend == Backend::Sqlite { 4 } else { 16 })
@@ -70,6 +73,23 @@ impl Db {
         migrations::run(&db).await?;
         Ok(db)
     }
+}
+
+/// The SQLite file holds password hashes and resume codes: it (and so the `-wal` and `-shm`
+/// files SQLite gives the same mode) is readable by its owner only, created so or tightened.
+fn private_file(url: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let path = url.trim_start_matches("sqlite:").trim_start_matches("//");
+    let path = path.split('?').next().unwrap_or("");
+    if path.is_empty() || path.starts_with(':') {
+        return Ok(()); // `:memory:`
+    }
+    std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
+    let mode = std::fs::metadata(path)?.permissions().mode();
+    if mode & 0o077 != 0 {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode & 0o700))?;
+    }
+    Ok(())
 }
 
 fn backend_of(url: &str) -> Result<Backend, sqlx::Error> {
@@ -115,5 +135,24 @@ mod tests {
     fn unknown_schemes_are_refused_by_name() {
         let err = backend_of("mysql://root:pw@host/db").unwrap_err().to_string();
         assert!(err.contains("mysql://root:***@host/db") && err.contains("sqlite://FILE"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn the_database_file_is_its_owners_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("kubelab-db-mode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (fresh, loose) = (dir.join("fresh.db"), dir.join("loose.db"));
+        std::fs::write(&loose, b"").unwrap();
+        std::fs::set_permissions(&loose, std::fs::Permissions::from_mode(0o644)).unwrap();
+        for path in [&fresh, &loose] {
+            let db = Db::open(&format!("sqlite://{}", path.display())).await.unwrap();
+            sqlx::query("SELECT 1").execute(&db.pool).await.unwrap();
+            for file in [path.clone(), path.with_extension("db-wal")] {
+                let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600, "{}", file.display());
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
