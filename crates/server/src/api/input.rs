@@ -3,17 +3,29 @@
 
 use super::problem::{ApiError, ApiResult};
 
-/// A display name: trimmed, 1–60 characters, no control characters.
+/// A display name as the dashboard shows it: NFC, without control or format characters (bidi
+/// overrides that would reorder a class list, zero-width spaces that make two names look alike)
+/// except the ZWNJ and ZWJ that Persian words and emoji sequences need; trimmed; 1–60
+/// characters.
 pub fn display_name(field: &str, text: &str) -> ApiResult<String> {
-    let text = text.trim();
+    use unicode_normalization::UnicodeNormalization;
+    let kept: String = text.nfc().filter(|c| !c.is_control() && !is_format(*c)).collect();
+    let text = kept.trim();
     let count = text.chars().count();
     if count == 0 || count > 60 {
         return Err(bad(field, "must be 1 to 60 characters"));
     }
-    if text.chars().any(char::is_control) {
-        return Err(bad(field, "must not contain control characters"));
-    }
     Ok(text.to_string())
+}
+
+/// Unicode's format characters (General Category Cf), but ZWNJ and ZWJ.
+fn is_format(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}' | '\u{070F}' | '\u{0890}'..='\u{0891}'
+        | '\u{08E2}' | '\u{180E}' | '\u{200B}' | '\u{200E}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{110BD}' | '\u{110CD}' | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}'
+        | '\u{1D173}'..='\u{1D17A}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
 }
 
 /// An email address, lower-cased: one `@`, a dot in the domain, no spaces, at most 254 bytes.
@@ -73,7 +85,16 @@ mod tests {
         assert_eq!(display_name("display_name", "  Ada  ").unwrap(), "Ada");
         let err = display_name("display_name", "").unwrap_err();
         assert!(matches!(err, ApiError::BadRequest(ref d) if d == "display_name must be 1 to 60 characters"));
-        assert!(display_name("display_name", "a\u{7}b").is_err());
+        assert_eq!(display_name("display_name", "a\u{7}b").unwrap(), "ab");
+        // A bidi override would show "Bob" reversed in every list; a zero-width space makes a twin.
+        assert_eq!(display_name("display_name", "\u{202E}boB\u{202C}").unwrap(), "boB");
+        assert_eq!(display_name("display_name", "Ad\u{200B}a").unwrap(), "Ada");
+        // One spelling however it was typed: e + combining acute is é.
+        assert_eq!(display_name("display_name", "Zoe\u{301}").unwrap(), "Zo\u{e9}");
+        // Persian needs ZWNJ; a family emoji is joined by ZWJ.
+        assert_eq!(display_name("display_name", "می\u{200C}خواهم").unwrap(), "می\u{200C}خواهم");
+        assert_eq!(display_name("display_name", "👩\u{200D}👧").unwrap(), "👩\u{200D}👧");
+        assert!(display_name("display_name", "\u{200B}\u{FEFF}").is_err(), "nothing left is no name");
         assert!(new_password("short").is_err());
         assert!(new_password("long enough").is_ok());
     }
