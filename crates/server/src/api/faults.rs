@@ -28,6 +28,10 @@ pub struct Fault {
 
 /// The command, checked: one `lab …` line naming a verb the simulator has.
 pub fn validate(command: &str) -> ApiResult<String> {
+    // A heredoc would make one step of several lines: a fault is one line, as typed.
+    if command.trim().contains(['\n', '\r']) {
+        return Err(ApiError::BadRequest("command must be exactly one line".into()));
+    }
     let steps = script::parse(command.trim()).map_err(|e| ApiError::BadRequest(format!("command: {}", e.message)))?;
     let [step] = steps.as_slice() else {
         return Err(ApiError::BadRequest("command must be exactly one line".into()));
@@ -112,6 +116,7 @@ mod tests {
         assert!(refused("kubectl delete pods --all").contains("must be a lab event"));
         assert!(refused("lab node explode node-2").contains("unknown lab event"));
         assert!(refused("lab node power-off a\nlab node power-off b").contains("exactly one line"));
+        assert!(refused("lab node power-off node-2 <<EOF\nanything\nEOF").contains("exactly one line"));
         assert!(refused("lab node power-off 'unterminated").starts_with("command:"));
     }
 }
