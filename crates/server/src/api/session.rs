@@ -137,6 +137,9 @@ pub async fn start(db: &Db, user_id: &str) -> ApiResult<HeaderValue> {
         .bind(now)
         .execute(&db.pool)
         .await?;
+    // Expired sessions of anyone go too: they no longer sign anyone in, and would only grow the
+    // table (sign-ins are rate-limited, so this runs at most that often).
+    sqlx::query("DELETE FROM sessions WHERE created_at <= $1").bind(now - SESSION_TTL_MS).execute(&db.pool).await?;
     // The cap: everything but the newest MAX_SESSIONS_PER_USER goes.
     sqlx::query(
         "DELETE FROM sessions WHERE user_id = $1 AND token_hash NOT IN (
@@ -175,5 +178,22 @@ mod tests {
         headers.clear();
         headers.append(COOKIE, HeaderValue::from_static("kubelab_session="));
         assert_eq!(session_token(&headers), None);
+    }
+
+    #[tokio::test]
+    async fn a_sign_in_sweeps_every_expired_session() {
+        let dir = std::env::temp_dir().join(format!("kubelab-sessions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::open(&format!("sqlite://{}/s.db", dir.display())).await.unwrap();
+        let insert = "INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)";
+        let expired = now_ms() - SESSION_TTL_MS - 1;
+        for (hash, at) in [("old", expired), ("recent", now_ms() - 1000)] {
+            sqlx::query(insert).bind(hash).bind("someone-else").bind(at).execute(&db.pool).await.unwrap();
+        }
+        start(&db, "me").await.unwrap();
+        let left: Vec<(String,)> =
+            sqlx::query_as("SELECT user_id FROM sessions ORDER BY user_id").fetch_all(&db.pool).await.unwrap();
+        assert_eq!(left, [("me".to_string(),), ("someone-else".to_string(),)], "the expired one is gone");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
