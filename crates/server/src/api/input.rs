@@ -40,7 +40,7 @@ pub fn email(text: &str) -> ApiResult<String> {
 }
 
 /// A new password: 8 to 1024 characters (long enough to resist guessing, short enough that
-/// hashing it cannot be used to burn the server's CPU).
+/// hashing it cannot be used to burn the server's CPU), and not one that guessing tries first.
 pub fn new_password(text: &str) -> ApiResult<&str> {
     let count = text.chars().count();
     if count < 8 {
@@ -49,8 +49,76 @@ pub fn new_password(text: &str) -> ApiResult<&str> {
     if count > 1024 {
         return Err(bad("password", "must be at most 1024 characters"));
     }
+    if is_common(text) {
+        return Err(bad("password", "is one of the first that guessing tries; choose one others would not"));
+    }
     Ok(text)
 }
+
+/// What a guesser tries first: one character repeated, a run along the keyboard or the
+/// alphabet (either way), or one of the most common passwords of eight characters or more.
+fn is_common(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let chars: Vec<char> = lower.chars().collect();
+    let repeated = chars.iter().all(|c| *c == chars[0]);
+    let step = |d: i32| chars.windows(2).all(|w| w[1] as i32 - w[0] as i32 == d);
+    let keyboard = ["1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm"];
+    let along_keys =
+        keyboard.iter().any(|row| row.contains(&lower) || row.chars().rev().collect::<String>().contains(&lower));
+    repeated || step(1) || step(-1) || along_keys || COMMON.contains(&lower.as_str())
+}
+
+/// The commonest passwords of at least eight characters in published breach corpora.
+const COMMON: &[&str] = &[
+    "password",
+    "password1",
+    "password12",
+    "password123",
+    "passw0rd",
+    "p@ssw0rd",
+    "p@ssword",
+    "iloveyou",
+    "sunshine",
+    "princess",
+    "football",
+    "baseball",
+    "welcome1",
+    "welcome123",
+    "letmein1",
+    "trustno1",
+    "superman",
+    "starwars",
+    "whatever",
+    "qwerty123",
+    "qwerty12",
+    "1q2w3e4r",
+    "1qaz2wsx",
+    "abc12345",
+    "abcd1234",
+    "11223344",
+    "12341234",
+    "123123123",
+    "123456789",
+    "1234567890",
+    "987654321",
+    "00000000",
+    "iloveyou1",
+    "master12",
+    "monkey12",
+    "dragon12",
+    "shadow12",
+    "michael1",
+    "charlie1",
+    "jennifer",
+    "computer",
+    "internet",
+    "changeme",
+    "kubernetes",
+    "administrator",
+    "qwertyuiop",
+    "zaq12wsx",
+    "asdf1234",
+];
 
 /// A name-like token (lesson ids, event kinds' items): 1–`max` printable characters.
 pub fn token(field: &str, text: &str, max: usize) -> ApiResult<String> {
@@ -97,5 +165,9 @@ mod tests {
         assert!(display_name("display_name", "\u{200B}\u{FEFF}").is_err(), "nothing left is no name");
         assert!(new_password("short").is_err());
         assert!(new_password("long enough").is_ok());
+        for guessed in ["aaaaaaaa", "12345678", "87654321", "abcdefgh", "qwertyui", "Password1", "iloveyou"] {
+            assert!(new_password(guessed).is_err(), "{guessed}");
+        }
+        assert!(new_password("correct horse").is_ok());
     }
 }
