@@ -19,10 +19,12 @@ use std::process::ExitCode;
 const USAGE: &str = "kubelab — learn Kubernetes by breaking a simulated cluster
 
 usage:
-  kubelab serve [--addr 127.0.0.1:8080] [--database URL] [--lessons DIR] [--static DIR]
+  kubelab serve [--addr 127.0.0.1:8080] [--database-file FILE | --database URL] [--lessons DIR] [--static DIR]
                                                        serve the web app, classes and labs (KUBELAB_ADDR sets the
                                                        address; DATABASE_URL the database: sqlite://FILE, the
-                                                       default sqlite://kubelab.db, or postgres://USER:PASS@HOST/DB)
+                                                       default sqlite://kubelab.db, or postgres://USER:PASS@HOST/DB;
+                                                       a URL with a password belongs in DATABASE_URL or in the file
+                                                       --database-file names, not on a command line `ps` shows)
   kubelab sim [--seed N] [--cluster FILE] [--strict] [--trace FILE] SCRIPT|-
                                                        run a scenario script and print its transcript
   kubelab lessons check [DIR]                          lint and replay every lesson in DIR (default lessons/)
@@ -56,7 +58,22 @@ fn serve_main(args: &[String]) -> i32 {
         match (args[i].as_str(), args.get(i + 1)) {
             ("--addr", Some(value)) => addr = value.clone(),
             ("--static", Some(value)) => static_dir = PathBuf::from(value),
-            ("--database", Some(value)) => database_url = value.clone(),
+            ("--database", Some(value)) => {
+                // A URL that `redact` changes holds a password.
+                if db::redact(value) != *value {
+                    eprintln!(
+                        "kubelab serve: warning: --database carries a password, which `ps` shows to every user of this machine; use DATABASE_URL or --database-file"
+                    );
+                }
+                database_url = value.clone();
+            }
+            ("--database-file", Some(path)) => match std::fs::read_to_string(path) {
+                Ok(text) => database_url = text.trim().to_string(),
+                Err(e) => {
+                    eprintln!("kubelab serve: cannot read --database-file {path}: {e}");
+                    return 2;
+                }
+            },
             ("--lessons", Some(value)) => lessons_dir = Some(PathBuf::from(value)),
             (other, _) => {
                 eprintln!("kubelab serve: unknown or incomplete flag {other}\n\n{USAGE}");
