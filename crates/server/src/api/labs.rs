@@ -76,6 +76,12 @@ pub async fn create(
             "this server already hosts {running} labs, its limit; close one first"
         )));
     }
+    let own = labs.values().filter(|lab| lab.owner_id == instructor.id).count();
+    if own >= state.limits.max_labs_per_instructor {
+        return Err(ApiError::Unavailable(format!(
+            "you already host {own} labs, the most one instructor may; close one first"
+        )));
+    }
     let id = codes::new_id();
     let lab = HostedLab::start(id.clone(), instructor.id.clone(), lesson, &state.labs.live_threads)
         .map_err(|e| ApiError::Internal(format!("lab thread: {e}")))?;

@@ -42,6 +42,8 @@ pub struct Limits {
     /// Sign-ups and sign-ins per client address.
     pub password_attempts: Rate,
     pub max_hosted_labs: usize,
+    /// Hosted labs one instructor may keep open at once (so one cannot take every slot).
+    pub max_labs_per_instructor: usize,
 }
 
 impl Default for Limits {
@@ -53,6 +55,7 @@ impl Default for Limits {
             anonymous_writes: Rate { per_second: 100.0, burst: 200.0 },
             password_attempts: Rate { per_second: 0.2, burst: 20.0 },
             max_hosted_labs: 8,
+            max_labs_per_instructor: 2,
         }
     }
 }

@@ -121,3 +121,16 @@ async fn a_page_of_another_site_cannot_open_a_socket_with_the_learners_cookie() 
     let mut own = connect_from(addr, &path, &learner, &format!("http://{addr}")).await.expect("the server's own page");
     assert_eq!(next_json(&mut own).await["type"], "state");
 }
+
+#[tokio::test]
+async fn one_instructor_cannot_take_every_lab_slot() {
+    let limits = Limits { max_hosted_labs: 3, max_labs_per_instructor: 2, ..Limits::default() };
+    let app = TestApp::with_limits(limits).await;
+    let (ada, grace) = (app.instructor("Ada").await, app.instructor("Grace").await);
+    for _ in 0..2 {
+        assert_eq!(app.call("POST", "/api/labs", Some(&ada), Some(json!({}))).await.status, StatusCode::CREATED);
+    }
+    let third = app.call("POST", "/api/labs", Some(&ada), Some(json!({}))).await;
+    assert_problem(&third, StatusCode::SERVICE_UNAVAILABLE, "you already host 2 labs, the most one instructor may");
+    assert_eq!(app.call("POST", "/api/labs", Some(&grace), Some(json!({}))).await.status, StatusCode::CREATED);
+}
