@@ -7,9 +7,10 @@
 
 mod coscheduling;
 
-use crate::api::{Object, RESOURCES};
+use crate::api::Object;
 use crate::apiserver::Client;
 use crate::error::ApiError;
+use crate::store::custom_resource_definition::custom_kind;
 use crate::store::{DeleteOptions, Store, UserInfo};
 
 /// The label every object an add-on installs carries, naming the add-on.
@@ -89,7 +90,5 @@ pub fn kinds_brought(addon: &Addon) -> Vec<&'static str> {
         Object::CustomResourceDefinition(crd) => Some(crd.metadata.name.clone()),
         _ => None,
     });
-    crds.filter_map(|name| RESOURCES.iter().find(|r| r.custom && r.plural_qualified() == name))
-        .map(|r| r.kind_name)
-        .collect()
+    crds.filter_map(|name| custom_kind(&name)).map(|r| r.kind_name).collect()
 }

@@ -52,11 +52,8 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
         Verb::Patch => {
             let patch = request.options.patch.take().ok_or_else(|| bad_request("a patch needs a body"))?;
             store.authorize("patch", kind, namespace, name, &request.subresource)?;
-            match request.subresource.as_str() {
-                "status" => kinds::dispatch_merge_patch_status(store, kind, namespace, name, &patch),
-                _ => kinds::dispatch_merge_patch(store, kind, namespace, name, &patch),
-            }
-            .map(Response::Object)
+            let status = request.subresource == "status";
+            kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status).map(Response::Object)
         }
         Verb::Delete => store.delete_object(kind, namespace, name, &request.options.delete).map(Response::Deleted),
     }

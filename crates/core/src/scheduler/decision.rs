@@ -7,7 +7,6 @@ use crate::scheduler::framework::registry::SCORE_PLUGINS;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::plugins::DEFAULT_PROFILE;
 use crate::sim::time::SimTime;
-use std::sync::Arc;
 
 /// A node's normalised scores (0–100, before weights), in the profile's score order, and the
 /// weighted total the host was chosen by (at most 100 × the sum of the weights). Kept small:
@@ -28,8 +27,7 @@ impl NodeScores {
     }
 }
 
-/// The node names in node order, shared by every decision taken while the node set is the same.
-pub type NodeNames = Arc<[Arc<str>]>;
+pub use crate::scheduler::framework::types::NodeNames;
 
 /// One evaluated node: refused by a filter, or feasible (with scores when scoring ran).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -338,24 +338,19 @@ pub fn dispatch_update_status(store: &mut Store, object: Object) -> Result<Objec
     with_kind!(object.kind(), T => store.update_status(typed::<T>(object)).map(|o| T::clone(&o).into_object()))
 }
 
+/// A JSON merge patch to the object, or with `status` to its status subresource.
 pub fn dispatch_merge_patch(
     store: &mut Store,
-    kind: Kind,
-    namespace: &str,
-    name: &str,
+    (kind, namespace, name): (Kind, &str, &str),
     patch: &serde_json::Value,
+    status: bool,
 ) -> Result<Object, ApiError> {
-    with_kind!(kind, T => store.merge_patch::<T>(namespace, name, patch).map(Resource::into_object))
-}
-
-pub fn dispatch_merge_patch_status(
-    store: &mut Store,
-    kind: Kind,
-    namespace: &str,
-    name: &str,
-    patch: &serde_json::Value,
-) -> Result<Object, ApiError> {
-    with_kind!(kind, T => store.merge_patch_status::<T>(namespace, name, patch).map(Resource::into_object))
+    with_kind!(kind, T => if status {
+        store.merge_patch_status::<T>(namespace, name, patch)
+    } else {
+        store.merge_patch::<T>(namespace, name, patch)
+    }
+    .map(Resource::into_object))
 }
 
 /// Every object of `kind` deleted at once (a CRD's objects when it goes).

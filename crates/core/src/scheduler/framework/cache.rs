@@ -3,8 +3,8 @@
 //! Mirrors pkg/scheduler/backend/cache (cache.go) and NodeInfo's AddPod/RemovePod.
 
 use crate::api::{Node, Pod};
-use crate::scheduler::decision::NodeNames;
 use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::types::NodeNames;
 use crate::scheduler::framework::types::{NodeInfo, PodKey, PodRequests, normalized_image_name};
 use crate::scheduler::framework::types::{has_any_affinity, has_required_anti_affinity};
 use crate::store::Store;

@@ -3,6 +3,7 @@
 //! with their extension points and weights.
 
 pub mod cache;
+pub mod cluster_event;
 pub mod cycle_state;
 pub mod fit_error;
 pub mod label_groups;

@@ -5,10 +5,10 @@
 //! profile's plugins. A new plugin is its file in `plugins/` and its entries in the profile.
 
 use super::cache::Cache;
+use super::cluster_event::ClusterEvent;
 use super::cycle_state::{CycleState, Nomination};
 use super::node_fit::NodeFit;
 use super::plugin_states::PluginStates;
-use super::scheduling_queue::ClusterEvent;
 use super::status::Status;
 use super::types::{NodeInfo, PodKey};
 use crate::api::Pod;

@@ -3,6 +3,7 @@
 //! plugins that rejected them, or after 5 minutes regardless.
 //! Mirrors pkg/scheduler/backend/queue/scheduling_queue.go (PriorityQueue).
 
+use crate::scheduler::framework::cluster_event::ClusterEvent;
 use crate::scheduler::framework::registry::Profile;
 use crate::scheduler::framework::types::PodKey;
 use crate::sim::time::{Duration, SimTime};
@@ -15,26 +16,6 @@ pub const POD_MAX_BACKOFF: Duration = Duration::from_secs(10);
 pub const POD_MAX_IN_UNSCHEDULABLE_PODS: Duration = Duration::from_secs(300);
 /// How often upstream's `flushUnschedulablePodsLeftover` runs.
 const FLUSH_PERIOD: Duration = Duration::from_secs(30);
-
-/// Changes to the cluster that can make an unschedulable pod schedulable (upstream ClusterEvent).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClusterEvent {
-    NodeAdd,
-    NodeUpdate,
-    AssignedPodAdd,
-    AssignedPodUpdate,
-    AssignedPodDelete,
-}
-
-/// For a plugin whose rejection only a node's change can lift (`FilterPlugin::requeue_on`).
-pub fn on_node_events(event: ClusterEvent) -> bool {
-    matches!(event, ClusterEvent::NodeAdd | ClusterEvent::NodeUpdate)
-}
-
-/// For a plugin whose rejection any change in the cluster may lift.
-pub fn on_any_event(_: ClusterEvent) -> bool {
-    true
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Location {

@@ -224,6 +224,9 @@ impl NodeInfo {
     }
 }
 
+/// The node names in node order, shared by every decision taken while the node set is the same.
+pub type NodeNames = Arc<[Arc<str>]>;
+
 /// The pod's (required or preferred) pod affinity, if any.
 pub fn pod_affinity(pod: &Pod) -> Option<&PodAffinity> {
     pod.spec.affinity.as_ref()?.pod_affinity.as_ref()

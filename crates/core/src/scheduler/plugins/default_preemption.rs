@@ -10,7 +10,7 @@ use crate::scheduler::framework::fit_error::FitError;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::status::{Code, Status};
 use crate::scheduler::framework::types::{NodeInfo, PodKey};
-use crate::scheduler::schedule_one::run_filters;
+
 use crate::store::Store;
 use std::sync::Arc;
 
@@ -125,13 +125,13 @@ pub fn select_victims_on_node(
     for (_, _, key) in &potential {
         remove_from(&mut simulated, cache, key);
     }
-    run_filters(state, &simulated, &NodeFit::of(&simulated))?;
+    super::DEFAULT_PROFILE.run_filters(state, &simulated, &NodeFit::of(&simulated))?;
     // Most important first: higher priority, then the earlier started.
     potential.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut victims = Vec::new();
     for (priority, _, key) in potential {
         add_to(&mut simulated, cache, &key);
-        if run_filters(state, &simulated, &NodeFit::of(&simulated)).is_err() {
+        if super::DEFAULT_PROFILE.run_filters(state, &simulated, &NodeFit::of(&simulated)).is_err() {
             remove_from(&mut simulated, cache, &key);
             victims.push((priority, key));
         }

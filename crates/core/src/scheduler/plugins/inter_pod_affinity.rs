@@ -7,11 +7,11 @@ use crate::api::labels::Selector;
 use crate::api::string_map::StringMap;
 use crate::api::{Namespace, Pod};
 use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cluster_event::on_any_event;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::PreFilterPlugin;
 use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
-use crate::scheduler::framework::scheduling_queue::on_any_event;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 use crate::scheduler::framework::types::{

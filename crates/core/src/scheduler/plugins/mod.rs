@@ -4,6 +4,7 @@
 pub mod balanced_allocation;
 pub mod default_binder;
 pub mod default_preemption;
+pub mod helper;
 pub mod image_locality;
 pub mod inter_pod_affinity;
 pub mod node_affinity;
@@ -49,7 +50,8 @@ pub const DEFAULT_PROFILE: Profile = Profile {
 #[cfg(test)]
 mod tests {
     use super::{DEFAULT_PROFILE, taint_toleration};
-    use crate::scheduler::framework::scheduling_queue::{ClusterEvent, SchedulingQueue};
+    use crate::scheduler::framework::cluster_event::ClusterEvent;
+    use crate::scheduler::framework::scheduling_queue::SchedulingQueue;
     use crate::sim::time::SimTime;
 
     #[test]

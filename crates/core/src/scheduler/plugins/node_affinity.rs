@@ -6,11 +6,11 @@ use crate::api::Pod;
 use crate::api::affinity::{NodeSelector, NodeSelectorRequirement, NodeSelectorTerm};
 use crate::api::string_map::StringMap;
 use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cluster_event::on_node_events;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::PreFilterPlugin;
 use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
-use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 use crate::store::Store;
@@ -128,7 +128,7 @@ fn score_node(context: &ScoreContext, node: &NodeInfo, _: &NodeFit) -> i64 {
 }
 
 fn normalize(scores: &mut [i64]) {
-    crate::scheduler::schedule_one::default_normalize_score(scores, false);
+    super::helper::default_normalize_score(scores, false);
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! NodeName: a pod that names its node (`spec.nodeName`) fits only that node.
 //! Mirrors plugins/nodename.
 
+use crate::scheduler::framework::cluster_event::on_node_events;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::FilterPlugin;
-use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 

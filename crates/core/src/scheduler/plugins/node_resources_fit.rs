@@ -2,10 +2,10 @@
 //! requests of the pods already there (requests, never usage); scores favour the least allocated
 //! node. Mirrors plugins/noderesources/fit.go (`fitsRequest`) and least_allocated.go.
 
+use crate::scheduler::framework::cluster_event::{ClusterEvent, on_node_events};
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::{FilterPlugin, ScoreContext, ScorePlugin, always};
-use crate::scheduler::framework::scheduling_queue::{ClusterEvent, on_node_events};
 use crate::scheduler::framework::status::{Code, Status};
 use crate::scheduler::framework::types::{NodeInfo, Resource};
 use std::borrow::Cow;

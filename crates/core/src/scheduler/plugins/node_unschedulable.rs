@@ -2,10 +2,10 @@
 //! tolerate `node.kubernetes.io/unschedulable:NoSchedule`. Mirrors plugins/nodeunschedulable.
 
 use crate::api::node::Taint;
+use crate::scheduler::framework::cluster_event::on_node_events;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::FilterPlugin;
-use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 use crate::scheduler::plugins::taint_toleration::tolerations_tolerate_taint;

@@ -6,11 +6,11 @@
 use crate::api::labels::{Operator, Requirement, Selector};
 use crate::api::{Pod, ReplicaSet, Service};
 use crate::scheduler::framework::cache::Cache;
+use crate::scheduler::framework::cluster_event::on_any_event;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::PreFilterPlugin;
 use crate::scheduler::framework::registry::{FilterPlugin, PreScorePlugin, ScoreContext, ScorePlugin};
-use crate::scheduler::framework::scheduling_queue::on_any_event;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 use crate::scheduler::plugins::node_affinity;

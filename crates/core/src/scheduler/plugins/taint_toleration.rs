@@ -4,10 +4,10 @@
 
 use crate::api::affinity::Toleration;
 use crate::api::node::Taint;
+use crate::scheduler::framework::cluster_event::on_node_events;
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::{FilterPlugin, ScoreContext, ScorePlugin, always};
-use crate::scheduler::framework::scheduling_queue::on_node_events;
 use crate::scheduler::framework::status::Status;
 use crate::scheduler::framework::types::NodeInfo;
 
@@ -89,7 +89,7 @@ fn score_node(context: &ScoreContext, node: &NodeInfo, fit: &NodeFit) -> i64 {
 }
 
 fn normalize(scores: &mut [i64]) {
-    crate::scheduler::schedule_one::default_normalize_score(scores, true);
+    super::helper::default_normalize_score(scores, true);
 }
 
 #[cfg(test)]
