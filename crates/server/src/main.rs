@@ -6,6 +6,7 @@ mod api;
 mod db;
 mod disk_files;
 mod hosted_lab;
+mod http_server;
 mod hub;
 mod lesson_library;
 mod lessons_command;
@@ -94,7 +95,14 @@ fn serve_main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let config = serve::ServeConfig { addr, static_dir, database_url, lessons_dir };
+    let config = serve::ServeConfig {
+        addr,
+        static_dir,
+        database_url,
+        lessons_dir,
+        bounds: http_server::ConnectionBounds::default(),
+        limits: api::Limits::default(),
+    };
     match runtime.block_on(serve::run(config)) {
         Ok(()) => 0,
         Err(e) => {

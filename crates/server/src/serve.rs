@@ -1,9 +1,10 @@
 //! `kubelab serve`: the web app (static files), `/healthz`, and the API under `/api` over the
-//! database, with graceful shutdown on Ctrl-C and SIGTERM: in-flight requests finish,
-//! WebSockets close with a reason, hosted labs stop.
+//! database, with graceful shutdown on Ctrl-C and SIGTERM: in-flight requests finish (within
+//! a deadline), WebSockets close with a reason, hosted labs stop.
 
 use crate::api::{self, AppState, Limits};
 use crate::db::{self, Db};
+use crate::http_server::{self, ConnectionBounds};
 use crate::lesson_library::LessonLibrary;
 use std::io;
 use std::net::SocketAddr;
@@ -14,7 +15,11 @@ use axum::Router;
 use axum::routing::get;
 use tokio::sync::watch;
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
+
+/// The longest a request body may take to arrive.
+const REQUEST_BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// What `kubelab serve` was asked for.
 #[derive(Clone, Debug)]
@@ -23,6 +28,8 @@ pub struct ServeConfig {
     pub static_dir: PathBuf,
     pub database_url: String,
     pub lessons_dir: Option<PathBuf>,
+    pub bounds: ConnectionBounds,
+    pub limits: Limits,
 }
 
 /// Serves until Ctrl-C or SIGTERM, then finishes in-flight requests and returns.
@@ -44,21 +51,20 @@ pub async fn run_until(config: ServeConfig, stop: impl Future<Output = ()> + Sen
     tracing::info!(database = %db::redact(&config.database_url), "database ready");
     let lessons = config.lessons_dir.as_deref().map(LessonLibrary::load).unwrap_or_default();
     let (shutdown_tx, shutdown) = watch::channel(false);
-    let state = Arc::new(AppState::new(db, lessons, Limits::default(), shutdown));
+    let state = Arc::new(AppState::new(db, lessons, config.limits.clone(), shutdown));
 
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let bound = listener.local_addr()?;
     println!("kubelab serving on http://{bound} — open it in a browser");
 
-    let app = app(&config.static_dir, Arc::clone(&state)).into_make_service_with_connect_info::<SocketAddr>();
+    let app = app(&config.static_dir, Arc::clone(&state));
     let closing = Arc::clone(&state);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            stop.await;
-            shutdown_tx.send_replace(true);
-            closing.labs.close_all();
-        })
-        .await?;
+    let stop = async move {
+        stop.await;
+        shutdown_tx.send_replace(true);
+        closing.labs.close_all();
+    };
+    http_server::serve(listener, app, config.bounds, stop).await;
     state.db.pool.close().await;
     tracing::info!("kubelab stopped");
     Ok(())
@@ -72,6 +78,8 @@ pub fn app(static_dir: &Path, state: Arc<AppState>) -> Router {
         .nest("/api", api::router(state))
         .route("/healthz", get(healthz))
         .fallback_service(ServeDir::new(static_dir).fallback(index))
+        // A body that trickles in is cut off (the handler answers with a problem document).
+        .layer(RequestBodyTimeoutLayer::new(REQUEST_BODY_TIMEOUT))
         .layer(TraceLayer::new_for_http())
 }
 
@@ -192,6 +200,8 @@ mod tests {
             static_dir: dir.0.clone(),
             database_url: format!("sqlite://{}/serve.db", dir.0.display()),
             lessons_dir: None,
+            bounds: ConnectionBounds::default(),
+            limits: Limits::default(),
         };
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(run_until(config, async move {
@@ -215,5 +225,66 @@ mod tests {
         server.await.unwrap().unwrap();
         assert!(reply.starts_with("HTTP/1.1 200"), "reply: {reply}");
         assert!(reply.ends_with("ok"), "reply: {reply}");
+    }
+
+    /// A config on a free loopback port over a fresh SQLite file in `dir`.
+    fn config_in(dir: &Path, bounds: ConnectionBounds) -> ServeConfig {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        drop(listener);
+        ServeConfig {
+            addr,
+            static_dir: dir.to_path_buf(),
+            database_url: format!("sqlite://{}/serve.db", dir.display()),
+            lessons_dir: None,
+            bounds,
+            limits: Limits::default(),
+        }
+    }
+
+    async fn connect(addr: SocketAddr) -> tokio::net::TcpStream {
+        for _ in 0..100 {
+            if let Ok(stream) = tokio::net::TcpStream::connect(addr).await {
+                return stream;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        panic!("nothing listens on {addr}");
+    }
+
+    #[tokio::test]
+    async fn a_half_sent_request_is_cut_off_and_does_not_hold_shutdown() {
+        use std::time::{Duration, Instant};
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let dir = StaticDir::new("stalled");
+        let bounds = ConnectionBounds {
+            header_read_timeout: Duration::from_millis(500),
+            shutdown_deadline: Duration::from_secs(1),
+            ..ConnectionBounds::default()
+        };
+        let config = config_in(&dir.0, bounds);
+        let addr = config.addr;
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(run_until(config, async move {
+            let _ = stop_rx.await;
+        }));
+        // A request head that never ends: the server hangs up after the header-read timeout.
+        let mut stalled = connect(addr).await;
+        stalled.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n").await.unwrap();
+        let start = Instant::now();
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), stalled.read_to_end(&mut rest)).await;
+        assert!(read.is_ok(), "still open after 5 s");
+        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+        // Another sends its head but not its body, then the server is told to stop: it returns
+        // within its deadline however long the client would take.
+        let mut second = connect(addr).await;
+        let head = "POST /api/join HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{";
+        second.write_all(head.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let start = Instant::now();
+        stop_tx.send(()).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), server).await.expect("stopped within 5 s").unwrap().unwrap();
+        assert!(start.elapsed() < Duration::from_millis(1800), "{:?}", start.elapsed());
     }
 }

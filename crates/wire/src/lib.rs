@@ -12,7 +12,7 @@ pub mod me;
 pub mod progress;
 
 pub use class::Class;
-pub use dashboard::{AnswerCount, Dashboard, LearnerRow};
+pub use dashboard::{AnswerCount, Dashboard, DashboardChanges, LearnerRow};
 pub use hosted_lab::{Entry, LabMessage, LabRequest};
 pub use live::LiveMessage;
 pub use me::Me;

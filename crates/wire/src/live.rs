@@ -1,14 +1,19 @@
 //! What a class's live sockets send: a fault the instructor injects into a learner's lab, and
-//! the dashboard each time it changes.
+//! the dashboard (whole at first, then what changed each time it changes).
 
-use crate::dashboard::Dashboard;
+use crate::dashboard::{Dashboard, DashboardChanges};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum LiveMessage {
-    Fault { command: String, from: String },
+    Fault {
+        command: String,
+        from: String,
+    },
     Dashboard(Box<Dashboard>),
+    #[serde(rename = "dashboard_changes")]
+    DashboardChanges(Box<DashboardChanges>),
 }
 
 impl LiveMessage {

@@ -14,7 +14,11 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
+
+/// The longest a sign-in to a much-tried account is held back.
+pub const MAX_SIGN_IN_DELAY: Duration = Duration::from_secs(10);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,6 +63,11 @@ pub async fn sign_up(State(state): State<Arc<AppState>>, Body(form): Body<SignUp
 pub async fn sign_in(State(state): State<Arc<AppState>>, Body(form): Body<SignIn>) -> ApiResult<impl IntoResponse> {
     let wrong = || ApiError::Unauthorized("wrong email or password".into());
     let email = input::email(&form.email).map_err(|_| wrong())?;
+    // Per account, whichever address guesses: slowed down, never locked (its owner can still
+    // sign in, a little later).
+    let delay =
+        state.rate.delay(&format!("account:{email}"), state.limits.account_sign_ins, Instant::now(), MAX_SIGN_IN_DELAY);
+    tokio::time::sleep(delay).await;
     let row: Option<(String, Option<String>)> =
         sqlx::query_as("SELECT id, password_hash FROM users WHERE email = $1 AND role = 'instructor'")
             .bind(&email)

@@ -1,10 +1,12 @@
 //! The instructor's dashboard: each learner's lesson and step, time on it, tasks passed,
 //! hints used, who looks stuck and who is online, and how the class answered each prediction
-//! and quiz question — as JSON, and live over a WebSocket that re-sends it on every change.
+//! and quiz question — as JSON, and live over a WebSocket that sends it whole, then what changed.
 
 use super::AppState;
 use super::classes::{Class, count, owned_class};
+use super::dashboard_feed::ClassFeed;
 use super::problem::ApiResult;
+use super::progress_summary::{self, AnswerSummary, LearnerSummary};
 use super::session::Caller;
 use super::socket::{self, Ended};
 use crate::db::{Db, now_ms};
@@ -51,88 +53,63 @@ pub async fn show(
     Ok(Json(build(&state.db, class, &online, options.stuck_after_ms()).await?))
 }
 
-type LearnerTotals = (String, String, i64, Option<i64>, Option<i64>, Option<i64>);
-type Position = (String, String, i64, i64);
-type Answers = (String, i64, String, Option<String>, String, i64);
+/// The most answer rows a dashboard carries (the most given first): free-text answers from a
+/// big class would otherwise make a dashboard of megabytes.
+pub const MAX_ANSWER_ROWS: usize = 2000;
+/// Longer answers are cut to this many characters on the dashboard (kept whole in the log).
+const MAX_ANSWER_CHARS: usize = 200;
 
-/// Reads the class's learners and the aggregates of their progress (in SQL, so a class with
-/// many thousand events costs milliseconds) into the dashboard.
+/// Reads the class's learners and answer counts, kept on write (`progress_summary`), into the
+/// dashboard: one row per learner and per distinct answer, however many events there are.
 pub async fn build(db: &Db, class: Class, online: &HashSet<String>, stuck_after_ms: i64) -> ApiResult<Dashboard> {
-    let totals: Vec<LearnerTotals> = sqlx::query_as(
-        "SELECT u.id, u.display_name, u.created_at, a.tasks, a.hints, a.last_at
-         FROM users u LEFT JOIN (
-             SELECT learner_id,
-                    SUM(CASE WHEN kind = 'task_passed' THEN 1 ELSE 0 END) AS tasks,
-                    SUM(CASE WHEN kind = 'hint_revealed' THEN 1 ELSE 0 END) AS hints,
-                    MAX(at) AS last_at
-             FROM progress WHERE class_id = $1 GROUP BY learner_id) a ON a.learner_id = u.id
-         WHERE u.class_id = $2 ORDER BY u.created_at, u.id",
-    )
-    .bind(&class.id)
-    .bind(&class.id)
-    .fetch_all(&db.pool)
-    .await?;
-    // Where each learner is: their latest event's lesson and step, and since when: the first
-    // event there after the last one anywhere else (a learner who comes back to a step starts
-    // its clock again).
-    let positions: Vec<Position> = sqlx::query_as(
-        "SELECT l.learner_id, l.lesson, l.step, MIN(p.at) FROM (
-             SELECT learner_id, lesson, step FROM (
-                 SELECT learner_id, lesson, step,
-                        ROW_NUMBER() OVER (PARTITION BY learner_id ORDER BY at DESC, event_id DESC) AS newest
-                 FROM progress WHERE class_id = $1) ranked
-             WHERE newest = 1) l
-         JOIN progress p ON p.learner_id = l.learner_id AND p.lesson = l.lesson AND p.step = l.step
-         WHERE p.at >= COALESCE((SELECT MAX(o.at) FROM progress o WHERE o.learner_id = l.learner_id
-                                   AND (o.lesson <> l.lesson OR o.step <> l.step)), 0)
-         GROUP BY l.learner_id, l.lesson, l.step",
-    )
-    .bind(&class.id)
-    .fetch_all(&db.pool)
-    .await?;
-    let mut answers: Vec<Answers> = sqlx::query_as(
-        "SELECT lesson, step, kind, item, answer, COUNT(*) FROM progress
-         WHERE class_id = $1 AND kind IN ('prediction_answered', 'quiz_answered') AND answer IS NOT NULL
-         GROUP BY lesson, step, kind, item, answer",
-    )
-    .bind(&class.id)
-    .fetch_all(&db.pool)
-    .await?;
-    // SQLite and PostgreSQL sort NULLs differently: order here, the same on both.
-    answers.sort();
+    let summaries = progress_summary::learners(db, &class.id).await?;
+    let answers = progress_summary::answers(db, &class.id).await?;
     let now = now_ms();
-    let learners = totals
-        .into_iter()
-        .map(|(id, display_name, joined_at, tasks, hints, last_at)| {
-            let position = positions.iter().find(|(learner, ..)| *learner == id);
-            let online = online.contains(&id);
-            let quiet_since = last_at.unwrap_or(joined_at);
-            LearnerRow {
-                lesson: position.map(|(_, lesson, ..)| lesson.clone()),
-                step: position.map(|(_, _, step, _)| usize::try_from(*step).unwrap_or_default()),
-                step_since: position.map(|(.., since)| *since),
-                last_progress_at: last_at,
-                tasks_passed: count(tasks.unwrap_or(0)),
-                hints_used: count(hints.unwrap_or(0)),
-                stuck: online && now - quiet_since >= stuck_after_ms,
-                online,
-                id,
-                display_name,
-            }
-        })
-        .collect();
-    let answers = answers
-        .into_iter()
+    let learners = summaries.into_iter().map(|summary| learner_row(summary, online, now, stuck_after_ms)).collect();
+    Ok(Dashboard { class, now, stuck_after_ms, learners, answers: shown_answers(answers) })
+}
+
+fn learner_row(summary: LearnerSummary, online: &HashSet<String>, now: i64, stuck_after_ms: i64) -> LearnerRow {
+    let (id, display_name, joined_at, lesson, step, step_since, last_at, tasks, hints) = summary;
+    let online = online.contains(&id);
+    let quiet_since = last_at.unwrap_or(joined_at);
+    LearnerRow {
+        lesson,
+        step: step.map(|step| usize::try_from(step).unwrap_or_default()),
+        step_since,
+        last_progress_at: last_at,
+        tasks_passed: count(tasks.unwrap_or(0)),
+        hints_used: count(hints.unwrap_or(0)),
+        stuck: online && now - quiet_since >= stuck_after_ms,
+        online,
+        id,
+        display_name,
+    }
+}
+
+/// The `MAX_ANSWER_ROWS` most given answers, each cut to `MAX_ANSWER_CHARS`, in one order on
+/// SQLite and PostgreSQL (they sort differently, so the order is made here).
+fn shown_answers(mut rows: Vec<AnswerSummary>) -> Vec<AnswerCount> {
+    rows.sort_by(|a, b| b.5.cmp(&a.5).then_with(|| a.cmp(b)));
+    rows.truncate(MAX_ANSWER_ROWS);
+    rows.sort();
+    rows.into_iter()
         .map(|(lesson, step, kind, item, answer, n)| AnswerCount {
             lesson,
             step: usize::try_from(step).unwrap_or_default(),
             kind,
-            item,
-            answer,
+            item: Some(item).filter(|item| !item.is_empty()),
+            answer: cut(answer, MAX_ANSWER_CHARS),
             count: count(n),
         })
-        .collect();
-    Ok(Dashboard { class, now, stuck_after_ms, learners, answers })
+        .collect()
+}
+
+fn cut(text: String, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
 }
 
 /// `GET /api/classes/{id}/live` (WebSocket)
@@ -153,41 +130,72 @@ pub async fn live(
 async fn watch(state: Arc<AppState>, mut socket: WebSocket, class_id: String, stuck_after_ms: i64) {
     let mut changes = state.hub.watch_class(&class_id);
     let mut shutdown = state.shutdown.clone();
+    let feed = state.dashboards.subscribe(&class_id, stuck_after_ms);
+    let mut sent: Option<Arc<Dashboard>> = None;
     let ended = loop {
-        if let Err(gone) = send_dashboard(&state, &mut socket, &class_id, stuck_after_ms).await {
+        let version = *changes.borrow_and_update();
+        if let Err(gone) = send_update(&state, &feed, &mut socket, version, &mut sent).await {
             break gone;
         }
-        tokio::select! {
-            changed = changes.changed() => {
-                if changed.is_err() { break Ended::ClientLeft; }
-                tokio::time::sleep(COALESCE).await;
-                changes.borrow_and_update();
-            }
-            () = tokio::time::sleep(REFRESH) => {}
-            _ = shutdown.changed() => break Ended::Shutdown,
-            message = socket.recv() => if socket::is_goodbye(message) { break Ended::ClientLeft },
+        if let Err(gone) = next_update(&mut changes, &mut shutdown, &mut socket).await {
+            break gone;
         }
     };
+    state.dashboards.unsubscribe(feed);
     socket::finish(socket, ended).await;
 }
 
-async fn send_dashboard(
-    state: &AppState,
+/// Waits until there is something to send: a change (gathered for `COALESCE`) or `REFRESH`.
+/// Frames from the client other than a close are read and ignored: a ping is not a reason to
+/// rebuild the dashboard.
+async fn next_update(
+    changes: &mut tokio::sync::watch::Receiver<u64>,
+    shutdown: &mut tokio::sync::watch::Receiver<bool>,
     socket: &mut WebSocket,
-    class_id: &str,
-    stuck_after_ms: i64,
 ) -> Result<(), Ended> {
-    let built = async {
-        let class = super::classes::class_by_id(&state.db, class_id).await?;
-        build(&state.db, class, &state.hub.online(class_id), stuck_after_ms).await
-    };
-    let dashboard = match built.await {
+    let refresh = tokio::time::sleep(REFRESH);
+    tokio::pin!(refresh);
+    loop {
+        tokio::select! {
+            changed = changes.changed() => {
+                if changed.is_err() { return Err(Ended::ClientLeft); }
+                tokio::time::sleep(COALESCE).await;
+                return Ok(());
+            }
+            () = &mut refresh => return Ok(()),
+            _ = shutdown.changed() => return Err(Ended::Shutdown),
+            message = socket.recv() => if socket::is_goodbye(message) { return Err(Ended::ClientLeft) },
+        }
+    }
+}
+
+/// The most one dashboard message may be; a bigger one closes the socket with 1009.
+pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+
+/// Sends the whole dashboard the first time, then only what changed since the last one sent.
+async fn send_update(
+    state: &AppState,
+    feed: &ClassFeed,
+    socket: &mut WebSocket,
+    version: u64,
+    sent: &mut Option<Arc<Dashboard>>,
+) -> Result<(), Ended> {
+    let dashboard = match feed.current(state, version).await {
         Ok(dashboard) => dashboard,
         Err(error) => {
             tracing::error!(?error, "dashboard");
             return Err(Ended::Closed(axum::extract::ws::close_code::ERROR, "internal error"));
         }
     };
-    let message = LiveMessage::Dashboard(Box::new(dashboard)).to_json();
-    socket::send_text(socket, message).await.map_err(Ended::from)
+    let message = match sent.as_deref() {
+        None => LiveMessage::Dashboard(Box::new((*dashboard).clone())),
+        Some(before) => LiveMessage::DashboardChanges(Box::new(dashboard.changes_since(before))),
+    }
+    .to_json();
+    if message.len() > MAX_MESSAGE_BYTES {
+        return Err(Ended::Closed(axum::extract::ws::close_code::SIZE, "the dashboard is larger than 1 MiB"));
+    }
+    socket::send_text(socket, message).await.map_err(Ended::from)?;
+    *sent = Some(dashboard);
+    Ok(())
 }

@@ -4,13 +4,16 @@
 mod accounts;
 mod body;
 mod classes;
+mod client_address;
 mod codes;
 mod dashboard;
+mod dashboard_feed;
 mod faults;
 mod input;
 mod labs;
 mod problem;
 mod progress;
+mod progress_summary;
 mod rate_limit;
 mod session;
 mod socket;
@@ -37,13 +40,23 @@ pub struct Limits {
     pub max_body_bytes: usize,
     /// `PUT /api/lab` carries a whole lab log.
     pub max_lab_body_bytes: usize,
+    /// Per signed-in person (however many sessions they hold).
     pub session_writes: Rate,
+    /// Per client address before signing in (joins, resumes, sign-ins).
     pub anonymous_writes: Rate,
+    /// Every write from one client address, signed in or not: a class behind one NAT shares it.
+    pub address_writes: Rate,
+    /// Sign-ins to one account: past it they are delayed (at most `MAX_SIGN_IN_DELAY`), never refused.
+    pub account_sign_ins: Rate,
+    /// Proxies whose `X-Forwarded-For` names the client (`kubelab serve --trusted-proxy`).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Sign-ups and sign-ins per client address.
     pub password_attempts: Rate,
     pub max_hosted_labs: usize,
     /// Hosted labs one instructor may keep open at once (so one cannot take every slot).
     pub max_labs_per_instructor: usize,
+    /// Progress events one learner may record (a whole course is a few hundred).
+    pub max_events_per_learner: usize,
 }
 
 impl Default for Limits {
@@ -53,9 +66,13 @@ impl Default for Limits {
             max_lab_body_bytes: 1024 * 1024,
             session_writes: Rate { per_second: 20.0, burst: 40.0 },
             anonymous_writes: Rate { per_second: 100.0, burst: 200.0 },
+            address_writes: Rate { per_second: 1000.0, burst: 2000.0 },
+            account_sign_ins: Rate { per_second: 0.1, burst: 10.0 },
+            trusted_proxies: Vec::new(),
             password_attempts: Rate { per_second: 0.2, burst: 20.0 },
             max_hosted_labs: 8,
             max_labs_per_instructor: 2,
+            max_events_per_learner: 10_000,
         }
     }
 }
@@ -67,6 +84,8 @@ pub struct AppState {
     pub labs: HostedLabs,
     pub limits: Limits,
     pub rate: rate_limit::RateLimiter,
+    /// Dashboards built once per class per change, for all its watchers.
+    pub dashboards: dashboard_feed::DashboardFeeds,
     /// The lessons served (hosted labs start from them).
     pub lessons: LessonLibrary,
     /// Turns true when the server shuts down: every WebSocket closes with a reason.
@@ -81,6 +100,7 @@ impl AppState {
             labs: HostedLabs::default(),
             limits,
             rate: rate_limit::RateLimiter::default(),
+            dashboards: dashboard_feed::DashboardFeeds::default(),
             lessons,
             shutdown,
         }

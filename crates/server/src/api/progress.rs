@@ -6,7 +6,7 @@ use super::body::Body;
 use super::classes::owned_class;
 use super::problem::{ApiError, ApiResult};
 use super::session::Caller;
-use super::{AppState, input};
+use super::{AppState, input, progress_summary};
 use crate::db::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -41,11 +41,40 @@ pub async fn record(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let (learner, class_id) = caller.learner("record progress")?;
     validate(&event)?;
+    let at = now_ms();
+    let mut tx = state.db.pool.begin().await?;
+    let recorded = insert(&mut tx, &learner.id, class_id, &event, at).await?;
+    if recorded {
+        let events = progress_summary::add(&mut tx, &learner.id, class_id, &event, at).await?;
+        let most = state.limits.max_events_per_learner;
+        if events > most as i64 {
+            tx.rollback().await?;
+            return Err(ApiError::Forbidden(format!(
+                "quota: a learner may record at most {most} progress events, and you have reached it"
+            )));
+        }
+    }
+    tx.commit().await?;
+    if recorded {
+        state.hub.class_changed(class_id);
+    }
+    let status = if recorded { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, Json(json!({ "recorded": recorded }))))
+}
+
+/// Stores the event unless the learner sent it before; true when it is new.
+pub async fn insert(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    learner_id: &str,
+    class_id: &str,
+    event: &ProgressEvent,
+    at: i64,
+) -> ApiResult<bool> {
     let result = sqlx::query(
         "INSERT INTO progress (learner_id, event_id, class_id, lesson, step, kind, item, answer, at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (learner_id, event_id) DO NOTHING",
     )
-    .bind(&learner.id)
+    .bind(learner_id)
     .bind(&event.id)
     .bind(class_id)
     .bind(&event.lesson)
@@ -53,15 +82,10 @@ pub async fn record(
     .bind(event.kind.as_str())
     .bind(&event.item)
     .bind(&event.answer)
-    .bind(now_ms())
-    .execute(&state.db.pool)
+    .bind(at)
+    .execute(&mut **tx)
     .await?;
-    let recorded = result.rows_affected() == 1;
-    if recorded {
-        state.hub.class_changed(class_id);
-    }
-    let status = if recorded { StatusCode::CREATED } else { StatusCode::OK };
-    Ok((status, Json(json!({ "recorded": recorded }))))
+    Ok(result.rows_affected() == 1)
 }
 
 /// A step as stored (a column of integers) read back as a step index.

@@ -33,7 +33,8 @@ pub async fn finish(socket: WebSocket, ended: Ended) {
     match ended {
         Ended::ClientLeft => {}
         Ended::Shutdown => close(socket, close_code::AWAY, "server shutting down").await,
-        Ended::TooSlow => close(socket, close_code::POLICY, "too slow: messages were not read in time").await,
+        // 1009: the client cannot take what it is sent as fast as it is sent.
+        Ended::TooSlow => close(socket, close_code::SIZE, "too slow: messages were not read in time").await,
         Ended::Closed(code, reason) => close(socket, code, reason).await,
     }
 }

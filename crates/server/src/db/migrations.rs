@@ -56,7 +56,60 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
         // Which simulator behaviour made a saved lab: labs saved before this column were made by 1.
         &["ALTER TABLE labs ADD COLUMN behaviour BIGINT NOT NULL DEFAULT 1"],
     ),
+    (
+        3,
+        // What the dashboard shows, kept on write (api/dashboard_tables.rs) so building it reads
+        // one row per learner and one per distinct answer, however many events there are.
+        &[
+            "CREATE TABLE learner_positions (
+            learner_id TEXT PRIMARY KEY,
+            class_id TEXT NOT NULL,
+            lesson TEXT NOT NULL,
+            step BIGINT NOT NULL,
+            step_since BIGINT NOT NULL,
+            last_at BIGINT NOT NULL,
+            tasks BIGINT NOT NULL,
+            hints BIGINT NOT NULL,
+            events BIGINT NOT NULL)",
+            "CREATE INDEX learner_positions_class ON learner_positions (class_id)",
+            // The events recorded before: a learner's step since the first event there after
+            // their last one anywhere else.
+            "INSERT INTO learner_positions (learner_id, class_id, lesson, step, step_since, last_at, tasks, hints, events)
+            SELECT r.learner_id, r.class_id, r.lesson, r.step,
+                (SELECT MIN(p.at) FROM progress p WHERE p.learner_id = r.learner_id AND p.lesson = r.lesson
+                    AND p.step = r.step AND p.at >= COALESCE((SELECT MAX(o.at) FROM progress o
+                        WHERE o.learner_id = r.learner_id AND (o.lesson <> r.lesson OR o.step <> r.step)), 0)),
+                r.at,
+                (SELECT COUNT(*) FROM progress t WHERE t.learner_id = r.learner_id AND t.kind = 'task_passed'),
+                (SELECT COUNT(*) FROM progress h WHERE h.learner_id = r.learner_id AND h.kind = 'hint_revealed'),
+                (SELECT COUNT(*) FROM progress e WHERE e.learner_id = r.learner_id)
+            FROM (SELECT learner_id, class_id, lesson, step, at,
+                      ROW_NUMBER() OVER (PARTITION BY learner_id ORDER BY at DESC, event_id DESC) AS newest
+                  FROM progress) r
+            WHERE r.newest = 1",
+            // item '' stands for none: a NULL in a primary key would never conflict.
+            "CREATE TABLE answer_counts (
+            class_id TEXT NOT NULL,
+            lesson TEXT NOT NULL,
+            step BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            item TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            count BIGINT NOT NULL,
+            PRIMARY KEY (class_id, lesson, step, kind, item, answer))",
+            "INSERT INTO answer_counts (class_id, lesson, step, kind, item, answer, count)
+            SELECT class_id, lesson, step, kind, COALESCE(item, ''), answer, COUNT(*) FROM progress
+            WHERE kind IN ('prediction_answered', 'quiz_answered') AND answer IS NOT NULL
+            GROUP BY class_id, lesson, step, kind, COALESCE(item, ''), answer",
+        ],
+    ),
 ];
+
+/// One migration's statements (tests replay a backfill against the write path).
+#[cfg(test)]
+pub fn migration(version: i64) -> &'static [&'static str] {
+    MIGRATIONS.iter().find(|(v, _)| *v == version).map_or(&[], |(_, statements)| statements)
+}
 
 /// Applies the migrations not applied yet, each in its own transaction. On PostgreSQL an
 /// advisory lock keeps two servers starting at once from racing.

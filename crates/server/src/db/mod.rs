@@ -6,6 +6,9 @@
 
 mod migrations;
 
+#[cfg(test)]
+pub use migrations::migration;
+
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use std::str::FromStr;

@@ -1,5 +1,5 @@
 //! `#/teach/class/<id>`: the class live. The page holds `GET /api/classes/{id}/live` open and
-//! redraws on every snapshot the server pushes; time on the current step ticks locally between
+//! redraws on every update the server pushes (the whole dashboard first, then what changed); time on the current step ticks locally between
 //! snapshots, corrected by the server's clock. Below: how the class answered each question, and
 //! the fault form.
 
@@ -95,9 +95,16 @@ fn open_socket(
     let url = api_client::socket_url(&path)?;
     let on_message = move |text: String| {
         // The page's cleanup closes the socket; should a message still come, it changes nothing.
-        if let Some(LiveMessage::Dashboard(snapshot)) = LiveMessage::parse(&text) {
-            let _ = clock_offset.try_set(snapshot.now - now_ms());
-            let _ = dashboard.try_set(Some(*snapshot));
+        match LiveMessage::parse(&text) {
+            Some(LiveMessage::Dashboard(snapshot)) => {
+                let _ = clock_offset.try_set(snapshot.now - now_ms());
+                let _ = dashboard.try_set(Some(*snapshot));
+            }
+            Some(LiveMessage::DashboardChanges(changes)) => {
+                let _ = clock_offset.try_set(changes.now - now_ms());
+                dashboard.try_update(|d| d.as_mut().map(|d| d.apply(*changes)));
+            }
+            _ => {}
         }
     };
     let socket = LiveSocket::open(url, on_message, move |state| {

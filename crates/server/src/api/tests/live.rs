@@ -1,7 +1,7 @@
 //! The live side: faults pushed to a class reach each connected learner, the dashboard follows
 //! progress without a reload, and shutdown closes sockets with a reason.
 
-use super::{TestApp, assert_problem, close_frame, connect, next_json};
+use super::{LiveDashboard, TestApp, assert_problem, close_frame, connect, next_json};
 use axum::http::StatusCode;
 use serde_json::json;
 
@@ -53,26 +53,22 @@ async fn the_dashboard_follows_progress_live() {
     let instructor = app.instructor("Ada").await;
     let (class_id, code) = app.class(&instructor, "C").await;
     let (bob, _) = app.learner(&code, "Bob").await;
-    let mut dashboard = connect(addr, &format!("/api/classes/{class_id}/live?stuck_after=0"), &instructor).await;
-    let first = next_json(&mut dashboard).await;
-    assert_eq!(first["type"], "dashboard");
-    assert_eq!(first["learners"][0]["step"], json!(null));
+    let path = format!("/api/classes/{class_id}/live?stuck_after=0");
+    let mut live = LiveDashboard::open(addr, &path, &instructor).await;
+    assert_eq!(live.dashboard.learners[0].step, None);
 
     let event = json!({"id": "e1", "lesson": "first-deployment", "step": 2, "kind": "step_opened"});
     app.call("POST", "/api/progress", Some(&bob), Some(event)).await;
-    let mut latest = next_json(&mut dashboard).await;
-    while latest["learners"][0]["step"] != 2 {
-        latest = next_json(&mut dashboard).await;
-    }
-    assert_eq!(latest["learners"][0]["lesson"], "first-deployment");
-    assert_eq!(latest["learners"][0]["stuck"], false, "offline learners are away, not stuck");
+    let update = live.next().await;
+    assert_eq!(update["learners"].as_array().map(Vec::len), Some(1), "only Bob's row changed: {update}");
+    live.until(|d| d.learners[0].step == Some(2)).await;
+    assert_eq!(live.dashboard.learners[0].lesson.as_deref(), Some("first-deployment"));
+    assert!(!live.dashboard.learners[0].stuck, "offline learners are away, not stuck");
 
     // Online and quiet past stuck_after (0 s here): stuck.
     let _bob_socket = connect(addr, "/api/live", &bob).await;
-    while latest["learners"][0]["online"] != true {
-        latest = next_json(&mut dashboard).await;
-    }
-    assert_eq!(latest["learners"][0]["stuck"], true);
+    live.until(|d| d.learners[0].online).await;
+    assert!(live.dashboard.learners[0].stuck);
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 
 mod accounts;
 mod classes;
+mod dashboard;
 mod labs;
 mod limits;
 mod live;
@@ -23,6 +24,7 @@ use tower::ServiceExt;
 
 pub struct TestApp {
     pub router: Router,
+    pub state: Arc<AppState>,
     pub shutdown: watch::Sender<bool>,
     dir: PathBuf,
 }
@@ -58,8 +60,8 @@ impl TestApp {
         lessons.add(LESSON.to_string()).unwrap();
         let (shutdown, stopping) = watch::channel(false);
         let state = Arc::new(AppState::new(db, lessons, limits, stopping));
-        let router = Router::new().nest("/api", super::router(state));
-        TestApp { router, shutdown, dir }
+        let router = Router::new().nest("/api", super::router(Arc::clone(&state)));
+        TestApp { router, state, shutdown, dir }
     }
 
     /// Calls the router with an optional session cookie and JSON body.
@@ -73,6 +75,29 @@ impl TestApp {
             None => request.body(Body::empty()),
         };
         self.send(request.unwrap()).await
+    }
+
+    /// As `call`, from the client address `peer`, with extra headers.
+    pub async fn call_from(
+        &self,
+        peer: &str,
+        extra: &[(&str, &str)],
+        (method, path): (&str, &str),
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
+        let mut request = Request::builder().method(method).uri(path);
+        for (name, value) in extra {
+            request = request.header(*name, *value);
+        }
+        if let Some(cookie) = cookie {
+            request = request.header(header::COOKIE, cookie);
+        }
+        let body = body.map_or_else(Body::empty, |body| Body::from(body.to_string()));
+        let mut request = request.header(header::CONTENT_TYPE, "application/json").body(body).unwrap();
+        let peer: std::net::SocketAddr = (peer.parse::<std::net::IpAddr>().unwrap(), 40000).into();
+        request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+        self.send(request).await
     }
 
     pub async fn send(&self, request: Request<Body>) -> Answer {
@@ -210,6 +235,37 @@ pub async fn close_frame(socket: &mut Socket) -> (u16, String) {
             Some(Ok(Message::Close(Some(frame)))) => return (frame.code.into(), frame.reason.to_string()),
             Some(Ok(_)) => {}
             other => panic!("no close frame: {other:?}"),
+        }
+    }
+}
+
+/// A dashboard socket as the web app reads it: the whole dashboard first, then changes.
+pub struct LiveDashboard {
+    pub socket: Socket,
+    pub dashboard: kubelab_wire::Dashboard,
+}
+
+impl LiveDashboard {
+    pub async fn open(addr: std::net::SocketAddr, path: &str, cookie: &str) -> LiveDashboard {
+        let mut socket = connect(addr, path, cookie).await;
+        let first = next_json(&mut socket).await;
+        assert_eq!(first["type"], "dashboard", "{first}");
+        let dashboard = serde_json::from_value(first).unwrap();
+        LiveDashboard { socket, dashboard }
+    }
+
+    /// Waits for the next update and applies it; returns it as sent.
+    pub async fn next(&mut self) -> Value {
+        let message = next_json(&mut self.socket).await;
+        assert_eq!(message["type"], "dashboard_changes", "{message}");
+        self.dashboard.apply(serde_json::from_value(message.clone()).unwrap());
+        message
+    }
+
+    /// The next update that makes `done` true of the dashboard.
+    pub async fn until(&mut self, done: impl Fn(&kubelab_wire::Dashboard) -> bool) {
+        while !done(&self.dashboard) {
+            self.next().await;
         }
     }
 }
