@@ -3,7 +3,10 @@
 //! broadcast channel to every watching WebSocket. Clients replay the lesson, seed and scripts
 //! with their own copy of the core (deterministic), so they draw the same cluster. Closing a
 //! lab stops its thread within moments, even mid-script: the core asks the lab's `cancelled`
-//! flag between units of work.
+//! flag between units of work. A script that runs past its wall-clock deadline is cut off the
+//! same way and undone: the lab goes back to how it was before it, the script is not kept
+//! (watchers replay only what was kept, so every copy stays identical), and everyone is told.
+//! A lab's log of scripts has a size cap, and a lab no one uses is closed (`HostedLabs::expire_idle`).
 
 use kubelab_core::lesson::{Lesson, LessonLab};
 use kubelab_core::sim::interrupt::Interrupt;
@@ -11,6 +14,7 @@ pub use kubelab_wire::Entry;
 use kubelab_wire::LabMessage;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc, watch};
 
 /// Scripts waiting to run before `submit` refuses more.
@@ -23,7 +27,41 @@ const TRANSCRIPT_KEPT: usize = 200;
 #[derive(Default)]
 struct History {
     scripts: Vec<String>,
+    script_bytes: usize,
     transcript: Vec<Entry>,
+}
+
+/// A hosted lab's bounds; `Default` is what `kubelab serve` uses.
+#[derive(Clone, Copy, Debug)]
+pub struct LabBounds {
+    /// Wall-clock time one script may take.
+    pub script_deadline: Duration,
+    /// The scripts a lab keeps (newcomers replay them all), in bytes.
+    pub max_log_bytes: usize,
+}
+
+impl Default for LabBounds {
+    fn default() -> LabBounds {
+        LabBounds { script_deadline: Duration::from_secs(10), max_log_bytes: 1024 * 1024 }
+    }
+}
+
+/// Why a script was not queued.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refused {
+    Busy,
+    LogFull(usize),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Busy => f.write_str("the lab is busy; try again in a moment"),
+            Refused::LogFull(most) => {
+                write!(f, "this lab's log is full ({} KiB of scripts, its limit); start a new lab", most / 1024)
+            }
+        }
+    }
 }
 
 pub struct HostedLab {
@@ -37,6 +75,8 @@ pub struct HostedLab {
     closed: watch::Sender<bool>,
     /// Set when the lab closes; its thread stops at the next unit of work.
     cancelled: Arc<AtomicBool>,
+    bounds: LabBounds,
+    last_used: Mutex<Instant>,
 }
 
 /// Counts the lab threads still running (a closed lab's included until its thread has ended),
@@ -58,7 +98,12 @@ impl Drop for LiveThread {
 
 impl HostedLab {
     /// Starts the lab's thread with the lesson's setup run; `live` counts it while it runs.
-    pub fn start(id: String, owner_id: String, lesson: Lesson, live: &Arc<AtomicUsize>) -> std::io::Result<HostedLab> {
+    pub fn start(
+        (id, owner_id): (String, String),
+        lesson: Lesson,
+        bounds: LabBounds,
+        live: &Arc<AtomicUsize>,
+    ) -> std::io::Result<HostedLab> {
         let (inbox, scripts) = mpsc::channel(INBOX);
         let (updates, _) = broadcast::channel(OUTBOX);
         let history = Arc::new(Mutex::new(History::default()));
@@ -70,18 +115,38 @@ impl HostedLab {
         let running = LiveThread::enter(live);
         std::thread::Builder::new().name(format!("lab-{}", &id[..8.min(id.len())])).spawn(move || {
             let _running = running;
-            run(lesson, scripts, (thread_updates, thread_history), thread_cancelled)
+            run(lesson, scripts, (thread_updates, thread_history), thread_cancelled, bounds.script_deadline)
         })?;
         let closed = watch::channel(false).0;
-        Ok(HostedLab { id, owner_id, lesson_id, seed, inbox, updates, history, closed, cancelled })
+        let last_used = Mutex::new(Instant::now());
+        Ok(HostedLab { id, owner_id, lesson_id, seed, inbox, updates, history, closed, cancelled, bounds, last_used })
     }
 
-    /// Queues a script; false when the lab is busy (its inbox is full) or closed.
-    pub fn submit(&self, script: String) -> bool {
-        self.inbox.try_send(script).is_ok()
+    /// Queues a script, unless the lab is busy (its inbox is full) or its log is full.
+    pub fn submit(&self, script: String) -> Result<(), Refused> {
+        let kept = self.history.lock().map(|h| h.script_bytes).unwrap_or_default();
+        if kept + script.len() > self.bounds.max_log_bytes {
+            return Err(Refused::LogFull(self.bounds.max_log_bytes));
+        }
+        self.touch();
+        self.inbox.try_send(script).map_err(|_| Refused::Busy)
+    }
+
+    fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
+    }
+
+    /// How long since anyone ran a script or came to watch, when no one watches now.
+    pub fn idle_for(&self, now: Instant) -> Option<Duration> {
+        if self.updates.receiver_count() > 0 {
+            return None;
+        }
+        let last = *self.last_used.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        Some(now.saturating_duration_since(last))
     }
 
     pub fn subscribe(&self) -> (broadcast::Receiver<String>, watch::Receiver<bool>) {
+        self.touch();
         (self.updates.subscribe(), self.closed.subscribe())
     }
 
@@ -124,10 +189,17 @@ fn run(
     mut scripts: mpsc::Receiver<String>,
     (updates, history): (broadcast::Sender<String>, Arc<Mutex<History>>),
     cancelled: Arc<AtomicBool>,
+    script_deadline: Duration,
 ) {
     let mut lab = LessonLab::new(&lesson);
-    let asked = Arc::clone(&cancelled);
-    lab.set_interrupt(Interrupt::new(move || asked.load(Ordering::SeqCst)));
+    // The core asks between units of work; the answer is yes once the lab closes or the
+    // script in hand passes its deadline.
+    let deadline = Arc::new(Mutex::new(None::<Instant>));
+    let (asked, due) = (Arc::clone(&cancelled), Arc::clone(&deadline));
+    lab.set_interrupt(Interrupt::new(move || {
+        let past = due.lock().ok().and_then(|d| *d).is_some_and(|d| Instant::now() >= d);
+        past || asked.load(Ordering::SeqCst)
+    }));
     if let Err(error) = lab.setup(&lesson) {
         tracing::error!(lesson = %lesson.id, %error, "hosted lab: the lesson's setup does not parse");
     }
@@ -135,33 +207,64 @@ fn run(
         if cancelled.load(Ordering::SeqCst) {
             return;
         }
-        let entries: Vec<Entry> =
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lab.run_as_learner(&script))) {
-                Ok(Ok(ran)) => ran
-                    .into_iter()
-                    .map(|r| Entry { command: r.written, output: r.output, succeeded: r.succeeded })
-                    .collect(),
-                Ok(Err(error)) => {
-                    vec![Entry { command: script.clone(), output: format!("{}\n", error.message), succeeded: false }]
-                }
-                Err(_) => {
-                    tracing::error!(lesson = %lesson.id, %script, "hosted lab: the simulator panicked; the lab stops");
-                    let message = "the simulator stopped after an internal error".to_string();
-                    let _ = updates.send(LabMessage::Error { message }.to_json());
-                    return;
-                }
-            };
-        let message = LabMessage::Ran { script: script.clone(), entries: entries.clone() }.to_json();
-        if let Ok(mut history) = history.lock() {
-            history.scripts.push(script);
-            history.transcript.extend(entries);
-            let excess = history.transcript.len().saturating_sub(TRANSCRIPT_KEPT);
-            history.transcript.drain(..excess);
-        }
+        let before = lab.clone();
+        set(&deadline, Some(Instant::now() + script_deadline));
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lab.run_as_learner(&script)));
+        let cut_off = lab.interrupted();
+        set(&deadline, None);
         if cancelled.load(Ordering::SeqCst) {
             return;
         }
+        let entries = match ran {
+            _ if cut_off => {
+                lab = before;
+                let _ = updates.send(refusal(&script, script_deadline, &history));
+                continue;
+            }
+            Ok(Ok(ran)) => ran
+                .into_iter()
+                .map(|r| Entry { command: r.written, output: r.output, succeeded: r.succeeded })
+                .collect(),
+            Ok(Err(error)) => {
+                vec![Entry { command: script.clone(), output: format!("{}\n", error.message), succeeded: false }]
+            }
+            Err(_) => {
+                tracing::error!(lesson = %lesson.id, %script, "hosted lab: the simulator panicked; the lab stops");
+                let message = "the simulator stopped after an internal error".to_string();
+                let _ = updates.send(LabMessage::Error { message }.to_json());
+                return;
+            }
+        };
+        let message = LabMessage::Ran { script: script.clone(), entries: entries.clone() }.to_json();
+        keep(&history, Some(script), entries);
         // No watcher is not an error: the lab keeps running for the next one.
         let _ = updates.send(message);
     }
+}
+
+fn set(deadline: &Mutex<Option<Instant>>, value: Option<Instant>) {
+    *deadline.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = value;
+}
+
+/// Adds to the history: the script when it is kept (replayed by newcomers), and its output.
+fn keep(history: &Mutex<History>, script: Option<String>, entries: Vec<Entry>) {
+    let mut history = history.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(script) = script {
+        history.script_bytes += script.len();
+        history.scripts.push(script);
+    }
+    history.transcript.extend(entries);
+    let excess = history.transcript.len().saturating_sub(TRANSCRIPT_KEPT);
+    history.transcript.drain(..excess);
+}
+
+/// A script cut off at its deadline: in the transcript as refused, not among the scripts.
+fn refusal(script: &str, deadline: Duration, history: &Mutex<History>) -> String {
+    let message = format!(
+        "error: this script took more than {} s, this lab's limit; it was undone and the lab is as it was before it",
+        deadline.as_secs_f64()
+    );
+    let entries = vec![Entry { command: script.to_string(), output: format!("{message}\n"), succeeded: false }];
+    keep(history, None, entries);
+    LabMessage::Refused { script: script.to_string(), message }.to_json()
 }

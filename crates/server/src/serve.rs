@@ -57,6 +57,7 @@ pub async fn run_until(config: ServeConfig, stop: impl Future<Output = ()> + Sen
     let bound = listener.local_addr()?;
     println!("kubelab serving on http://{bound} — open it in a browser");
 
+    tokio::spawn(expire_idle_labs(Arc::clone(&state)));
     let app = app(&config.static_dir, Arc::clone(&state));
     let closing = Arc::clone(&state);
     let stop = async move {
@@ -81,6 +82,18 @@ pub fn app(static_dir: &Path, state: Arc<AppState>) -> Router {
         // A body that trickles in is cut off (the handler answers with a problem document).
         .layer(RequestBodyTimeoutLayer::new(REQUEST_BODY_TIMEOUT))
         .layer(TraceLayer::new_for_http())
+}
+
+/// Every minute, closes the hosted labs that have been idle past the expiry.
+async fn expire_idle_labs(state: Arc<AppState>) {
+    let mut every_minute = tokio::time::interval(std::time::Duration::from_secs(60));
+    loop {
+        every_minute.tick().await;
+        let closed = state.labs.expire_idle(state.limits.lab_idle_expiry);
+        if closed > 0 {
+            tracing::info!(closed, "closed idle hosted labs");
+        }
+    }
 }
 
 async fn healthz() -> &'static str {

@@ -29,6 +29,11 @@ pub enum LabMessage {
         script: String,
         entries: Vec<Entry>,
     },
+    /// A script was cut off (it ran past the lab's limit) and undone: not to be replayed.
+    Refused {
+        script: String,
+        message: String,
+    },
     Error {
         message: String,
     },

@@ -47,6 +47,11 @@ impl LessonLab {
         self.sim.set_interrupt(interrupt);
     }
 
+    /// Whether the host's interrupt says stop (the work pending was dropped).
+    pub fn interrupted(&self) -> bool {
+        self.sim.interrupted()
+    }
+
     pub fn run_as_learner(&mut self, text: &str) -> Result<Vec<Ran>, ScriptError> {
         self.run(text, true)
     }

@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::broadcast::error::RecvError;
 
 /// The running hosted labs, by id.
@@ -39,6 +40,21 @@ impl HostedLabs {
     /// How many lab threads are running now.
     pub fn live_threads(&self) -> usize {
         self.live_threads.load(Ordering::SeqCst)
+    }
+
+    /// Closes the labs no one has used or watched for `idle` (the server asks every minute).
+    pub fn expire_idle(&self, idle: Duration) -> usize {
+        let now = Instant::now();
+        let mut labs = self.labs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let before = labs.len();
+        labs.retain(|_, lab| {
+            let expired = lab.idle_for(now).is_some_and(|quiet| quiet >= idle);
+            if expired {
+                lab.close();
+            }
+            !expired
+        });
+        before - labs.len()
     }
 
     /// Closes every lab (server shutdown).
@@ -83,7 +99,8 @@ pub async fn create(
         )));
     }
     let id = codes::new_id();
-    let lab = HostedLab::start(id.clone(), instructor.id.clone(), lesson, &state.labs.live_threads)
+    let owner = (id.clone(), instructor.id.clone());
+    let lab = HostedLab::start(owner, lesson, state.limits.lab_bounds, &state.labs.live_threads)
         .map_err(|e| ApiError::Internal(format!("lab thread: {e}")))?;
     let answer = json!({ "id": id, "lesson": lab.lesson_id, "seed": lab.seed });
     labs.insert(id, Arc::new(lab));
@@ -167,12 +184,6 @@ fn handle(lab: &HostedLab, may_run: bool, text: &str) -> Option<String> {
         Err(e) => error(format!("not a request this lab understands: {e}")),
         Ok(LabRequest::Run { .. }) if !may_run => error("only the lab's instructor can run commands in it".into()),
         Ok(LabRequest::Run { script }) if script.len() > 64 * 1024 => error("the script is too long".into()),
-        Ok(LabRequest::Run { script }) => {
-            if lab.submit(script) {
-                None
-            } else {
-                error("the lab is busy; try again in a moment".into())
-            }
-        }
+        Ok(LabRequest::Run { script }) => lab.submit(script).err().and_then(|refused| error(refused.to_string())),
     }
 }

@@ -55,6 +55,10 @@ pub struct Limits {
     pub max_hosted_labs: usize,
     /// Hosted labs one instructor may keep open at once (so one cannot take every slot).
     pub max_labs_per_instructor: usize,
+    /// Each hosted lab's script deadline and log size.
+    pub lab_bounds: crate::hosted_lab::LabBounds,
+    /// A hosted lab no one has used or watched this long is closed.
+    pub lab_idle_expiry: std::time::Duration,
     /// Progress events one learner may record (a whole course is a few hundred).
     pub max_events_per_learner: usize,
 }
@@ -73,6 +77,8 @@ impl Default for Limits {
             max_hosted_labs: 8,
             max_labs_per_instructor: 2,
             max_events_per_learner: 10_000,
+            lab_bounds: crate::hosted_lab::LabBounds::default(),
+            lab_idle_expiry: std::time::Duration::from_secs(2 * 3600),
         }
     }
 }

@@ -52,7 +52,7 @@ impl Watch {
                     lab.run(&script);
                 }
             }
-            Ok(LabMessage::Error { message }) => self.notice.set(Some(message)),
+            Ok(LabMessage::Error { message } | LabMessage::Refused { message, .. }) => self.notice.set(Some(message)),
             Err(message) => self.notice.set(Some(message)),
         }
     }

@@ -134,3 +134,68 @@ async fn one_instructor_cannot_take_every_lab_slot() {
     assert_problem(&third, StatusCode::SERVICE_UNAVAILABLE, "you already host 2 labs, the most one instructor may");
     assert_eq!(app.call("POST", "/api/labs", Some(&grace), Some(json!({}))).await.status, StatusCode::CREATED);
 }
+
+/// Runs a script in the lab as its instructor; returns the next message the lab sends.
+async fn run_script(demo: &mut super::Socket, script: &str) -> serde_json::Value {
+    demo.send(Message::text(json!({"type": "run", "script": script}).to_string())).await.unwrap();
+    next_json(demo).await
+}
+
+#[tokio::test]
+async fn a_script_past_its_deadline_is_undone_and_not_kept() {
+    let bounds = crate::hosted_lab::LabBounds {
+        script_deadline: std::time::Duration::from_millis(300),
+        ..crate::hosted_lab::LabBounds::default()
+    };
+    let app = TestApp::with_limits(Limits { lab_bounds: bounds, ..Limits::default() }).await;
+    let addr = app.serve().await;
+    let instructor = app.instructor("Ada").await;
+    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
+    assert_eq!(next_json(&mut demo).await["type"], "state");
+    let heavy = "kubectl create deployment c --image=crashy --replicas=1000\nsleep 24h";
+    let refused = run_script(&mut demo, heavy).await;
+    assert_eq!(refused["type"], "refused", "{refused}");
+    assert_eq!(
+        refused["message"],
+        "error: this script took more than 0.3 s, this lab's limit; it was undone and the lab is as it was before it"
+    );
+    let after = run_script(&mut demo, "kubectl get deployments").await;
+    assert_eq!(
+        after["entries"][0]["output"], "No resources found in default namespace.\n",
+        "the deployment was undone"
+    );
+    let shown = app.call("GET", &format!("/api/labs/{id}"), Some(&instructor), None).await.body;
+    assert_eq!(shown["scripts"], json!(["kubectl get deployments"]), "only what was kept is replayed");
+}
+
+#[tokio::test]
+async fn a_labs_log_is_capped_and_an_idle_lab_expires() {
+    let bounds = crate::hosted_lab::LabBounds { max_log_bytes: 2048, ..crate::hosted_lab::LabBounds::default() };
+    let app = TestApp::with_limits(Limits { lab_bounds: bounds, ..Limits::default() }).await;
+    let addr = app.serve().await;
+    let instructor = app.instructor("Ada").await;
+    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
+    assert_eq!(next_json(&mut demo).await["type"], "state");
+    // 300 scripts of 60 KiB were all kept; a GET of the lab then returned 18.4 MB.
+    let long = format!("kubectl get pods # {}", "x".repeat(1500));
+    assert_eq!(run_script(&mut demo, &long).await["type"], "ran");
+    let full = run_script(&mut demo, &long).await;
+    assert_eq!(full["message"], "this lab's log is full (2 KiB of scripts, its limit); start a new lab");
+
+    assert_eq!(app.state.labs.expire_idle(std::time::Duration::ZERO), 0, "someone is watching");
+    drop(demo);
+    let start = std::time::Instant::now();
+    while app.state.labs.expire_idle(std::time::Duration::ZERO) == 0 {
+        assert!(start.elapsed().as_secs() < 5, "the watcher never left");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_problem(
+        &app.call("GET", &format!("/api/labs/{id}"), Some(&instructor), None).await,
+        StatusCode::NOT_FOUND,
+        "no hosted lab",
+    );
+}
