@@ -11,12 +11,27 @@ const MAX_EFFECTS: usize = 10_000;
 const MAX_ITERATIONS: usize = 10_000;
 /// Deepest nesting of `while` loops and `sh -c` a script may use.
 const MAX_DEPTH: usize = 16;
+/// Most bytes of log lines and file writes one run records: a busy loop that prints or appends
+/// stops unrolling here, so a timeline never grows past a megabyte whatever its script.
+const MAX_EFFECT_BYTES: usize = 1 << 20;
+/// Most bytes the container's files may hold: a write past it fails as on a full disk
+/// (`No space left on device`), so a file that appends itself to itself cannot grow without end.
+const MAX_FILE_BYTES: usize = 64 << 10;
 
 /// Something a script does at a moment of its life.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Effect {
     Log(String),
-    WriteFile { path: String, content: String },
+    WriteFile {
+        path: String,
+        content: String,
+    },
+    /// `>>` and `touch`: only what is added, so a log file written line by line costs its
+    /// lines, not every version of the whole file.
+    AppendFile {
+        path: String,
+        text: String,
+    },
     RemoveFile(String),
 }
 
@@ -38,6 +53,7 @@ impl Timeline {
                 Effect::WriteFile { path, content } => {
                     files.insert(path.clone(), content.clone());
                 }
+                Effect::AppendFile { path, text } => files.entry(path.clone()).or_default().push_str(text),
                 Effect::RemoveFile(path) => {
                     files.remove(path);
                 }
@@ -80,7 +96,9 @@ pub(crate) fn run(argv: &[String], files: &BTreeMap<String, String>, horizon: Du
         now: Duration::ZERO,
         status: 0,
         files: files.clone(),
+        file_bytes: files.values().map(String::len).sum(),
         out: Timeline::default(),
+        effect_bytes: 0,
         horizon,
         iterations: 0,
         depth: 0,
@@ -137,7 +155,11 @@ struct Shell {
     now: Duration,
     status: i32,
     files: BTreeMap<String, String>,
+    /// What `files` holds in all (`MAX_FILE_BYTES`).
+    file_bytes: usize,
     out: Timeline,
+    /// What `out.effects` holds in all (`MAX_EFFECT_BYTES`).
+    effect_bytes: usize,
     horizon: Duration,
     iterations: usize,
     depth: usize,
@@ -145,23 +167,44 @@ struct Shell {
 
 impl Shell {
     fn emit(&mut self, effect: Effect) {
-        if self.out.effects.len() < MAX_EFFECTS {
-            self.out.effects.push((self.now, effect));
+        if self.recording_is_full() {
+            return;
         }
+        self.effect_bytes += match &effect {
+            Effect::Log(text) | Effect::RemoveFile(text) => text.len(),
+            Effect::WriteFile { path, content: text } | Effect::AppendFile { path, text } => path.len() + text.len(),
+        };
+        self.out.effects.push((self.now, effect));
     }
 
-    fn print(&mut self, line: String, redirect: Option<&Redirect>) {
-        match redirect {
-            Some(Redirect { path, append }) => {
-                let mut content =
-                    if *append { self.files.get(path).cloned().unwrap_or_default() } else { String::new() };
-                content.push_str(&line);
-                content.push('\n');
-                self.files.insert(path.clone(), content.clone());
-                self.emit(Effect::WriteFile { path: path.clone(), content });
-            }
-            None => self.emit(Effect::Log(line)),
+    /// Past either cap nothing more is recorded, and loops stop unrolling.
+    fn recording_is_full(&self) -> bool {
+        self.out.effects.len() >= MAX_EFFECTS || self.effect_bytes >= MAX_EFFECT_BYTES
+    }
+
+    /// Prints a line to the log or into a file; false when the file could not take it.
+    fn print(&mut self, line: String, redirect: Option<&Redirect>) -> bool {
+        let Some(Redirect { path, append }) = redirect else {
+            self.emit(Effect::Log(line));
+            return true;
+        };
+        let text = line + "\n";
+        let replaced = if *append { 0 } else { self.files.get(path).map_or(0, String::len) };
+        if self.file_bytes - replaced + text.len() > MAX_FILE_BYTES {
+            // busybox's words for a write the disk refuses (ENOSPC).
+            self.emit(Effect::Log("sh: write error: No space left on device".into()));
+            self.status = 1;
+            return false;
         }
+        self.file_bytes = self.file_bytes - replaced + text.len();
+        if *append {
+            self.files.entry(path.clone()).or_default().push_str(&text);
+            self.emit(Effect::AppendFile { path: path.clone(), text });
+        } else {
+            self.files.insert(path.clone(), text.clone());
+            self.emit(Effect::WriteFile { path: path.clone(), content: text });
+        }
+        true
     }
 
     fn sequence(&mut self, items: &[(Connector, Item)]) -> Flow {
@@ -195,7 +238,7 @@ impl Shell {
             }
             self.iterations += 1;
             let stalled = self.now == before_time && self.out.effects.len() == before_effects;
-            let capped = self.iterations >= MAX_ITERATIONS || self.out.effects.len() >= MAX_EFFECTS;
+            let capped = self.iterations >= MAX_ITERATIONS || self.recording_is_full();
             if stalled || capped || self.now > self.horizon {
                 return Flow::Forever;
             }
@@ -210,7 +253,9 @@ impl Shell {
             "sh" | "ash" | "bash" => return self.sh(args),
             "sleep" => return self.sleep(args),
             "exit" => return Flow::Exit(args.first().and_then(|code| code.parse().ok()).unwrap_or(self.status)),
-            "echo" => self.print(args.join(" "), redirect),
+            "echo" => {
+                self.print(args.join(" "), redirect);
+            }
             "touch" => self.touch(args),
             "rm" => self.rm(args),
             "cat" => self.cat(args, redirect),
@@ -275,16 +320,16 @@ impl Shell {
 
     fn touch(&mut self, args: &[String]) {
         for path in args.iter().filter(|a| !a.starts_with('-')) {
-            let content = self.files.get(path).cloned().unwrap_or_default();
-            self.files.insert(path.clone(), content.clone());
-            self.emit(Effect::WriteFile { path: path.clone(), content });
+            self.files.entry(path.clone()).or_default();
+            self.emit(Effect::AppendFile { path: path.clone(), text: String::new() });
         }
     }
 
     fn rm(&mut self, args: &[String]) {
         let force = args.iter().any(|a| a.starts_with('-') && a.contains('f'));
         for path in args.iter().filter(|a| !a.starts_with('-')) {
-            if self.files.remove(path).is_some() {
+            if let Some(content) = self.files.remove(path) {
+                self.file_bytes -= content.len();
                 self.emit(Effect::RemoveFile(path.clone()));
             } else if !force {
                 self.emit(Effect::Log(format!("rm: can't remove '{path}': No such file or directory")));
@@ -295,16 +340,14 @@ impl Shell {
 
     fn cat(&mut self, args: &[String], redirect: Option<&Redirect>) {
         for path in args {
-            match self.files.get(path).cloned() {
-                Some(content) => {
-                    for line in content.lines() {
-                        self.print(line.to_string(), redirect);
-                    }
-                }
-                None => {
-                    self.emit(Effect::Log(format!("cat: can't open '{path}': No such file or directory")));
-                    self.status = 1;
-                }
+            let Some(content) = self.files.get(path).cloned() else {
+                self.emit(Effect::Log(format!("cat: can't open '{path}': No such file or directory")));
+                self.status = 1;
+                continue;
+            };
+            // A refused write ends cat, as busybox's cat stops at its first failed write.
+            if !content.lines().all(|line| self.print(line.to_string(), redirect)) {
+                return;
             }
         }
     }
@@ -508,6 +551,43 @@ mod tests {
             let timeline = run(&argv(&["sh", "-c", script]), &BTreeMap::new(), Duration::from_secs(86_400));
             assert!(timeline.is_ok(), "{script}");
         }
+    }
+
+    /// What a timeline holds, in bytes: its log lines and what it wrote.
+    fn recorded_bytes(timeline: &Timeline) -> usize {
+        let size = |effect: &Effect| match effect {
+            Effect::Log(text) | Effect::RemoveFile(text) => text.len(),
+            Effect::WriteFile { content: text, .. } | Effect::AppendFile { text, .. } => text.len(),
+        };
+        timeline.effects.iter().map(|(_, effect)| size(effect)).sum()
+    }
+
+    #[test]
+    fn a_busy_loop_appending_to_a_file_records_each_line_once_not_the_whole_file_each_time() {
+        // Found by fuzzing (exec_shell): every append recorded the whole file again, so ten
+        // thousand turns of this loop held 600 MB and took seconds per kubelet sync.
+        let script = "while true; do echo a >> /\u{1}\0\0\0\0\0\0\0 sl e /ch1; done";
+        let timeline = run(&argv(&["sh", "-c", script]), &BTreeMap::new(), Duration::from_secs(120)).unwrap();
+        assert_eq!(timeline.exit, None);
+        assert!(recorded_bytes(&timeline) <= MAX_EFFECT_BYTES, "{} bytes", recorded_bytes(&timeline));
+        let files = timeline.files_at(&BTreeMap::new(), Duration::from_secs(120));
+        let file = &files["/\u{1}\0\0\0\0\0\0\0"];
+        assert!(file.starts_with("a sl e /ch1\na sl e /ch1\n") && file.len() <= MAX_FILE_BYTES, "{}", file.len());
+    }
+
+    #[test]
+    fn a_file_that_appends_itself_to_itself_fills_the_disk_and_the_write_fails() {
+        let script = "echo 0123456789abcdef > /tmp/f; ".to_string() + &"cat /tmp/f >> /tmp/f; ".repeat(40);
+        let timeline = run(&argv(&["sh", "-c", &script]), &BTreeMap::new(), Duration::from_secs(60)).unwrap();
+        assert_eq!(timeline.exit, Some((Duration::ZERO, 1)));
+        let logs = timeline.logs_until(Duration::from_secs(60));
+        assert_eq!(logs.first().map(String::as_str), Some("sh: write error: No space left on device"));
+        let files = timeline.files_at(&BTreeMap::new(), Duration::from_secs(60));
+        assert!(files["/tmp/f"].len() <= MAX_FILE_BYTES);
+        // Overwriting a file frees what it held.
+        let rewrite = "while true; do echo 0123456789abcdef > /tmp/f; sleep 1; done";
+        let timeline = run(&argv(&["sh", "-c", rewrite]), &BTreeMap::new(), Duration::from_secs(3600)).unwrap();
+        assert!(timeline.logs_until(Duration::from_secs(3600)).is_empty());
     }
 
     #[test]
