@@ -80,6 +80,11 @@ impl Hub {
         });
     }
 
+    /// How many sockets the learner has open.
+    pub fn sockets_of(&self, class_id: &str, learner_id: &str) -> usize {
+        self.with_class(class_id, |class| class.learners.get(learner_id).map_or(0, Vec::len))
+    }
+
     /// Learners with at least one open socket.
     pub fn online(&self, class_id: &str) -> HashSet<String> {
         self.with_class(class_id, |class| class.learners.keys().cloned().collect())

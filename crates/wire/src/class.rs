@@ -10,4 +10,7 @@ pub struct Class {
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
     pub learners: u64,
+    /// The instructor has locked joins: the join code lets no one else in.
+    #[serde(default)]
+    pub joins_locked: bool,
 }

@@ -144,7 +144,14 @@ mod tests {
     }
 
     fn dashboard(learners: Vec<LearnerRow>, answers: Vec<AnswerCount>) -> Dashboard {
-        let class = Class { id: "c".into(), name: "K".into(), join_code: "J".into(), created_at: 1, learners: 0 };
+        let class = Class {
+            id: "c".into(),
+            name: "K".into(),
+            join_code: "J".into(),
+            created_at: 1,
+            learners: 0,
+            joins_locked: false,
+        };
         Dashboard {
             class: Class { learners: learners.len() as u64, ..class },
             now: 10,

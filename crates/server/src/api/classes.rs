@@ -43,6 +43,14 @@ pub async fn create(
 ) -> ApiResult<impl IntoResponse> {
     let instructor = caller.instructor("create classes")?;
     let name = input::display_name("name", &form.name)?;
+    let (classes,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM classes WHERE instructor_id = $1")
+        .bind(&instructor.id)
+        .fetch_one(&state.db.pool)
+        .await?;
+    let most = state.limits.max_classes_per_instructor;
+    if count(classes) >= most as u64 {
+        return Err(ApiError::Forbidden(format!("quota: an instructor may have at most {most} classes")));
+    }
     let id = codes::new_id();
     let join_code = codes::new_join_code();
     let created_at = now_ms();
@@ -54,15 +62,15 @@ pub async fn create(
         .bind(created_at)
         .execute(&state.db.pool)
         .await?;
-    Ok((StatusCode::CREATED, Json(Class { id, name, join_code, created_at, learners: 0 })))
+    Ok((StatusCode::CREATED, Json(Class { id, name, join_code, created_at, learners: 0, joins_locked: false })))
 }
 
 /// `GET /api/classes`
 pub async fn list(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<Vec<Class>>> {
     let instructor = caller.instructor("list classes")?;
-    let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
+    let rows: Vec<(String, String, String, i64, i64, i64)> = sqlx::query_as(
         "SELECT c.id, c.name, c.join_code, c.created_at,
-                (SELECT COUNT(*) FROM users u WHERE u.class_id = c.id)
+                (SELECT COUNT(*) FROM users u WHERE u.class_id = c.id), c.joins_locked
          FROM classes c WHERE c.instructor_id = $1 ORDER BY c.created_at DESC, c.id",
     )
     .bind(&instructor.id)
@@ -70,12 +78,13 @@ pub async fn list(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResu
     .await?;
     let classes = rows
         .into_iter()
-        .map(|(id, name, join_code, created_at, learners)| Class {
+        .map(|(id, name, join_code, created_at, learners, locked)| Class {
             id,
             name,
             join_code,
             created_at,
             learners: count(learners),
+            joins_locked: locked != 0,
         })
         .collect();
     Ok(Json(classes))
@@ -83,17 +92,18 @@ pub async fn list(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResu
 
 /// The class by id (404 when there is none), with its owner's id.
 async fn class_row(db: &Db, class_id: &str) -> ApiResult<(Class, String)> {
-    let row: Option<(String, String, String, i64, String, i64)> = sqlx::query_as(
+    let row: Option<(String, String, String, i64, String, i64, i64)> = sqlx::query_as(
         "SELECT c.id, c.name, c.join_code, c.created_at, c.instructor_id,
-                (SELECT COUNT(*) FROM users u WHERE u.class_id = c.id)
+                (SELECT COUNT(*) FROM users u WHERE u.class_id = c.id), c.joins_locked
          FROM classes c WHERE c.id = $1",
     )
     .bind(class_id)
     .fetch_optional(&db.pool)
     .await?;
-    let (id, name, join_code, created_at, owner, learners) =
+    let (id, name, join_code, created_at, owner, learners, locked) =
         row.ok_or_else(|| ApiError::NotFound(format!("no class has id {class_id:?}")))?;
-    Ok((Class { id, name, join_code, created_at, learners: count(learners) }, owner))
+    let joins_locked = locked != 0;
+    Ok((Class { id, name, join_code, created_at, learners: count(learners), joins_locked }, owner))
 }
 
 pub async fn class_by_id(db: &Db, class_id: &str) -> ApiResult<Class> {
@@ -123,6 +133,16 @@ pub async fn join(State(state): State<Arc<AppState>>, Body(form): Body<Join>) ->
         .fetch_optional(&state.db.pool)
         .await?;
     let (class_id,) = class.ok_or_else(unknown)?;
+    let class = class_by_id(&state.db, &class_id).await?;
+    if class.joins_locked {
+        return Err(ApiError::Forbidden("this class's instructor has locked joins; ask them to open it".into()));
+    }
+    let most = state.limits.max_learners_per_class;
+    if class.learners >= most as u64 {
+        return Err(ApiError::Forbidden(format!(
+            "this class is full ({most} learners, its limit); ask your instructor"
+        )));
+    }
     let id = codes::new_id();
     sqlx::query(
         "INSERT INTO users (id, role, display_name, class_id, resume_code, created_at)
@@ -156,4 +176,28 @@ pub async fn resume(State(state): State<Arc<AppState>>, Body(form): Body<Resume>
 /// A count as SQL returns it (a signed integer).
 pub fn count(stored: i64) -> u64 {
     u64::try_from(stored).unwrap_or_default()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Joins {
+    locked: bool,
+}
+
+/// `PUT /api/classes/{id}/joins`: `{"locked": true}` stops the join code letting anyone else
+/// in (those already in stay); `false` opens it again.
+pub async fn set_joins(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    axum::extract::Path(class_id): axum::extract::Path<String>,
+    Body(form): Body<Joins>,
+) -> ApiResult<Json<Class>> {
+    owned_class(&state.db, &caller, &class_id, "lock or open its joins").await?;
+    sqlx::query("UPDATE classes SET joins_locked = $1 WHERE id = $2")
+        .bind(i64::from(form.locked))
+        .bind(&class_id)
+        .execute(&state.db.pool)
+        .await?;
+    state.hub.class_changed(&class_id);
+    Ok(Json(class_by_id(&state.db, &class_id).await?))
 }

@@ -79,6 +79,13 @@ pub async fn learner_live(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let (learner, class_id) = caller.learner("open a live connection")?;
+    let most = state.limits.max_live_sockets_per_learner;
+    if state.hub.sockets_of(class_id, &learner.id) >= most {
+        return Err(ApiError::TooManyRequests {
+            detail: format!("you already have {most} live connections open, the most one learner may; close a tab"),
+            retry_after_s: 5,
+        });
+    }
     let upgrade = socket::upgrade(upgrade, &headers)?;
     let (learner_id, class_id) = (learner.id.clone(), class_id.to_string());
     Ok(upgrade.on_upgrade(move |socket| deliver(state, socket, class_id, learner_id)))

@@ -59,6 +59,10 @@ pub struct Limits {
     pub lab_bounds: crate::hosted_lab::LabBounds,
     /// A hosted lab no one has used or watched this long is closed.
     pub lab_idle_expiry: std::time::Duration,
+    pub max_learners_per_class: usize,
+    pub max_classes_per_instructor: usize,
+    /// Live sockets (`/api/live`) one learner may hold open (a phone and a laptop, and some).
+    pub max_live_sockets_per_learner: usize,
     /// Progress events one learner may record (a whole course is a few hundred).
     pub max_events_per_learner: usize,
 }
@@ -67,7 +71,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_body_bytes: 64 * 1024,
-            max_lab_body_bytes: 1024 * 1024,
+            max_lab_body_bytes: 256 * 1024,
             session_writes: Rate { per_second: 20.0, burst: 40.0 },
             anonymous_writes: Rate { per_second: 100.0, burst: 200.0 },
             address_writes: Rate { per_second: 1000.0, burst: 2000.0 },
@@ -77,6 +81,9 @@ impl Default for Limits {
             max_hosted_labs: 8,
             max_labs_per_instructor: 2,
             max_events_per_learner: 10_000,
+            max_learners_per_class: 1000,
+            max_classes_per_instructor: 100,
+            max_live_sockets_per_learner: 4,
             lab_bounds: crate::hosted_lab::LabBounds::default(),
             lab_idle_expiry: std::time::Duration::from_secs(2 * 3600),
         }
@@ -130,6 +137,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/progress", post(progress::record).get(progress::read))
         .route("/live", get(faults::learner_live))
         .route("/classes/{id}/dashboard", get(dashboard::show))
+        .route("/classes/{id}/joins", put(classes::set_joins))
         .route("/classes/{id}/live", get(dashboard::live))
         .route("/classes/{id}/faults", post(faults::push))
         .route("/classes/{id}/learners/{learner}/lab", get(progress::learner_lab))

@@ -103,6 +103,11 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             GROUP BY class_id, lesson, step, kind, COALESCE(item, ''), answer",
         ],
     ),
+    (
+        4,
+        // An instructor may lock a class's joins (the code then lets no one else in).
+        &["ALTER TABLE classes ADD COLUMN joins_locked BIGINT NOT NULL DEFAULT 0"],
+    ),
 ];
 
 /// One migration's statements (tests replay a backfill against the write path).

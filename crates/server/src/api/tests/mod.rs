@@ -10,6 +10,7 @@ mod limits;
 mod live;
 mod progress;
 mod public;
+mod quotas;
 
 use super::{AppState, Limits};
 use crate::db::Db;
