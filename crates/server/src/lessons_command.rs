@@ -6,20 +6,24 @@
 use kubelab_core::lesson::{lint, schema};
 use std::path::{Path, PathBuf};
 
-const USAGE: &str = "usage: kubelab lessons check [DIR]   (default lessons/)\n       kubelab lessons schema";
+#[derive(clap::Subcommand, Debug)]
+pub enum LessonsCommand {
+    /// Lint every lesson in DIR and replay its solutions (exit 1 on any problem)
+    Check {
+        #[arg(default_value = "lessons", value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Print the lesson format's JSON Schema
+    Schema,
+}
 
 /// Runs the command; returns the process exit code.
-pub fn main(args: &[String]) -> i32 {
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["check"] => check(Path::new("lessons")),
-        ["check", dir] => check(Path::new(dir)),
-        ["schema"] => {
+pub fn main(command: LessonsCommand) -> i32 {
+    match command {
+        LessonsCommand::Check { dir } => check(&dir),
+        LessonsCommand::Schema => {
             print!("{}", schema::lesson_schema_json());
             0
-        }
-        _ => {
-            eprintln!("{USAGE}");
-            2
         }
     }
 }

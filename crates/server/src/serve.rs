@@ -16,7 +16,7 @@ use axum::routing::get;
 use tokio::sync::watch;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::RequestBodyTimeoutLayer;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 /// The longest a request body may take to arrive.
 const REQUEST_BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -81,7 +81,13 @@ pub fn app(static_dir: &Path, state: Arc<AppState>) -> Router {
         .fallback_service(ServeDir::new(static_dir).fallback(index))
         // A body that trickles in is cut off (the handler answers with a problem document).
         .layer(RequestBodyTimeoutLayer::new(REQUEST_BODY_TIMEOUT))
-        .layer(TraceLayer::new_for_http())
+        // One line per request at info (method, path, status, latency); RUST_LOG filters it.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(tracing::Level::INFO))
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
 }
 
 /// Every minute, closes the hosted labs that have been idle past the expiry.
