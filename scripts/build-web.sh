@@ -18,7 +18,9 @@ wasm_in="target/wasm/wasm32-unknown-unknown/wasm-release/kubelab_web.wasm"
 wasm_out="$pkg/kubelab_web_bg.wasm"
 wasm_opt="tests/e2e/node_modules/.bin/wasm-opt"
 
-scripts/cargo-wasm.sh build --quiet -p kubelab-web --profile wasm-release
+# Not --quiet: a first build compiles a few hundred crates, and each line shows it is moving.
+echo "build-web: compiling the web app for wasm32 (profile wasm-release)"
+scripts/cargo-wasm.sh build -p kubelab-web --profile wasm-release
 [[ -f $wasm_in ]] || { echo "build-web: $wasm_in was not produced" >&2; exit 1; }
 
 command -v wasm-bindgen >/dev/null || { echo "build-web: wasm-bindgen missing; run scripts/setup.sh" >&2; exit 1; }

@@ -5,9 +5,12 @@
 //!
 //! `cargo bench -p kubelab-server --bench load` — knobs: KUBELAB_LOAD_LEARNERS (1000),
 //! KUBELAB_LOAD_SECONDS (30), KUBELAB_LOAD_PERIOD_MS (each learner's mean gap between
-//! writes, 2000), KUBELAB_LOAD_DATABASE (a postgres:// URL; default a fresh SQLite file).
+//! writes, 2000), KUBELAB_LOAD_DATABASE (a postgres:// URL; default a fresh SQLite file),
+//! KUBELAB_LOAD_DASHBOARD (learners×events for the dashboard phase, 500x200; 0 skips it).
 //! Client and server share the machine, so the figures are pessimistic for the server.
 
+#[path = "load/dashboard.rs"]
+mod load_dashboard;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
@@ -58,7 +61,8 @@ async fn run() {
     let dir = temp_dir("load");
     let database =
         std::env::var("KUBELAB_LOAD_DATABASE").unwrap_or_else(|_| format!("sqlite://{}/kubelab.db", dir.display()));
-    let server = Server::start(&database, &dir);
+    // As a class behind a proxy: each learner is its own address (X-Forwarded-For).
+    let server = Server::start_with(&database, &dir, &["--trusted-proxy", "127.0.0.1"]);
     let http = Http::new(&server.addr);
     let (instructor, class_id, cookies) = enrol(&http, learners).await;
     let idle = server.memory_kib();
@@ -72,9 +76,9 @@ async fn run() {
         .enumerate()
         .map(|(n, cookie)| {
             tokio::spawn(learner(Learner {
-                http: http.clone(),
                 addr: server.addr.clone(),
                 cookie,
+                http: http.with_header("x-forwarded-for", &format!("10.0.{}.{}", n / 250, n % 250 + 1)),
                 seed: n as u64,
                 period_ms,
                 deadline,
@@ -93,6 +97,11 @@ async fn run() {
     let updates = dashboard_updates.await.unwrap_or(0);
     let took = start.elapsed();
     report(learners, peak_sockets, took, &tally, updates, (idle, loaded), &database);
+    let shape = std::env::var("KUBELAB_LOAD_DASHBOARD").unwrap_or_else(|_| "500x200".into());
+    if let Some((class, events)) = shape.split_once('x').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))) {
+        let figures = load_dashboard::run(&server, &http, class, events).await;
+        report_dashboard(&figures);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -259,5 +268,34 @@ fn report(
         mib(idle_kib),
         mib(loaded_kib),
         mib(peak_kib)
+    );
+}
+
+fn report_dashboard(figures: &load_dashboard::Figures) {
+    let sorted = |values: &[f64]| {
+        let mut values: Vec<u64> = values.iter().map(|ms| (ms * 1000.0) as u64).collect();
+        values.sort_unstable();
+        values
+    };
+    let (build, update) = (sorted(&figures.build_ms), sorted(&figures.update_ms));
+    println!(
+        "dashboard: {} learners × {} events ({} in all, posted in {:.0} s), {} KiB",
+        figures.learners,
+        figures.events / figures.learners.max(1),
+        figures.events,
+        figures.seed_seconds,
+        figures.dashboard_bytes / 1024
+    );
+    println!(
+        "  dashboard build ms           p50 {:.1}  p99 {:.1}  (GET, {} builds)",
+        percentile_ms(&build, 50.0),
+        percentile_ms(&build, 99.0),
+        build.len()
+    );
+    println!(
+        "  update to 10 dashboards ms   p50 {:.1}  p99 {:.1}  ({} updates; 200 ms of it is the coalescing window)",
+        percentile_ms(&update, 50.0),
+        percentile_ms(&update, 99.0),
+        update.len()
     );
 }

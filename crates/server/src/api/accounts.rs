@@ -3,7 +3,7 @@
 
 use super::body::Body;
 use super::problem::{ApiError, ApiResult};
-use super::session::{self, Caller, Me, set_cookie};
+use super::session::{self, Caller, Https, Me, set_cookie};
 use super::{AppState, codes, input};
 use crate::db::now_ms;
 use argon2::Argon2;
@@ -36,7 +36,11 @@ pub struct SignIn {
 }
 
 /// `POST /api/instructors`
-pub async fn sign_up(State(state): State<Arc<AppState>>, Body(form): Body<SignUp>) -> ApiResult<impl IntoResponse> {
+pub async fn sign_up(
+    State(state): State<Arc<AppState>>,
+    https: Https,
+    Body(form): Body<SignUp>,
+) -> ApiResult<impl IntoResponse> {
     let email = input::email(&form.email)?;
     let display_name = input::display_name("display_name", &form.display_name)?;
     let password_hash = hash_password(input::new_password(&form.password)?.to_string()).await?;
@@ -55,12 +59,16 @@ pub async fn sign_up(State(state): State<Arc<AppState>>, Body(form): Body<SignUp
     if inserted.rows_affected() == 0 {
         return Err(ApiError::Conflict(format!("an account for {email} already exists; sign in instead")));
     }
-    let cookie = session::start(&state.db, &id).await?;
+    let cookie = session::start(&state.db, &id, https).await?;
     Ok((StatusCode::CREATED, set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
 }
 
 /// `POST /api/session`
-pub async fn sign_in(State(state): State<Arc<AppState>>, Body(form): Body<SignIn>) -> ApiResult<impl IntoResponse> {
+pub async fn sign_in(
+    State(state): State<Arc<AppState>>,
+    https: Https,
+    Body(form): Body<SignIn>,
+) -> ApiResult<impl IntoResponse> {
     let wrong = || ApiError::Unauthorized("wrong email or password".into());
     let email = input::email(&form.email).map_err(|_| wrong())?;
     // Per account, whichever address guesses: slowed down, never locked (its owner can still
@@ -81,13 +89,17 @@ pub async fn sign_in(State(state): State<Arc<AppState>>, Body(form): Body<SignIn
     };
     let matches = verify_password(form.password, stored).await?;
     let id = id.filter(|_| matches).ok_or_else(wrong)?;
-    let cookie = session::start(&state.db, &id).await?;
+    let cookie = session::start(&state.db, &id, https).await?;
     Ok((set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
 }
 
 /// `DELETE /api/session`
-pub async fn sign_out(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<impl IntoResponse> {
-    let cookie = session::end(&state.db, &caller).await?;
+pub async fn sign_out(
+    State(state): State<Arc<AppState>>,
+    https: Https,
+    caller: Caller,
+) -> ApiResult<impl IntoResponse> {
+    let cookie = session::end(&state.db, &caller, https).await?;
     Ok((StatusCode::NO_CONTENT, set_cookie(cookie)))
 }
 

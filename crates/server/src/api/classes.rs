@@ -4,7 +4,7 @@
 
 use super::body::Body;
 use super::problem::{ApiError, ApiResult};
-use super::session::{self, Caller, set_cookie};
+use super::session::{self, Caller, Https, set_cookie};
 use super::{AppState, codes, input};
 use crate::db::{Db, now_ms};
 use axum::Json;
@@ -122,7 +122,11 @@ pub async fn owned_class(db: &Db, caller: &Caller, class_id: &str, doing: &str) 
 }
 
 /// `POST /api/join`
-pub async fn join(State(state): State<Arc<AppState>>, Body(form): Body<Join>) -> ApiResult<impl IntoResponse> {
+pub async fn join(
+    State(state): State<Arc<AppState>>,
+    https: Https,
+    Body(form): Body<Join>,
+) -> ApiResult<impl IntoResponse> {
     let display_name = input::display_name("display_name", &form.display_name)?;
     let unknown = || {
         ApiError::NotFound(format!("no class has the join code {:?}; check it with your instructor", form.join_code))
@@ -156,12 +160,16 @@ pub async fn join(State(state): State<Arc<AppState>>, Body(form): Body<Join>) ->
     .execute(&state.db.pool)
     .await?;
     state.hub.class_changed(&class_id);
-    let cookie = session::start(&state.db, &id).await?;
+    let cookie = session::start(&state.db, &id, https).await?;
     Ok((StatusCode::CREATED, set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
 }
 
 /// `POST /api/resume`
-pub async fn resume(State(state): State<Arc<AppState>>, Body(form): Body<Resume>) -> ApiResult<impl IntoResponse> {
+pub async fn resume(
+    State(state): State<Arc<AppState>>,
+    https: Https,
+    Body(form): Body<Resume>,
+) -> ApiResult<impl IntoResponse> {
     let unknown = || ApiError::NotFound("no learner has that resume code".into());
     let code = codes::normalize_code(&form.resume_code).ok_or_else(unknown)?;
     let row: Option<(String,)> = sqlx::query_as("SELECT id FROM users WHERE resume_code = $1")
@@ -169,7 +177,7 @@ pub async fn resume(State(state): State<Arc<AppState>>, Body(form): Body<Resume>
         .fetch_optional(&state.db.pool)
         .await?;
     let (id,) = row.ok_or_else(unknown)?;
-    let cookie = session::start(&state.db, &id).await?;
+    let cookie = session::start(&state.db, &id, https).await?;
     Ok((set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
 }
 

@@ -14,6 +14,9 @@ use serde::Serialize;
 use std::sync::Arc;
 
 pub const COOKIE_NAME: &str = "kubelab_session";
+/// The name over HTTPS: browsers keep a `__Host-` cookie only if it is `Secure`, for this
+/// host alone, on every path, so no other subdomain and no plain-HTTP page can plant or read it.
+pub const SECURE_COOKIE_NAME: &str = "__Host-kubelab_session";
 pub const MAX_SESSIONS_PER_USER: i64 = 10;
 /// Sessions last 30 days, like the cookie.
 const SESSION_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -93,7 +96,7 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE_NAME)
+        .find(|(name, _)| *name == SECURE_COOKIE_NAME || *name == COOKIE_NAME)
         .map(|(_, value)| value.to_string())
         .filter(|value| !value.is_empty())
 }
@@ -131,8 +134,33 @@ pub async fn me_by_id(db: &Db, user_id: &str) -> ApiResult<Me> {
     row.map(me_of).ok_or_else(|| ApiError::Internal(format!("user {user_id} vanished")))
 }
 
+/// Whether the browser reached the server over HTTPS: a trusted proxy says so with
+/// `X-Forwarded-Proto: https` (TLS ends at the proxy). The session cookie is then `Secure`.
+#[derive(Clone, Copy, Debug)]
+pub struct Https(pub bool);
+
+impl FromRequestParts<Arc<AppState>> for Https {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &Arc<AppState>) -> Result<Https, ApiError> {
+        let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|info| info.0.ip());
+        let from_proxy = peer.is_some_and(|peer| state.limits.trusted_proxies.contains(&peer));
+        let proto = parts.headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok());
+        Ok(Https(from_proxy && proto.is_some_and(|proto| proto.eq_ignore_ascii_case("https"))))
+    }
+}
+
+/// The `Set-Cookie` value for a session token (an empty token and no age clear it).
+fn cookie(https: Https, token: &str, max_age: i64) -> ApiResult<HeaderValue> {
+    let cookie = match https.0 {
+        true => format!("{SECURE_COOKIE_NAME}={token}; Secure; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}"),
+        false => format!("{COOKIE_NAME}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}"),
+    };
+    HeaderValue::from_str(&cookie).map_err(|e| ApiError::Internal(format!("cookie: {e}")))
+}
+
 /// Starts a session for the user; returns the `Set-Cookie` header value.
-pub async fn start(db: &Db, user_id: &str) -> ApiResult<HeaderValue> {
+pub async fn start(db: &Db, user_id: &str, https: Https) -> ApiResult<HeaderValue> {
     let token = codes::new_session_token();
     let now = now_ms();
     sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
@@ -154,15 +182,13 @@ pub async fn start(db: &Db, user_id: &str) -> ApiResult<HeaderValue> {
     .bind(MAX_SESSIONS_PER_USER)
     .execute(&db.pool)
     .await?;
-    let max_age = SESSION_TTL_MS / 1000;
-    let cookie = format!("{COOKIE_NAME}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}");
-    HeaderValue::from_str(&cookie).map_err(|e| ApiError::Internal(format!("cookie: {e}")))
+    cookie(https, &token, SESSION_TTL_MS / 1000)
 }
 
 /// Ends the caller's session; returns the `Set-Cookie` that clears the cookie.
-pub async fn end(db: &Db, caller: &Caller) -> ApiResult<HeaderValue> {
+pub async fn end(db: &Db, caller: &Caller, https: Https) -> ApiResult<HeaderValue> {
     sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(&caller.token_hash).execute(&db.pool).await?;
-    Ok(HeaderValue::from_static("kubelab_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"))
+    cookie(https, "", 0)
 }
 
 /// A response header map holding just the cookie.
@@ -194,7 +220,7 @@ mod tests {
         for (hash, at) in [("old", expired), ("recent", now_ms() - 1000)] {
             sqlx::query(insert).bind(hash).bind("someone-else").bind(at).execute(&db.pool).await.unwrap();
         }
-        start(&db, "me").await.unwrap();
+        start(&db, "me", Https(false)).await.unwrap();
         let left: Vec<(String,)> =
             sqlx::query_as("SELECT user_id FROM sessions ORDER BY user_id").fetch_all(&db.pool).await.unwrap();
         assert_eq!(left, [("me".to_string(),), ("someone-else".to_string(),)], "the expired one is gone");

@@ -23,9 +23,15 @@ pub struct Server {
 impl Server {
     /// Starts the binary over `database_url`, waiting for its "serving on" line.
     pub fn start(database_url: &str, static_dir: &Path) -> Server {
+        Server::start_with(database_url, static_dir, &[])
+    }
+
+    /// As `start`, with more `kubelab serve` flags.
+    pub fn start_with(database_url: &str, static_dir: &Path, flags: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kubelab"))
             .args(["serve", "--addr", "127.0.0.1:0", "--database", database_url, "--static"])
             .arg(static_dir)
+            .args(flags)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -75,6 +81,8 @@ impl Drop for Server {
 pub struct Http {
     client: Client<HttpConnector, Full<Bytes>>,
     pub base: String,
+    /// Sent with every request (a proxy's `X-Forwarded-For`, say).
+    headers: Vec<(String, String)>,
 }
 
 pub struct Reply {
@@ -93,7 +101,14 @@ impl Reply {
 impl Http {
     pub fn new(addr: &str) -> Http {
         let client = Client::builder(TokioExecutor::new()).pool_max_idle_per_host(256).build_http();
-        Http { client, base: format!("http://{addr}") }
+        Http { client, base: format!("http://{addr}"), headers: Vec::new() }
+    }
+
+    /// This client, sending `name: value` with every request.
+    pub fn with_header(&self, name: &str, value: &str) -> Http {
+        let mut http = self.clone();
+        http.headers.push((name.to_string(), value.to_string()));
+        http
     }
 
     pub async fn call(
@@ -106,6 +121,9 @@ impl Http {
         let mut request = axum::http::Request::builder().method(method).uri(format!("{}{path}", self.base));
         if let Some(cookie) = cookie {
             request = request.header("cookie", cookie);
+        }
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
         }
         let payload = match body {
             Some(body) => {

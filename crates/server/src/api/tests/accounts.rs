@@ -129,10 +129,41 @@ async fn an_eleventh_session_signs_out_the_oldest() {
     let me = app.call("GET", "/api/me", Some(&first), None).await;
     let resume_code = me.body["resume_code"].as_str().unwrap().to_string();
     let mut latest = String::new();
+    // Sessions are ordered by their millisecond of birth: let the first be the oldest.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     for _ in 0..crate::api::session::MAX_SESSIONS_PER_USER {
         let resumed = app.call("POST", "/api/resume", None, Some(json!({"resume_code": resume_code}))).await;
         latest = cookie_of(&resumed);
     }
     assert_problem(&app.call("GET", "/api/me", Some(&first), None).await, StatusCode::UNAUTHORIZED, "sign in first");
     assert_eq!(app.call("GET", "/api/me", Some(&latest), None).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn behind_an_https_proxy_the_cookie_is_secure_and_host_only() {
+    let proxy = "10.0.0.1";
+    let limits = crate::api::Limits { trusted_proxies: vec![proxy.parse().unwrap()], ..crate::api::Limits::default() };
+    let app = TestApp::with_limits(limits).await;
+    let email = format!("ada-{}@example.org", crate::api::codes::new_id());
+    let form = json!({"email": email, "password": "correct horse", "display_name": "Ada"});
+    let https = [("x-forwarded-proto", "https")];
+    let signed_up = app.call_from(proxy, &https, ("POST", "/api/instructors"), None, Some(form)).await;
+    let set_cookie = signed_up.set_cookie.clone().unwrap();
+    assert!(set_cookie.starts_with("__Host-kubelab_session="), "{set_cookie}");
+    assert!(set_cookie.contains("; Secure; HttpOnly; SameSite=Strict; Path=/;"), "{set_cookie}");
+    let cookie = super::cookie_of(&signed_up);
+    assert_eq!(app.call("GET", "/api/me", Some(&cookie), None).await.status, StatusCode::OK);
+    // The same header from anyone else is not believed: plain HTTP, plain cookie.
+    let signed_in = app
+        .call_from(
+            "192.0.2.9",
+            &https,
+            ("POST", "/api/session"),
+            None,
+            Some(json!({"email": email, "password": "correct horse"})),
+        )
+        .await;
+    assert!(signed_in.set_cookie.unwrap().starts_with("kubelab_session="));
+    let signed_out = app.call_from(proxy, &https, ("DELETE", "/api/session"), Some(&cookie), None).await;
+    assert!(signed_out.set_cookie.unwrap().starts_with("__Host-kubelab_session=; Secure;"));
 }
