@@ -206,6 +206,8 @@ try {
   await step("learner-resumes-on-another-device", async () => {
     const resumeCode = await (async () => {
       await learner.goto(`${base}/#/join`);
+      // Shown once at join; after a reload the learner makes a new one.
+      await learner.locator("#new-resume-code").click();
       return (await learner.locator("#resume-code").innerText()).trim();
     })();
     const tablet = await openPage("second device");

@@ -5,8 +5,20 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
 pub enum Me {
-    Instructor { id: String, display_name: String, email: String },
-    Learner { id: String, display_name: String, class_id: String, class_name: String, resume_code: String },
+    Instructor {
+        id: String,
+        display_name: String,
+        email: String,
+    },
+    Learner {
+        id: String,
+        display_name: String,
+        class_id: String,
+        class_name: String,
+        /// Only when it was just made (joining): the server keeps a hash and cannot show it again.
+        #[serde(default)]
+        resume_code: Option<String>,
+    },
 }
 
 impl Me {

@@ -148,20 +148,22 @@ pub async fn join(
         )));
     }
     let id = codes::new_id();
+    let resume_code = codes::new_resume_code();
     sqlx::query(
-        "INSERT INTO users (id, role, display_name, class_id, resume_code, created_at)
+        "INSERT INTO users (id, role, display_name, class_id, resume_code_hash, created_at)
          VALUES ($1, 'learner', $2, $3, $4, $5)",
     )
     .bind(&id)
     .bind(&display_name)
     .bind(&class_id)
-    .bind(codes::new_resume_code())
+    .bind(codes::token_hash(&resume_code))
     .bind(now_ms())
     .execute(&state.db.pool)
     .await?;
     state.hub.class_changed(&class_id);
     let cookie = session::start(&state.db, &id, https).await?;
-    Ok((StatusCode::CREATED, set_cookie(cookie), Json(session::me_by_id(&state.db, &id).await?)))
+    let me = session::Me { resume_code: Some(resume_code), ..session::me_by_id(&state.db, &id).await? };
+    Ok((StatusCode::CREATED, set_cookie(cookie), Json(me)))
 }
 
 /// `POST /api/resume`
@@ -172,8 +174,8 @@ pub async fn resume(
 ) -> ApiResult<impl IntoResponse> {
     let unknown = || ApiError::NotFound("no learner has that resume code".into());
     let code = codes::normalize_code(&form.resume_code).ok_or_else(unknown)?;
-    let row: Option<(String,)> = sqlx::query_as("SELECT id FROM users WHERE resume_code = $1")
-        .bind(&code)
+    let row: Option<(String,)> = sqlx::query_as("SELECT id FROM users WHERE resume_code_hash = $1")
+        .bind(codes::token_hash(&code))
         .fetch_optional(&state.db.pool)
         .await?;
     let (id,) = row.ok_or_else(unknown)?;
@@ -208,4 +210,17 @@ pub async fn set_joins(
         .await?;
     state.hub.class_changed(&class_id);
     Ok(Json(class_by_id(&state.db, &class_id).await?))
+}
+
+/// `POST /api/me/resume-code`: a new resume code for the learner, shown this once (the old one
+/// stops working; devices already signed in stay signed in).
+pub async fn new_resume_code(State(state): State<Arc<AppState>>, caller: Caller) -> ApiResult<Json<serde_json::Value>> {
+    let (learner, _) = caller.learner("get a resume code")?;
+    let resume_code = codes::new_resume_code();
+    sqlx::query("UPDATE users SET resume_code_hash = $1 WHERE id = $2")
+        .bind(codes::token_hash(&resume_code))
+        .bind(&learner.id)
+        .execute(&state.db.pool)
+        .await?;
+    Ok(Json(serde_json::json!({ "resume_code": resume_code })))
 }

@@ -5,7 +5,7 @@ mod accounts;
 mod body;
 mod classes;
 mod client_address;
-mod codes;
+pub mod codes;
 mod dashboard;
 mod dashboard_feed;
 mod faults;
@@ -128,6 +128,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/health", get(health))
         .route("/me", get(accounts::me))
+        .route("/me/resume-code", post(classes::new_resume_code))
         .route("/lessons", get(lessons))
         .route("/instructors", post(accounts::sign_up))
         .route("/session", post(accounts::sign_in).delete(accounts::sign_out))
@@ -148,6 +149,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(lab_log)
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(Arc::clone(&state), rate_limit::limit_writes))
+        .layer(middleware::from_fn(problem::as_problem))
         .with_state(state)
 }
 

@@ -101,6 +101,37 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+/// The last word on refusals: any error answer that is not a problem document yet (axum's own
+/// rejections of a bad query string or path, 405 for a wrong method) becomes one, its plain
+/// text kept as the detail and its headers (`Allow`) kept as they were.
+pub async fn as_problem(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/problem+json"));
+    if status.as_u16() < 400 || is_problem || status == StatusCode::SWITCHING_PROTOCOLS {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_string();
+    let detail = match (status, text.is_empty()) {
+        (StatusCode::METHOD_NOT_ALLOWED, _) => match parts.headers.get(header::ALLOW).and_then(|v| v.to_str().ok()) {
+            Some(allowed) => format!("this endpoint does not take {method}; it takes {allowed}"),
+            None => format!("this endpoint does not take {method}; see API.md"),
+        },
+        (_, true) => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        (_, false) => text,
+    };
+    let problem = ApiError::Other(status, detail).into_response();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+    Response::from_parts(parts, problem.into_body())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

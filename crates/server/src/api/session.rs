@@ -40,6 +40,8 @@ pub struct Me {
     pub class_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub class_name: Option<String>,
+    /// Only in the answer that made it (joining, or `POST /api/me/resume-code`): the server
+    /// keeps its hash, so it cannot show it again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resume_code: Option<String>,
 }
@@ -105,7 +107,7 @@ type MeRow = (String, String, String, Option<String>, Option<String>, Option<Str
 
 async fn lookup(db: &Db, token_hash: &str) -> ApiResult<Option<Me>> {
     let row: Option<MeRow> = sqlx::query_as(
-        "SELECT u.id, u.role, u.display_name, u.email, u.class_id, c.name, u.resume_code
+        "SELECT u.id, u.role, u.display_name, u.email, u.class_id, c.name, NULL
          FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN classes c ON c.id = u.class_id
          WHERE s.token_hash = $1 AND s.created_at > $2",
     )
@@ -125,7 +127,7 @@ fn me_of((id, role, display_name, email, class_id, class_name, resume_code): MeR
 /// Loads a person by id, as `Me`.
 pub async fn me_by_id(db: &Db, user_id: &str) -> ApiResult<Me> {
     let row: Option<MeRow> = sqlx::query_as(
-        "SELECT u.id, u.role, u.display_name, u.email, u.class_id, c.name, u.resume_code
+        "SELECT u.id, u.role, u.display_name, u.email, u.class_id, c.name, NULL
          FROM users u LEFT JOIN classes c ON c.id = u.class_id WHERE u.id = $1",
     )
     .bind(user_id)

@@ -74,6 +74,7 @@ impl Db {
             .await?;
         let db = Db { pool, backend };
         migrations::run(&db).await?;
+        migrations::hash_resume_codes(&db).await?;
         Ok(db)
     }
 }

@@ -1,5 +1,6 @@
 //! `#/join`: a learner joins a class with its join code and a display name (no password), and
-//! is shown the resume code to write down; with that code they continue on another device.
+//! is shown the resume code to write down; with that code they continue on another device. The
+//! server keeps only its hash, so the code shows once; a learner who lost it makes a new one.
 
 use crate::lesson::lessons::catalogue;
 use crate::pages::error_panel::FormError;
@@ -112,11 +113,44 @@ fn Joined(me: Me, server: ServerContext) -> impl IntoView {
     view! {
         <section class="joined" aria-labelledby="joined-heading">
             <h2 id="joined-heading">{format!("Welcome, {display_name}: you are in {class_name}")}</h2>
-            <p>"Your resume code — write it down to continue on another device:"</p>
-            <p class="resume-code"><code id="resume-code">{resume_code}</code></p>
+            <ResumeCodePanel shown=resume_code />
             <p>"Your instructor sees your progress as you go, and may break your cluster on purpose."</p>
             <p>{next}</p>
         </section>
     }
     .into_any()
+}
+
+#[derive(serde::Deserialize)]
+struct NewResumeCode {
+    resume_code: String,
+}
+
+/// The resume code when it was just made; otherwise a button that makes a new one (the old
+/// one then stops working).
+#[component]
+fn ResumeCodePanel(shown: Option<String>) -> impl IntoView {
+    let code = RwSignal::new(shown);
+    let error = RwSignal::new(None::<String>);
+    let renew = move |_| {
+        spawn_local(async move {
+            match api_client::send_json::<(), NewResumeCode>("POST", "/api/me/resume-code", &()).await {
+                Ok(made) => code.set(Some(made.resume_code)),
+                Err(problem) => error.set(Some(problem.detail)),
+            }
+        });
+    };
+    view! {
+        {move || match code.get() {
+            Some(code) => view! {
+                <p>"Your resume code — write it down to continue on another device (it is shown only now):"</p>
+                <p class="resume-code"><code id="resume-code">{code}</code></p>
+            }.into_any(),
+            None => view! {
+                <p>"To continue on another device you need a resume code; making one replaces the old one."</p>
+                <p><button type="button" id="new-resume-code" on:click=renew>"Make a new resume code"</button></p>
+            }.into_any(),
+        }}
+        <FormError error=error />
+    }
 }

@@ -125,9 +125,9 @@ async fn an_eleventh_session_signs_out_the_oldest() {
         let instructor = app.instructor("Cap").await;
         app.class(&instructor, "Cap class").await
     };
-    let (first, _) = app.learner(&code, "Kim").await;
-    let me = app.call("GET", "/api/me", Some(&first), None).await;
-    let resume_code = me.body["resume_code"].as_str().unwrap().to_string();
+    let joined = app.call("POST", "/api/join", None, Some(json!({"join_code": code, "display_name": "Kim"}))).await;
+    let first = cookie_of(&joined);
+    let resume_code = joined.body["resume_code"].as_str().unwrap().to_string();
     let mut latest = String::new();
     // Sessions are ordered by their millisecond of birth: let the first be the oldest.
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;

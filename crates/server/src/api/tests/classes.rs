@@ -18,7 +18,7 @@ async fn an_instructor_creates_classes_and_learners_join_them() {
     assert_eq!(me["role"], "learner");
     assert_eq!(me["class_id"], class_id.as_str());
     assert_eq!(me["class_name"], "Kubernetes 101");
-    assert_eq!(me["resume_code"].as_str().unwrap().len(), 14);
+    assert!(me.get("resume_code").is_none(), "shown once, when joining, never again");
 
     app.class(&instructor, "Kubernetes 102").await;
     let classes = app.call("GET", "/api/classes", Some(&instructor), None).await.body;
@@ -83,9 +83,10 @@ async fn a_resume_code_signs_the_same_learner_in_elsewhere() {
     let app = TestApp::new().await;
     let instructor = app.instructor("Ada").await;
     let (_, code) = app.class(&instructor, "C").await;
-    let (laptop, learner_id) = app.learner(&code, "Bob").await;
-    let resume_code = app.call("GET", "/api/me", Some(&laptop), None).await.body["resume_code"].clone();
-
+    let joined = app.call("POST", "/api/join", None, Some(json!({"join_code": code, "display_name": "Bob"}))).await;
+    let (laptop, learner_id) = (cookie_of(&joined), joined.body["id"].as_str().unwrap().to_string());
+    let resume_code = joined.body["resume_code"].clone();
+    assert_eq!(resume_code.as_str().map(str::len), Some(14), "shown at join: {:?}", joined.body);
     let phone = app.call("POST", "/api/resume", None, Some(json!({"resume_code": resume_code}))).await;
     assert_eq!(phone.status, StatusCode::OK);
     assert_eq!(phone.body["id"], learner_id.as_str());
@@ -98,4 +99,22 @@ async fn a_resume_code_signs_the_same_learner_in_elsewhere() {
 
     let unknown = app.call("POST", "/api/resume", None, Some(json!({"resume_code": "AAAA-BBBB-CCCC"}))).await;
     assert_problem(&unknown, StatusCode::NOT_FOUND, "no learner has that resume code");
+
+    // Only a hash is kept; a new code replaces the old one.
+    let stored: (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT resume_code, resume_code_hash FROM users WHERE id = $1")
+            .bind(&learner_id)
+            .fetch_one(&app.state.db.pool)
+            .await
+            .unwrap();
+    assert_eq!(stored.0, None);
+    assert_eq!(stored.1.as_deref(), Some(crate::api::codes::token_hash(resume_code.as_str().unwrap()).as_str()));
+    let renewed = app.call("POST", "/api/me/resume-code", Some(&laptop), None).await;
+    let new_code = renewed.body["resume_code"].clone();
+    let old = app.call("POST", "/api/resume", None, Some(json!({"resume_code": resume_code}))).await;
+    assert_problem(&old, StatusCode::NOT_FOUND, "no learner has that resume code");
+    let new = app.call("POST", "/api/resume", None, Some(json!({"resume_code": new_code}))).await;
+    assert_eq!(new.body["id"], learner_id.as_str());
+    let by_instructor = app.call("POST", "/api/me/resume-code", Some(&instructor), None).await;
+    assert_problem(&by_instructor, StatusCode::FORBIDDEN, "only learners");
 }

@@ -31,3 +31,17 @@ async fn lessons_are_served_as_written() {
     assert_eq!((lessons[0]["id"].as_str(), lessons[0]["title"].as_str()), (Some("demo"), Some("Demo")));
     assert!(lessons[0]["source"].as_str().unwrap().contains("kubectl create deployment hello"));
 }
+
+#[tokio::test]
+async fn every_refusal_is_a_problem_document() {
+    let app = TestApp::new().await;
+    let instructor = app.instructor("Ada").await;
+    let (class_id, _) = app.class(&instructor, "C").await;
+    let wrong_method = app.call("DELETE", "/api/lessons", None, None).await;
+    super::assert_problem(&wrong_method, StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take DELETE");
+    let bad_query =
+        app.call("GET", &format!("/api/classes/{class_id}/dashboard?stuck_after=soon"), Some(&instructor), None).await;
+    super::assert_problem(&bad_query, StatusCode::BAD_REQUEST, "stuck_after");
+    let unknown = app.call("GET", "/api/nothing-here", None, None).await;
+    super::assert_problem(&unknown, StatusCode::NOT_FOUND, "no such API endpoint");
+}
