@@ -58,6 +58,10 @@ pub fn parse(store: &Store, positionals: &[String]) -> Result<ResourceRequest, S
     }
     let kinds: Vec<Kind> =
         first.split(',').filter(|s| !s.is_empty()).map(|t| kind_of(store, t)).collect::<Result<_, _>>()?;
+    if kinds.is_empty() {
+        // Only commas (`,`): kubectl splits them into the empty type, which maps to nothing.
+        return Err(unknown_type(""));
+    }
     let names = &positionals[1..];
     if !names.is_empty() && kinds.len() > 1 {
         return Err("error: arguments in resource/name form must have a single resource and name".into());
@@ -157,5 +161,21 @@ mod tests {
         assert_eq!(parse(&strings(&["pdo"])).unwrap_err(), "error: the server doesn't have a resource type \"pdo\"");
         // A custom resource is a type only once its CRD is installed.
         assert_eq!(parse(&strings(&["pg"])).unwrap_err(), "error: the server doesn't have a resource type \"pg\"");
+    }
+
+    #[test]
+    fn a_type_of_only_commas_is_refused_not_a_panic() {
+        // Found by fuzzing (kubectl_args, sim_script): no kind left, then a name took kinds[0].
+        let line = "get \t\t\t\t\t,\t\t\t\u{FFFD}\u{FFFD}\t\t";
+        let mut sim = crate::sim::Sim::default();
+        let files = crate::kubectl::MemoryFiles::new();
+        let mut ctx = Context { sim: &mut sim, files: &files, stdin: None };
+        let output = crate::kubectl::run(&mut ctx, &crate::script::words::split(line).unwrap());
+        assert_eq!(output.render(), "error: the server doesn't have a resource type \"\"\n");
+        assert_eq!(output.exit_code, 1);
+        let store = Store::new(1);
+        for args in [&[","][..], &[",,", "web"], &[",", "replace,", "patch,"]] {
+            assert_eq!(parse(&store, &strings(args)).unwrap_err(), unknown_type(""), "{args:?}");
+        }
     }
 }
