@@ -2,6 +2,7 @@
 //! with logging filtered by `RUST_LOG` (default `info`: one line per request).
 
 use crate::api::Limits;
+use crate::api::invites::SignUp;
 use crate::http_server::ConnectionBounds;
 use crate::{db, serve};
 use clap::Args;
@@ -29,6 +30,10 @@ pub struct ServeArgs {
     /// A proxy whose X-Forwarded-For names the client (repeat for several)
     #[arg(long, value_name = "IP")]
     trusted_proxy: Vec<IpAddr>,
+    /// Who may sign up as an instructor: anyone, or those an instructor invites (the first
+    /// instructor of an empty database needs no invitation)
+    #[arg(long, value_enum, default_value = "open", env = "KUBELAB_SIGNUP")]
+    signup: SignUp,
 }
 
 /// Runs the server; returns the process exit code.
@@ -55,7 +60,7 @@ pub fn main(args: ServeArgs) -> i32 {
         database_url,
         lessons_dir,
         bounds: ConnectionBounds::default(),
-        limits: Limits { trusted_proxies: args.trusted_proxy, ..Limits::default() },
+        limits: Limits { trusted_proxies: args.trusted_proxy, signup: args.signup, ..Limits::default() },
     };
     match runtime.block_on(serve::run(config)) {
         Ok(()) => 0,

@@ -26,6 +26,9 @@ pub struct SignUp {
     email: String,
     password: String,
     display_name: String,
+    /// Needed where sign-up is by invitation (`POST /api/invites` makes one).
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -45,6 +48,7 @@ pub async fn sign_up(
     let display_name = input::display_name("display_name", &form.display_name)?;
     let password_hash = hash_password(input::new_password(&form.password)?.to_string()).await?;
     let id = codes::new_id();
+    super::invites::admit(&state.db, state.limits.signup, form.invite.as_deref(), &id).await?;
     let inserted = sqlx::query(
         "INSERT INTO users (id, role, email, password_hash, display_name, created_at)
          VALUES ($1, 'instructor', $2, $3, $4, $5) ON CONFLICT (email) DO NOTHING",

@@ -10,6 +10,7 @@ mod dashboard;
 mod dashboard_feed;
 mod faults;
 mod input;
+pub mod invites;
 mod labs;
 mod problem;
 mod progress;
@@ -48,6 +49,8 @@ pub struct Limits {
     pub address_writes: Rate,
     /// Sign-ins to one account: past it they are delayed (at most `MAX_SIGN_IN_DELAY`), never refused.
     pub account_sign_ins: Rate,
+    /// Who may sign up as an instructor (`kubelab serve --signup`).
+    pub signup: invites::SignUp,
     /// Proxies whose `X-Forwarded-For` names the client (`kubelab serve --trusted-proxy`).
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Sign-ups and sign-ins per client address.
@@ -77,6 +80,7 @@ impl Default for Limits {
             address_writes: Rate { per_second: 1000.0, burst: 2000.0 },
             account_sign_ins: Rate { per_second: 0.1, burst: 10.0 },
             trusted_proxies: Vec::new(),
+            signup: invites::SignUp::Open,
             password_attempts: Rate { per_second: 0.2, burst: 20.0 },
             max_hosted_labs: 8,
             max_labs_per_instructor: 2,
@@ -132,6 +136,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/lessons", get(lessons))
         .route("/instructors", post(accounts::sign_up))
         .route("/session", post(accounts::sign_in).delete(accounts::sign_out))
+        .route("/invites", post(invites::create))
         .route("/classes", post(classes::create).get(classes::list))
         .route("/join", post(classes::join))
         .route("/resume", post(classes::resume))

@@ -117,6 +117,15 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             "CREATE UNIQUE INDEX users_resume_code_hash ON users (resume_code_hash)",
         ],
     ),
+    (
+        6,
+        // Invitations to sign up as an instructor, for servers where sign-up is by invitation.
+        &["CREATE TABLE invites (
+            code_hash TEXT PRIMARY KEY,
+            created_by TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            used_by TEXT)"],
+    ),
 ];
 
 /// One migration's statements (tests replay a backfill against the write path).

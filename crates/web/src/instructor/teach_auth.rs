@@ -14,6 +14,9 @@ struct SignUp {
     email: String,
     password: String,
     display_name: String,
+    /// Sent only when typed: servers where sign-up is by invitation ask for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -76,6 +79,7 @@ pub fn SignUpForm(server: ServerContext) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let email = RwSignal::new(String::new());
     let password = RwSignal::new(String::new());
+    let invite = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -83,6 +87,7 @@ pub fn SignUpForm(server: ServerContext) -> impl IntoView {
             email: email.get_untracked().trim().to_string(),
             password: password.get_untracked(),
             display_name: name.get_untracked().trim().to_string(),
+            invite: Some(invite.get_untracked().trim().to_string()).filter(|code| !code.is_empty()),
         };
         submit_and_sign_in(server, "/api/instructors", body, error);
     };
@@ -95,6 +100,8 @@ pub fn SignUpForm(server: ServerContext) -> impl IntoView {
             <input id="sign-up-email" type="email" required autocomplete="email" prop:value=email on:input=move |ev| email.set(event_target_value(&ev)) />
             <label for="sign-up-password">"Password (at least 8 characters)"</label>
             <input id="sign-up-password" type="password" required minlength="8" autocomplete="new-password" prop:value=password on:input=move |ev| password.set(event_target_value(&ev)) />
+            <label for="sign-up-invite">"Invite code (if this server asks for one)"</label>
+            <input id="sign-up-invite" autocomplete="off" prop:value=invite on:input=move |ev| invite.set(event_target_value(&ev)) />
             <button type="submit">"Create account"</button>
             <FormError error=error />
         </form>

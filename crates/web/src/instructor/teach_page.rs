@@ -54,6 +54,7 @@ fn Classes(server: ServerContext, name: String) -> impl IntoView {
         </p>
         <NewClassForm on_created=move || reload() />
         <HostLabForm />
+        <InviteForm />
         <h2>"Your classes"</h2>
         <FormError error=error />
         <Show when=move || classes.with(Vec::is_empty)>
@@ -110,5 +111,35 @@ fn NewClassForm(on_created: impl Fn() + Copy + 'static) -> impl IntoView {
                 })}
             </p>
         </form>
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Invite {
+    invite: String,
+}
+
+/// Makes a one-use invite code for another instructor (servers where sign-up is by invitation).
+#[component]
+fn InviteForm() -> impl IntoView {
+    let code = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<String>);
+    let invite = move |_| {
+        leptos::task::spawn_local(async move {
+            match crate::server::api_client::send_json::<(), Invite>("POST", "/api/invites", &()).await {
+                Ok(made) => code.set(Some(made.invite)),
+                Err(problem) => error.set(Some(problem.detail)),
+            }
+        });
+    };
+    view! {
+        <section class="invite" aria-labelledby="invite-heading">
+            <h2 id="invite-heading">"Invite an instructor"</h2>
+            <button type="button" on:click=invite>"Make an invite code"</button>
+            {move || code.get().map(|code| view! {
+                <p>"Give them this code (one use, valid for a week): "<code id="invite-code">{code}</code></p>
+            })}
+            <crate::pages::error_panel::FormError error=error />
+        </section>
     }
 }

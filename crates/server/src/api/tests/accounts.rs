@@ -167,3 +167,27 @@ async fn behind_an_https_proxy_the_cookie_is_secure_and_host_only() {
     let signed_out = app.call_from(proxy, &https, ("DELETE", "/api/session"), Some(&cookie), None).await;
     assert!(signed_out.set_cookie.unwrap().starts_with("__Host-kubelab_session=; Secure;"));
 }
+
+#[tokio::test]
+async fn invite_only_sign_up_needs_an_invitation_after_the_first_instructor() {
+    // A database of its own: the first instructor is the one an empty database lets in.
+    if std::env::var_os("KUBELAB_TEST_DATABASE_URL").is_some() {
+        return;
+    }
+    let limits = crate::api::Limits { signup: crate::api::invites::SignUp::Invite, ..crate::api::Limits::default() };
+    let app = TestApp::with_limits(limits).await;
+    let first = app.instructor("Ada").await;
+    let form = |invite: Option<&str>| {
+        let email = format!("grace-{}@example.org", crate::api::codes::new_id());
+        Some(json!({"email": email, "password": "correct horse", "display_name": "Grace", "invite": invite}))
+    };
+    let uninvited = app.call("POST", "/api/instructors", None, form(None)).await;
+    assert_problem(&uninvited, StatusCode::FORBIDDEN, "sign-up here is by invitation");
+    let invite = app.call("POST", "/api/invites", Some(&first), None).await;
+    assert_eq!(invite.status, StatusCode::CREATED);
+    let code = invite.body["invite"].as_str().unwrap().to_string();
+    let invited = app.call("POST", "/api/instructors", None, form(Some(&code))).await;
+    assert_eq!(invited.status, StatusCode::CREATED, "{:?}", invited.body);
+    let reused = app.call("POST", "/api/instructors", None, form(Some(&code))).await;
+    assert_problem(&reused, StatusCode::FORBIDDEN, "by invitation");
+}
