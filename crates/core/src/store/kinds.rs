@@ -65,6 +65,17 @@ macro_rules! store_tables {
             $(pub $field: Table<$crate::api::$kind>,)*
         }
 
+        impl Tables {
+            /// Objects stored, every kind's together.
+            pub fn len(&self) -> usize {
+                0 $(+ self.$field.len())*
+            }
+
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+        }
+
         $(
             impl $crate::store::kinds::TableOf for $crate::api::$kind {
                 fn table(tables: &Tables) -> &Table<Self> { &tables.$field }

@@ -1,5 +1,6 @@
-//! A lab's budgets: how far one command may move virtual time and how many replicas one
-//! workload may ask for, so that no script can freeze a browser tab or a server's lab thread.
+//! A lab's budgets: how far one command may move virtual time, how many replicas one workload
+//! may ask for, and how many objects and nodes the lab may hold, so that no script can freeze
+//! a browser tab or a server's lab thread, or fill its memory.
 //! Kubernetes has no such limit (a real cluster's limit is its hardware); the refusals are
 //! worded as kubectl words a refusal, and replicas are checked at admission (`LabLimits`), so
 //! `scale`, `apply`, `patch` and an HPA's `maxReplicas` are all covered.
@@ -13,11 +14,21 @@ pub struct LabLimits {
     /// The most replicas a Deployment, ReplicaSet or HorizontalPodAutoscaler may ask for (the
     /// big sandbox's Deployments have 5,000 each).
     pub max_replicas: i32,
+    /// The most objects the lab may hold, Events aside (they are many, small, and expire
+    /// upstream after an hour): the big sandbox's 150,000 pods fit with room to spare.
+    pub max_objects: usize,
+    /// The most nodes (the big sandbox has 5,000).
+    pub max_nodes: usize,
 }
 
 impl Default for LabLimits {
     fn default() -> Self {
-        LabLimits { max_sleep: Duration::from_secs(24 * 3600), max_replicas: 5000 }
+        LabLimits {
+            max_sleep: Duration::from_secs(24 * 3600),
+            max_replicas: 5000,
+            max_objects: 200_000,
+            max_nodes: 5000,
+        }
     }
 }
 
@@ -37,6 +48,20 @@ impl LabLimits {
             return Ok(());
         }
         Err(format!("{field} {replicas} exceeds this lab's limit of {}", self.max_replicas))
+    }
+}
+
+impl LabLimits {
+    /// The refusal of one more object when the lab holds `objects` (Events not counted) and
+    /// `nodes`, or nothing if it fits; `node` says whether the new object is a Node.
+    pub fn check_room(&self, objects: usize, nodes: usize, node: bool) -> Result<(), String> {
+        if node && nodes >= self.max_nodes {
+            return Err(format!("this lab has {nodes} nodes, its limit"));
+        }
+        if objects >= self.max_objects {
+            return Err(format!("this lab holds {objects} objects, its limit"));
+        }
+        Ok(())
     }
 }
 
