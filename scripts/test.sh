@@ -76,6 +76,7 @@ stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
 stage "server API on PostgreSQL" server_on_postgres
 stage "lessons replay their solutions" kubelab lessons check lessons/
+stage "fuzz targets (a few seconds each)" scripts/fuzz.sh
 stage "web bundle" scripts/build-web.sh
 stage "determinism native = wasm" determinism
 stage "browser end-to-end" node tests/e2e/run.mjs
