@@ -46,3 +46,4 @@ pub mod store;
 pub mod version;
 pub mod view;
 pub mod workload;
+pub mod yaml11;

@@ -52,7 +52,9 @@ pub fn parse_document(document: &str) -> Result<Option<Value>, ManifestError> {
     if yaml.is_null() {
         return Ok(None);
     }
-    yaml_to_json(yaml).map(Some)
+    let mut json = yaml_to_json(yaml)?;
+    crate::yaml11::apply_booleans(document, &mut json);
+    Ok(Some(json))
 }
 
 fn yaml_error(e: &serde_yaml::Error) -> ManifestError {

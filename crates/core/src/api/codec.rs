@@ -101,12 +101,13 @@ fn decode_as<T: Resource>(map: Map<String, Value>) -> Result<Object, DecodeError
     strict_decoder::from_value::<T>(Value::Object(map)).map(Resource::into_object).map_err(|err| DecodeError::Strict {
         kind: info.kind_name,
         version: info.version,
-        detail: describe_decode_error(&err.path(), err.message()),
+        detail: describe_decode_error(&err, err.message()),
     })
 }
 
 /// Words a serde error the way the apiserver's decoder does.
-fn describe_decode_error(path: &str, message: &str) -> String {
+fn describe_decode_error(err: &strict_decoder::PathError, message: &str) -> String {
+    let path = &err.path();
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let field = rest.split('`').next().unwrap_or(rest);
         let full = if path.is_empty() || path == "." {
@@ -123,9 +124,10 @@ fn describe_decode_error(path: &str, message: &str) -> String {
         let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, "a value"));
         let found_kind = found.split_whitespace().next().unwrap_or(found);
         return format!(
-            "json: cannot unmarshal {} into Go struct field {path} of type {}",
+            "json: cannot unmarshal {} into Go struct field {} of type {}",
             go_value_kind(found_kind),
-            go_type_name(expected)
+            err.go_field(),
+            go_struct_type(expected).unwrap_or_else(|| go_type_name(expected).to_string())
         );
     }
     // Quantity errors read bare upstream (the unmarshaller does not name the field).
@@ -155,9 +157,14 @@ fn go_type_name(expected: &str) -> &str {
         "a boolean" => "bool",
         "a string" => "string",
         "a sequence" => "array",
-        _ if expected.starts_with("struct") || expected.starts_with("a map") => "object",
+        _ if expected.starts_with("a map") => "map[string]string",
         _ => expected,
     }
+}
+
+/// A struct's Go type as encoding/json names it (`struct PodSpec` → `v1.PodSpec`).
+fn go_struct_type(expected: &str) -> Option<String> {
+    expected.strip_prefix("struct ").map(|name| format!("v1.{name}"))
 }
 
 /// Serializes any serde value to a JSON value (used for merge patches on typed objects).
@@ -202,7 +209,7 @@ mod tests {
         let err = decode(deployment_with_spec(json!({"template": {"spec": [1, 2]}}))).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal array into Go struct field spec.template.spec of type object"
+            "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal array into Go struct field PodTemplateSpec.spec.template.spec of type v1.PodSpec"
         );
     }
 
@@ -211,7 +218,19 @@ mod tests {
         let err = decode(deployment_with_spec(json!({"replicas": "three"}))).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field spec.replicas of type int32"
+            "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"
+        );
+        // YAML 1.1's `value: yes`, as upstream words it (the index and map keys are not named).
+        let env = json!({"template": {"spec": {"containers": [{"name": "a", "image": "x", "env": [{"name": "E", "value": true}]}],
+                                               "nodeSelector": {"disk": "ssd"}}}});
+        assert_eq!(
+            decode(deployment_with_spec(env)).unwrap_err().to_string(),
+            "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field EnvVar.spec.template.spec.containers.env.value of type string"
+        );
+        let selector = json!({"template": {"spec": {"containers": [], "nodeSelector": {"disk": true}}}});
+        assert_eq!(
+            decode(deployment_with_spec(selector)).unwrap_err().to_string(),
+            "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field PodSpec.spec.template.spec.nodeSelector of type string"
         );
     }
 

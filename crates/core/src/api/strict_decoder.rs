@@ -16,11 +16,15 @@ pub struct PathError {
     /// Innermost segment first: segments are added while the error unwinds.
     segments: Vec<Segment>,
     message: String,
+    /// The innermost struct the error passed through (encoding/json names it: `Container`).
+    go_struct: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 enum Segment {
+    /// A key of an object; `Field` once the object turned out to be a struct.
     Key(String),
+    Field(String),
     Index(usize),
 }
 
@@ -30,8 +34,8 @@ impl PathError {
         let mut path = String::new();
         for segment in self.segments.iter().rev() {
             match segment {
-                Segment::Key(key) if path.is_empty() => path.push_str(key),
-                Segment::Key(key) => {
+                Segment::Key(key) | Segment::Field(key) if path.is_empty() => path.push_str(key),
+                Segment::Key(key) | Segment::Field(key) => {
                     path.push('.');
                     path.push_str(key);
                 }
@@ -39,6 +43,35 @@ impl PathError {
             }
         }
         if path.is_empty() { ".".to_string() } else { path }
+    }
+
+    /// The field as encoding/json names it in an UnmarshalTypeError: the innermost struct,
+    /// then the struct fields from the root, without indices or map keys
+    /// (`EnvVar.spec.template.spec.containers.env.value`).
+    pub fn go_field(&self) -> String {
+        let fields: Vec<&str> = self
+            .segments
+            .iter()
+            .rev()
+            .filter_map(|segment| match segment {
+                Segment::Field(field) => Some(field.as_str()),
+                _ => None,
+            })
+            .collect();
+        match self.go_struct {
+            Some(name) => format!("{name}.{}", fields.join(".")),
+            None => fields.join("."),
+        }
+    }
+
+    /// The error as it leaves the struct `name`: the key it came through is one of its fields.
+    fn through_struct(mut self, name: &'static str) -> Self {
+        if let Some(Segment::Key(key)) = self.segments.last_mut() {
+            let key = std::mem::take(key);
+            *self.segments.last_mut().expect("checked") = Segment::Field(key);
+            self.go_struct.get_or_insert(name);
+        }
+        self
     }
 
     /// What went wrong, without the path (serde's wording, as serde_json words it).
@@ -62,7 +95,7 @@ impl std::error::Error for PathError {}
 
 impl de::Error for PathError {
     fn custom<T: fmt::Display>(message: T) -> Self {
-        PathError { segments: Vec::new(), message: message.to_string() }
+        PathError { segments: Vec::new(), message: message.to_string(), go_struct: None }
     }
 
     // serde_json says "null" where serde's default says "unit value"; keep its wording.
@@ -109,12 +142,12 @@ impl<'de> Deserializer<'de> for ValueDeserializer {
     /// asking for it keeps a `visit_seq` per kind of object out of the browser bundle.
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, PathError> {
         match self.0 {
-            Value::Object(map) => visit_object(map, visitor),
+            Value::Object(map) => visit_object(map, visitor).map_err(|e| e.through_struct(name)),
             Value::Array(_) => Err(de::Error::invalid_type(de::Unexpected::Seq, &visitor)),
             scalar => visit_scalar(scalar, visitor),
         }
