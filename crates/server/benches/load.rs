@@ -64,7 +64,7 @@ async fn run() {
     // As a class behind a proxy: each learner is its own address (X-Forwarded-For).
     let server = Server::start_with(&database, &dir, &["--trusted-proxy", "127.0.0.1"]);
     let http = Http::new(&server.addr);
-    let (instructor, class_id, cookies) = enrol(&http, learners).await;
+    let (instructor, class_id, cookies) = enrol(&http, "load", learners).await;
     let idle = server.memory_kib();
 
     let tally = Arc::new(Tally::default());
@@ -107,8 +107,8 @@ async fn run() {
 
 /// Signs an instructor up, creates a class and joins `learners` learners (paced under the
 /// server's per-address write limit).
-async fn enrol(http: &Http, learners: usize) -> (String, String, Vec<String>) {
-    let email = format!("load-{}@example.org", std::process::id());
+async fn enrol(http: &Http, who: &str, learners: usize) -> (String, String, Vec<String>) {
+    let email = format!("{who}-{}@example.org", std::process::id());
     let signup = json!({"email": email, "password": "correct horse", "display_name": "Ada"});
     let instructor = http.call("POST", "/api/instructors", None, Some(&signup)).await.expect("sign up").cookie();
     let class =

@@ -20,7 +20,7 @@ pub struct Figures {
 }
 
 pub async fn run(server: &Server, http: &Http, learners: usize, events_each: usize) -> Figures {
-    let (instructor, class_id, cookies) = super::enrol(http, learners).await;
+    let (instructor, class_id, cookies) = super::enrol(http, "dashboard", learners).await;
     let start = Instant::now();
     seed(http, &cookies, events_each).await;
     let seed_seconds = start.elapsed().as_secs_f64();

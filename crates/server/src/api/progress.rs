@@ -42,7 +42,7 @@ pub async fn record(
     let (learner, class_id) = caller.learner("record progress")?;
     validate(&event)?;
     let at = now_ms();
-    let mut tx = state.db.pool.begin().await?;
+    let (_turn, mut tx) = state.db.begin_write().await?;
     let recorded = insert(&mut tx, &learner.id, class_id, &event, at).await?;
     if recorded {
         let events = progress_summary::add(&mut tx, &learner.id, class_id, &event, at).await?;

@@ -34,6 +34,9 @@ impl Backend {
 pub struct Db {
     pub pool: AnyPool,
     pub backend: Backend,
+    /// SQLite takes one writer at a time, and a writer that finds the file locked sleeps in
+    /// its busy handler (steps up to 100 ms): write transactions queue here instead, in order.
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 /// The URL used when neither `--database` nor `DATABASE_URL` names one.
@@ -72,10 +75,24 @@ impl Db {
             })
             .connect_with(options)
             .await?;
-        let db = Db { pool, backend };
+        let db = Db { pool, backend, writer: Default::default() };
         migrations::run(&db).await?;
         migrations::hash_resume_codes(&db).await?;
         Ok(db)
+    }
+}
+
+impl Db {
+    /// A write transaction, after the writers before it on SQLite (PostgreSQL takes many at
+    /// once); the queue's turn lasts as long as the returned guard.
+    pub async fn begin_write(
+        &self,
+    ) -> Result<(Option<tokio::sync::OwnedMutexGuard<()>>, sqlx::Transaction<'static, sqlx::Any>), sqlx::Error> {
+        let turn = match self.backend {
+            Backend::Sqlite => Some(std::sync::Arc::clone(&self.writer).lock_owned().await),
+            Backend::Postgres => None,
+        };
+        Ok((turn, self.pool.begin().await?))
     }
 }
 
