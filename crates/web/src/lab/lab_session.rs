@@ -207,7 +207,8 @@ impl LabSession {
             return false;
         }
         let script = sleep_line(duration);
-        if self.timeline.ends_with_clock() {
+        let sim = self.lab.sim();
+        if self.timeline.clock_fits(sim.now().plus(duration), sim.store().limits().max_sleep) {
             self.run_live(&script, false);
             self.timeline.extend_clock(self.lab.sim().now());
         } else {
@@ -371,6 +372,21 @@ mod tests {
             replayed.run(script);
         }
         assert_eq!(cluster(&replayed), cluster(&session));
+        assert_eq!(replayed.lab().sim().now(), session.lab().sim().now());
+    }
+
+    #[test]
+    fn a_clock_left_running_for_days_is_sleeps_the_lab_accepts() {
+        let mut session = LabSession::sandbox();
+        for _ in 0..30 {
+            session.pass_time(Duration::from_secs(3600));
+        }
+        let (_, _, log) = session.replay_log();
+        assert_eq!(log, ["sleep 24h0m0s", "sleep 6h0m0s"]);
+        let mut replayed = LabSession::sandbox();
+        for script in &log {
+            assert!(replayed.run(script)[0].succeeded, "{script}");
+        }
         assert_eq!(replayed.lab().sim().now(), session.lab().sim().now());
     }
 

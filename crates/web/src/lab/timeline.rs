@@ -84,6 +84,13 @@ impl Timeline {
         self.moments.last().is_some_and(|m| m.clock)
     }
 
+    /// Whether the trailing clock moment can grow to end at `now` and still be one `sleep` the
+    /// lab accepts (at most `max_sleep`): a clock left running for days is a series of sleeps
+    /// that each replay, not one that the lab's limit would refuse.
+    pub fn clock_fits(&self, now: SimTime, max_sleep: Duration) -> bool {
+        self.moments.last().is_some_and(|m| m.clock && now.since(m.started_at) <= max_sleep)
+    }
+
     /// Grows the trailing clock moment to end at `now` (its script becomes one `sleep`).
     /// Moves the last entry's end to `now` (a deferred sleep, finished a frame at a time).
     pub fn end_last_at(&mut self, now: SimTime) {
