@@ -40,6 +40,11 @@ pub const VERB: Verb = Verb {
             None,
             "When printing, show all labels as the last column (default hide labels column)",
         ),
+        Flag::switch(
+            "no-headers",
+            None,
+            "When using the default or custom-column output format, don't print headers (default print headers).",
+        ),
         Flag::switch("watch", Some('w'), "After listing/getting the requested object, watch for changes."),
         Flag::switch(
             "watch-only",
@@ -208,7 +213,7 @@ fn print(
         }
         Format::Document(doc_format) => out.document(document(objects, request), doc_format),
         Format::JsonPath(template) => out.raw(template.execute(&document(objects, request))),
-        Format::CustomColumns(columns) => out.table(columns.table(objects)),
+        Format::CustomColumns(columns) => emit_table(out, columns.table(objects), args.switch("no-headers")),
         Format::Table { wide } => {
             let qualify = request.kinds.len() > 1;
             let now = ctx.sim.now();
@@ -224,10 +229,21 @@ fn print(
                 if args.switch("show-labels") {
                     show_labels(&mut table, &group);
                 }
-                out.table(table);
+                emit_table(out, table, args.switch("no-headers"));
             }
         }
     }
+}
+
+/// A table, or with `--no-headers` its rows alone, aligned among themselves (kubectl's
+/// tabwriter never sees the header row).
+fn emit_table(out: &mut Output, mut table: Table, no_headers: bool) {
+    if !no_headers {
+        return out.table(table);
+    }
+    table.headers.iter_mut().for_each(String::clear);
+    let text = super::render::render_table(&table);
+    out.raw(text.split_once('\n').map_or(String::new(), |(_, rest)| rest.to_string()));
 }
 
 /// `--show-labels`: a LABELS column, `k=v` pairs in key order, `<none>` when there are none.

@@ -196,8 +196,19 @@ pub fn run_step(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (String, 
     (printed, ok)
 }
 
-/// Runs one step; also returns the watch a `kubectl get -w` opened.
+/// Runs one step; also returns the watch a `kubectl get -w` opened. A step stopped at the
+/// lab's work budget says so after whatever it printed, and fails.
 fn run_step_watching(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (String, bool, Option<Watch>) {
+    let (mut printed, ok, watch) = run_action(sim, step, files);
+    if sim.take_over_budget() {
+        printed.push_str(&sim.store().limits().work_refusal());
+        printed.push('\n');
+        return (printed, false, watch);
+    }
+    (printed, ok, watch)
+}
+
+fn run_action(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (String, bool, Option<Watch>) {
     match &step.action {
         Action::Kubectl { argv, stdin } => {
             let mut ctx = Context { sim, files, stdin: stdin.as_deref() };

@@ -56,6 +56,9 @@ pub struct Sim {
     pending: Pending,
     /// Asked between units of work; once it says so, pending work is dropped.
     interrupt: Option<interrupt::Interrupt>,
+    /// Units of work the current command has done, and whether it was stopped for too many.
+    command_work: u64,
+    over_budget: bool,
 }
 
 impl Sim {
@@ -74,6 +77,8 @@ impl Sim {
             deferred: false,
             pending: Pending::default(),
             interrupt: None,
+            command_work: 0,
+            over_budget: false,
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -107,6 +112,8 @@ impl Sim {
     /// Records a user command in the trace (after whatever the previous command left to settle).
     pub fn record_command(&mut self, line: &str) {
         self.finish_pending();
+        self.command_work = 0;
+        self.over_budget = false;
         self.store.trace_command(line);
     }
 

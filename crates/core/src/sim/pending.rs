@@ -28,8 +28,27 @@ impl Sim {
     /// its kubelet: `Controllers::run_some`); true when none is left.
     pub fn settle_for(&mut self, work: usize) -> bool {
         let mut left = work;
+        let done = self.settle_some(&mut left);
+        // The command's work so far, against the lab's budget (a count, so every replay stops
+        // at the same unit).
+        self.command_work += (work - left) as u64;
+        if !done && self.command_work > self.store.limits().max_work_units {
+            self.pending = Pending::default();
+            self.over_budget = true;
+            return true;
+        }
+        done
+    }
+
+    /// Whether the command just run was stopped for doing more work than the lab allows
+    /// (`LabLimits::max_work_units`); asking clears it.
+    pub fn take_over_budget(&mut self) -> bool {
+        std::mem::take(&mut self.over_budget)
+    }
+
+    fn settle_some(&mut self, left: &mut usize) -> bool {
         loop {
-            if !self.settle_within(&mut left) {
+            if !self.settle_within(left) {
                 return false;
             }
             let Some((target, closing)) = self.pending.advancing else { return true };

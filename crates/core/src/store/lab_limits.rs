@@ -19,6 +19,9 @@ pub struct LabLimits {
     pub max_objects: usize,
     /// The most nodes (the big sandbox has 5,000).
     pub max_nodes: usize,
+    /// The most units of work (a controller's sync, a pod's sync by its kubelet) one command
+    /// may cause: a guard against runaways, far above the big sandbox's 150,000-pod apply.
+    pub max_work_units: u64,
 }
 
 impl Default for LabLimits {
@@ -28,6 +31,7 @@ impl Default for LabLimits {
             max_replicas: 5000,
             max_objects: 200_000,
             max_nodes: 5000,
+            max_work_units: 50_000_000,
         }
     }
 }
@@ -52,6 +56,14 @@ impl LabLimits {
 }
 
 impl LabLimits {
+    /// What a command stopped at the work budget says.
+    pub fn work_refusal(&self) -> String {
+        format!(
+            "error: this command did more than {} units of work, this lab's limit; the work it had left was dropped",
+            self.max_work_units
+        )
+    }
+
     /// The refusal of one more object when the lab holds `objects` (Events not counted) and
     /// `nodes`, or nothing if it fits; `node` says whether the new object is a Node.
     pub fn check_room(&self, objects: usize, nodes: usize, node: bool) -> Result<(), String> {

@@ -40,6 +40,22 @@ mod tests {
     use crate::store::lab_limits::LabLimits;
 
     #[test]
+    fn a_command_past_the_work_budget_stops_and_says_so_the_same_every_time() {
+        let outcome = || {
+            let mut sim = Sim::default();
+            sim.set_limits(LabLimits { max_work_units: 20_000, ..LabLimits::default() });
+            run(&mut sim, "kubectl create deployment c --image=crashy --replicas=30");
+            let slept = run(&mut sim, "sleep 24h");
+            (slept, sim.now(), run(&mut sim, "kubectl get deployment c --no-headers"))
+        };
+        let (slept, stopped_at, after) = outcome();
+        assert!(slept.contains("did more than 20000 units of work, this lab's limit"), "{slept}");
+        assert!(stopped_at < crate::sim::time::SimTime::ZERO.plus(crate::sim::time::Duration::from_secs(24 * 3600)));
+        assert!(after.starts_with("c "), "the lab is still usable: {after}");
+        assert_eq!(outcome(), (slept, stopped_at, after), "a count, not a clock: every replay stops at the same unit");
+    }
+
+    #[test]
     fn a_lab_out_of_room_refuses_objects_and_nodes_and_says_why() {
         let mut sim = Sim::default();
         let base = sim.store().tables().len() - sim.store().count::<crate::api::Event>();
