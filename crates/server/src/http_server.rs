@@ -2,7 +2,8 @@
 //! new ones wait in the kernel's backlog), a header-read timeout (hyper also applies it while a
 //! kept-alive connection waits for its next request, so it is the idle timeout as well: a
 //! client that stalls mid-request or idles holds nothing for long), and a shutdown deadline
-//! (connections get a graceful close; whatever is still open when it passes is dropped).
+//! (connections get a graceful close; whatever is still open when it passes is dropped). With a
+//! TLS acceptor (`tls.rs`) every connection is HTTPS.
 
 use axum::Router;
 use axum::extract::ConnectInfo;
@@ -15,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
+use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt;
 
 /// How the server bounds its connections; `Default` is what `kubelab serve` uses.
@@ -38,7 +40,12 @@ impl Default for ConnectionBounds {
 }
 
 /// Serves `app` on `listener` until `stop` resolves, then closes connections within the deadline.
-pub async fn serve(listener: TcpListener, app: Router, bounds: ConnectionBounds, stop: impl Future<Output = ()>) {
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    (bounds, tls): (ConnectionBounds, Option<TlsAcceptor>),
+    stop: impl Future<Output = ()>,
+) {
     let permits = Arc::new(Semaphore::new(bounds.max_connections as usize));
     let (closing_tx, closing) = watch::channel(false);
     tokio::pin!(stop);
@@ -52,20 +59,16 @@ pub async fn serve(listener: TcpListener, app: Router, bounds: ConnectionBounds,
             request.extensions_mut().insert(ConnectInfo(peer));
             request
         });
-        let closing = closing.clone();
+        let (closing, tls) = (closing.clone(), tls.clone());
         tokio::spawn(async move {
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(bounds.header_read_timeout)
-                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
-                .with_upgrades();
-            tokio::pin!(connection);
-            tokio::select! {
-                _ = connection.as_mut() => {}
-                () = closing_begins(closing) => {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
-                }
+            match tls {
+                None => serve_one(stream, service, bounds, closing).await,
+                // The handshake is bounded as a request head is.
+                Some(tls) => match tokio::time::timeout(bounds.header_read_timeout, tls.accept(stream)).await {
+                    Ok(Ok(stream)) => serve_one(stream, service, bounds, closing).await,
+                    Ok(Err(error)) => tracing::debug!(%error, %peer, "TLS handshake failed"),
+                    Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+                },
             }
             drop(permit);
         });
@@ -77,6 +80,34 @@ pub async fn serve(listener: TcpListener, app: Router, bounds: ConnectionBounds,
     if tokio::time::timeout(bounds.shutdown_deadline, all).await.is_err() {
         let open = bounds.max_connections as usize - permits.available_permits();
         tracing::warn!(open, deadline = ?bounds.shutdown_deadline, "connections still open at the shutdown deadline; dropping them");
+    }
+}
+
+/// One connection, HTTP/1.1 with upgrades (WebSockets), until it ends or the server closes.
+async fn serve_one<IO, S>(io: IO, service: S, bounds: ConnectionBounds, closing: watch::Receiver<bool>)
+where
+    IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    S: tower::Service<
+            axum::http::Request<Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(bounds.header_read_timeout)
+        .serve_connection(TokioIo::new(io), TowerToHyperService::new(service))
+        .with_upgrades();
+    tokio::pin!(connection);
+    tokio::select! {
+        _ = connection.as_mut() => {}
+        () = closing_begins(closing) => {
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        }
     }
 }
 

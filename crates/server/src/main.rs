@@ -14,6 +14,7 @@ mod lessons_command;
 mod serve;
 mod serve_command;
 mod sim_command;
+mod tls;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -30,6 +30,8 @@ pub struct ServeConfig {
     pub lessons_dir: Option<PathBuf>,
     pub bounds: ConnectionBounds,
     pub limits: Limits,
+    /// PEM certificate chain and key: the server speaks HTTPS itself.
+    pub tls: Option<(PathBuf, PathBuf)>,
 }
 
 /// Serves until Ctrl-C or SIGTERM, then finishes in-flight requests and returns.
@@ -51,11 +53,17 @@ pub async fn run_until(config: ServeConfig, stop: impl Future<Output = ()> + Sen
     tracing::info!(database = %db::redact(&config.database_url), "database ready");
     let lessons = config.lessons_dir.as_deref().map(LessonLibrary::load).unwrap_or_default();
     let (shutdown_tx, shutdown) = watch::channel(false);
-    let state = Arc::new(AppState::new(db, lessons, config.limits.clone(), shutdown));
+    let tls = match &config.tls {
+        Some((cert, key)) => Some(crate::tls::acceptor(cert, key)?),
+        None => None,
+    };
+    let limits = Limits { https: tls.is_some(), ..config.limits.clone() };
+    let state = Arc::new(AppState::new(db, lessons, limits, shutdown));
 
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let bound = listener.local_addr()?;
-    println!("kubelab serving on http://{bound} — open it in a browser");
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    println!("kubelab serving on {scheme}://{bound} — open it in a browser");
 
     tokio::spawn(expire_idle_labs(Arc::clone(&state)));
     let app = app(&config.static_dir, Arc::clone(&state));
@@ -65,7 +73,7 @@ pub async fn run_until(config: ServeConfig, stop: impl Future<Output = ()> + Sen
         shutdown_tx.send_replace(true);
         closing.labs.close_all();
     };
-    http_server::serve(listener, app, config.bounds, stop).await;
+    http_server::serve(listener, app, (config.bounds, tls), stop).await;
     state.db.pool.close().await;
     tracing::info!("kubelab stopped");
     Ok(())
@@ -221,6 +229,7 @@ mod tests {
             lessons_dir: None,
             bounds: ConnectionBounds::default(),
             limits: Limits::default(),
+            tls: None,
         };
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(run_until(config, async move {
@@ -258,6 +267,7 @@ mod tests {
             lessons_dir: None,
             bounds,
             limits: Limits::default(),
+            tls: None,
         }
     }
 
@@ -305,5 +315,65 @@ mod tests {
         stop_tx.send(()).unwrap();
         tokio::time::timeout(Duration::from_secs(5), server).await.expect("stopped within 5 s").unwrap().unwrap();
         assert!(start.elapsed() < Duration::from_millis(1800), "{:?}", start.elapsed());
+    }
+
+    /// One HTTP/1.1 request over TLS to `addr`, trusting the test certificate; the raw reply.
+    async fn https_request(addr: SocketAddr, request: &str) -> String {
+        use pki_types::pem::PemObject;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        use tokio_rustls::rustls::{self, pki_types};
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in pki_types::CertificateDer::pem_file_iter(fixtures.join("localhost-test-only-cert.pem")).unwrap() {
+            roots.add(cert.unwrap()).unwrap();
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+        let tcp = connect(addr).await;
+        let name = pki_types::ServerName::try_from("localhost").unwrap();
+        let mut tls = connector.connect(name, tcp).await.expect("a TLS handshake with the server");
+        tls.write_all(request.as_bytes()).await.unwrap();
+        let mut reply = String::new();
+        let _ = tls.read_to_string(&mut reply).await;
+        reply
+    }
+
+    #[tokio::test]
+    async fn with_a_certificate_it_serves_https_and_the_cookie_is_secure() {
+        let dir = StaticDir::new("tls");
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut config = config_in(&dir.0, ConnectionBounds::default());
+        config.tls =
+            Some((fixtures.join("localhost-test-only-cert.pem"), fixtures.join("localhost-test-only-key.pem")));
+        let addr = config.addr;
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(run_until(config, async move {
+            let _ = stop_rx.await;
+        }));
+        let health = https_request(addr, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await;
+        assert!(health.starts_with("HTTP/1.1 200") && health.ends_with("ok"), "{health}");
+        let body = r#"{"email":"ada@example.org","password":"correct horse","display_name":"Ada"}"#;
+        let sign_up = format!(
+            "POST /api/instructors HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let reply = https_request(addr, &sign_up).await;
+        assert!(reply.starts_with("HTTP/1.1 201"), "{reply}");
+        assert!(reply.contains("set-cookie: __Host-kubelab_session="), "{reply}");
+        assert!(reply.contains("; Secure; HttpOnly"), "{reply}");
+        // Plain HTTP to an HTTPS port gets no answer a browser would take.
+        let mut plain = connect(addr).await;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        plain.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").await.unwrap();
+        let mut answer = Vec::new();
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), plain.read_to_end(&mut answer)).await;
+        assert!(!String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+        stop_tx.send(()).unwrap();
+        server.await.unwrap().unwrap();
     }
 }

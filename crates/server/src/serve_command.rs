@@ -34,6 +34,12 @@ pub struct ServeArgs {
     /// instructor of an empty database needs no invitation)
     #[arg(long, value_enum, default_value = "open", env = "KUBELAB_SIGNUP")]
     signup: SignUp,
+    /// Serve HTTPS with this PEM certificate chain (with --tls-key)
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The PEM private key for --tls-cert
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
 }
 
 /// Runs the server; returns the process exit code.
@@ -61,6 +67,7 @@ pub fn main(args: ServeArgs) -> i32 {
         lessons_dir,
         bounds: ConnectionBounds::default(),
         limits: Limits { trusted_proxies: args.trusted_proxy, signup: args.signup, ..Limits::default() },
+        tls: args.tls_cert.zip(args.tls_key),
     };
     match runtime.block_on(serve::run(config)) {
         Ok(()) => 0,

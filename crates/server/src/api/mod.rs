@@ -51,6 +51,8 @@ pub struct Limits {
     pub account_sign_ins: Rate,
     /// Who may sign up as an instructor (`kubelab serve --signup`).
     pub signup: invites::SignUp,
+    /// The server speaks HTTPS itself (`--tls-cert`): session cookies are `Secure`.
+    pub https: bool,
     /// Proxies whose `X-Forwarded-For` names the client (`kubelab serve --trusted-proxy`).
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Sign-ups and sign-ins per client address.
@@ -81,6 +83,7 @@ impl Default for Limits {
             account_sign_ins: Rate { per_second: 0.1, burst: 10.0 },
             trusted_proxies: Vec::new(),
             signup: invites::SignUp::Open,
+            https: false,
             password_attempts: Rate { per_second: 0.2, burst: 20.0 },
             max_hosted_labs: 8,
             max_labs_per_instructor: 2,

@@ -136,8 +136,9 @@ pub async fn me_by_id(db: &Db, user_id: &str) -> ApiResult<Me> {
     row.map(me_of).ok_or_else(|| ApiError::Internal(format!("user {user_id} vanished")))
 }
 
-/// Whether the browser reached the server over HTTPS: a trusted proxy says so with
-/// `X-Forwarded-Proto: https` (TLS ends at the proxy). The session cookie is then `Secure`.
+/// Whether the browser reached the server over HTTPS: the server speaks it (`--tls-cert`), or
+/// a trusted proxy says so with `X-Forwarded-Proto: https` (TLS ends at the proxy). The
+/// session cookie is then `Secure`.
 #[derive(Clone, Copy, Debug)]
 pub struct Https(pub bool);
 
@@ -148,7 +149,8 @@ impl FromRequestParts<Arc<AppState>> for Https {
         let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|info| info.0.ip());
         let from_proxy = peer.is_some_and(|peer| state.limits.trusted_proxies.contains(&peer));
         let proto = parts.headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok());
-        Ok(Https(from_proxy && proto.is_some_and(|proto| proto.eq_ignore_ascii_case("https"))))
+        let forwarded_https = from_proxy && proto.is_some_and(|proto| proto.eq_ignore_ascii_case("https"));
+        Ok(Https(state.limits.https || forwarded_https))
     }
 }
 
