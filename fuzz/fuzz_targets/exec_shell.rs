@@ -1,7 +1,4 @@
-//! Bytes as a busybox shell script, everywhere the core runs one: `kubectl exec -- sh -c`, the
-//! same words as an argv, a container's PID 1 (its timeline of logs, files and exit, unrolled
-//! over two minutes) and an exec liveness probe. Learners type these scripts, and lessons'
-//! manifests carry them.
+//! Busybox scripts through `kubectl exec`, a container's PID 1 and an exec probe: learners and manifests write them.
 #![no_main]
 
 use kubelab_core::script::words;
@@ -26,6 +23,7 @@ fuzz_target!(|bytes: &[u8]| {
     as_a_container(&mut sim, &script);
 });
 
+/// `kubectl exec -- sh -c SCRIPT`, and the script's words as the command itself.
 fn exec(sim: &mut Sim, script: &str) {
     kubectl(sim, &argv(&["exec", "box", "--", "sh", "-c", script]), "");
     if let Ok(words) = words::split(script) {

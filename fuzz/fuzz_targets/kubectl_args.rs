@@ -1,7 +1,4 @@
-//! Bytes as terminal lines: each split into words as the terminal splits them, completed with
-//! Tab at its end and middle, then run with kubectl's flag parser against a small lab (a
-//! Deployment, a Service, a ConfigMap, a busybox pod) and the output rendered; a watch is
-//! followed for ten seconds. A NUL byte ends the lines; what follows is stdin (`-f -`).
+//! Terminal lines through kubectl's flag parser, its verbs and Tab completion on a small lab: what learners type.
 #![no_main]
 
 use kubelab_core::kubectl::{self, Context, Output};
@@ -28,6 +25,8 @@ const DEFAULT_STDIN: &str = include_str!("../../tests/manifests/hello-v2.yaml");
 
 static SMALL_LAB: OnceLock<Sim> = OnceLock::new();
 
+// Up to four lines, each completed with Tab, then run; a NUL byte ends the lines, and what
+// follows it is stdin for `-f -`.
 fuzz_target!(|bytes: &[u8]| {
     let text = text(bytes);
     let (lines, stdin) = text.split_once('\0').unwrap_or((&text, DEFAULT_STDIN));

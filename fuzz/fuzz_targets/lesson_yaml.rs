@@ -1,16 +1,9 @@
-//! Bytes as a lesson file: the loader (strict YAML, one-key-map checks), the same lesson
-//! through JSON as the web app's build hands it to the page, then the linter — its static
-//! checks and its replay of setup, commands, predictions and solutions on the lesson's own
-//! lab — with the replay first tried under the fuzz budget, so a lesson that would run for
-//! minutes is stopped, not linted. Lessons come from instructors' files and the server's
-//! `--lessons` folder.
+//! Lesson files through the loader, JSON and the linter with its replay: instructors write them, servers load them.
 #![no_main]
 
 use kubelab_core::lesson::{self, Lesson, LessonLab};
-use kubelab_fuzz::text;
+use kubelab_fuzz::{Budget, text};
 use libfuzzer_sys::fuzz_target;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most machines a fuzzed lesson's lab may have: building bigger clusters is the engine
 /// benchmark's business, and would only make each input slow.
@@ -18,6 +11,8 @@ const MAX_NODES: usize = 8;
 /// Looks at the interrupt the bounded replay may take (a slice of work each).
 const REPLAY_LOOKS: usize = 32;
 
+// The linter replays a lesson with no budget of its own, so it runs only on lessons that a
+// bounded replay showed to finish quickly.
 fuzz_target!(|bytes: &[u8]| {
     let text = text(bytes);
     let lesson = match Lesson::from_yaml(&text) {
@@ -46,11 +41,8 @@ fn through_json(lesson: &Lesson) {
 /// The lab is deterministic, so the linter's own replay then costs the same.
 fn replays_quickly(lesson: &Lesson) -> bool {
     let mut lab = LessonLab::new(lesson);
-    let looks = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&looks);
-    lab.set_interrupt(kubelab_core::sim::interrupt::Interrupt::new(move || {
-        counter.fetch_add(1, Ordering::Relaxed) >= REPLAY_LOOKS
-    }));
+    let budget = Budget::new(REPLAY_LOOKS);
+    lab.set_interrupt(budget.interrupt());
     let _ = lab.setup(lesson);
     for step in &lesson.steps {
         for command in &step.commands {
@@ -65,5 +57,5 @@ fn replays_quickly(lesson: &Lesson) -> bool {
             let _ = lab.run_as_learner(&task.solution);
         }
     }
-    looks.load(Ordering::Relaxed) <= REPLAY_LOOKS
+    !budget.ran_out()
 }

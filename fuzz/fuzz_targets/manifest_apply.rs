@@ -1,9 +1,7 @@
-//! Bytes as a YAML manifest: the core's decoder (documents, YAML to JSON, `kind: List`), then
-//! `kubectl apply -f -` twice into a fresh lab (create, then the three-way update) and a minute
-//! of the lab reacting — every editor's Apply takes this path, so no manifest may panic it.
+//! YAML manifests through the decoder, the codec and `kubectl apply -f -` on a fresh lab, as every Apply takes them.
 #![no_main]
 
-use kubelab_core::api::codec;
+use kubelab_core::api::{Object, codec};
 use kubelab_core::manifest;
 use kubelab_core::sim::Sim;
 use kubelab_core::sim::time::Duration;
@@ -28,10 +26,23 @@ fn decode(text: &str) {
     }
     let Ok(values) = manifest::parse_documents(text) else { return };
     for value in manifest::expand_lists(values) {
-        let _ = codec::decode(value).map_err(|error| error.to_string());
+        match codec::decode(value) {
+            Ok(object) => encodes_back(&object),
+            Err(error) => drop(error.to_string()),
+        }
     }
 }
 
+/// What the codec accepts it must read back from its own JSON, as the same object: the store
+/// serves objects as that JSON, and `get -o yaml | apply` feeds it back.
+fn encodes_back(object: &Object) {
+    let json = object.to_json_value();
+    let again = codec::decode(json.clone()).unwrap_or_else(|error| panic!("{json}: {error}"));
+    assert_eq!(&again, object, "{json}");
+}
+
+/// `kubectl apply -f -` twice (create, then the three-way update), a minute of the lab reacting,
+/// and what it made printed.
 fn apply(text: &str) {
     let mut sim = FRESH_LAB.get_or_init(|| lab_after("")).clone();
     budget(&mut sim, 64);

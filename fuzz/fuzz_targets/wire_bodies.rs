@@ -1,7 +1,4 @@
-//! Bytes as a JSON request body of kubelab's own API, through the wire types the server decodes
-//! with serde: a progress event (`POST /api/progress`), a lab log (`PUT /api/lab`, whose
-//! scripts a replay parses) and a hosted lab's request; and as the socket messages the web app
-//! reads. Every body that decodes must encode back to itself.
+//! JSON bodies into the wire request types as the server's extractor decodes them: anyone can post one.
 #![no_main]
 
 use kubelab_core::script;
@@ -11,6 +8,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
+// A progress event (`POST /api/progress`), a lab log (`PUT /api/lab`, whose scripts a replay
+// parses), a hosted lab's request; then the socket messages the web app reads.
 fuzz_target!(|bytes: &[u8]| {
     round_trip::<ProgressEvent>(bytes);
     round_trip::<LabRequest>(bytes);

@@ -42,16 +42,39 @@ pub fn lab_after(setup: &str) -> Sim {
 /// Tighter budgets than a learner's lab (2 h of virtual time per command, 100 replicas), so
 /// one input stays within milliseconds; the refusals are the same code at any limit.
 pub fn fuzz_limits() -> LabLimits {
-    LabLimits { max_sleep: Duration::from_secs(2 * 3600), max_replicas: 100 }
+    LabLimits { max_sleep: Duration::from_secs(2 * 3600), max_replicas: 100, ..LabLimits::default() }
 }
 
-/// Gives `sim` the fuzz limits and an interrupt that says stop after `looks` looks (each look
-/// comes after a slice of a few milliseconds of work). Counted, not timed: a crash found under
-/// the budget replays exactly.
-pub fn budget(sim: &mut Sim, looks: usize) {
+/// A host's interrupt that says stop after `limit` looks (each look comes after a slice of a few
+/// milliseconds of work). Counted, not timed: an input found under a budget replays exactly.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    looks: Arc<AtomicUsize>,
+    limit: usize,
+}
+
+impl Budget {
+    pub fn new(limit: usize) -> Budget {
+        Budget { looks: Arc::new(AtomicUsize::new(0)), limit }
+    }
+
+    pub fn interrupt(&self) -> Interrupt {
+        let (looks, limit) = (Arc::clone(&self.looks), self.limit);
+        Interrupt::new(move || looks.fetch_add(1, Ordering::Relaxed) >= limit)
+    }
+
+    /// Whether the interrupt said stop (the lab dropped work, so it is not what it would be).
+    pub fn ran_out(&self) -> bool {
+        self.looks.load(Ordering::Relaxed) > self.limit
+    }
+}
+
+/// Gives `sim` the fuzz limits and a budget of `looks`.
+pub fn budget(sim: &mut Sim, looks: usize) -> Budget {
+    let budget = Budget::new(looks);
     sim.set_limits(fuzz_limits());
-    let seen = Arc::new(AtomicUsize::new(0));
-    sim.set_interrupt(Interrupt::new(move || seen.fetch_add(1, Ordering::Relaxed) >= looks));
+    sim.set_interrupt(budget.interrupt());
+    budget
 }
 
 /// A failed command must say why, as kubectl always does: silence is a bug too.
