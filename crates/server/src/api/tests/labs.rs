@@ -77,12 +77,7 @@ async fn hosted_labs_are_capped() {
 #[tokio::test]
 async fn a_closed_lab_stops_its_thread_mid_script_and_frees_its_slot() {
     let app = TestApp::with_limits(Limits { max_hosted_labs: 1, ..Limits::default() }).await;
-    let addr = app.serve().await;
-    let instructor = app.instructor("Ada").await;
-    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
-    let id = created.body["id"].as_str().unwrap().to_string();
-    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
-    assert_eq!(next_json(&mut demo).await["type"], "state");
+    let (instructor, id, mut demo) = demo_lab(&app).await;
     // A minute or more of work: 1,000 pods crash-looping through a day of virtual time.
     let script = "kubectl create deployment c --image=crashy --replicas=1000\nsleep 24h";
     demo.send(Message::text(json!({"type": "run", "script": script}).to_string())).await.unwrap();
@@ -135,6 +130,17 @@ async fn one_instructor_cannot_take_every_lab_slot() {
     assert_eq!(app.call("POST", "/api/labs", Some(&grace), Some(json!({}))).await.status, StatusCode::CREATED);
 }
 
+/// An instructor, the sandbox lab they host, and their socket to it (its first message read).
+async fn demo_lab(app: &TestApp) -> (String, String, super::Socket) {
+    let addr = app.serve().await;
+    let instructor = app.instructor("Ada").await;
+    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
+    assert_eq!(next_json(&mut demo).await["type"], "state");
+    (instructor, id, demo)
+}
+
 /// Runs a script in the lab as its instructor; returns the next message the lab sends.
 async fn run_script(demo: &mut super::Socket, script: &str) -> serde_json::Value {
     demo.send(Message::text(json!({"type": "run", "script": script}).to_string())).await.unwrap();
@@ -148,12 +154,7 @@ async fn a_script_past_its_deadline_is_undone_and_not_kept() {
         ..crate::hosted_lab::LabBounds::default()
     };
     let app = TestApp::with_limits(Limits { lab_bounds: bounds, ..Limits::default() }).await;
-    let addr = app.serve().await;
-    let instructor = app.instructor("Ada").await;
-    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
-    let id = created.body["id"].as_str().unwrap().to_string();
-    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
-    assert_eq!(next_json(&mut demo).await["type"], "state");
+    let (instructor, id, mut demo) = demo_lab(&app).await;
     let heavy = "kubectl create deployment c --image=crashy --replicas=1000\nsleep 24h";
     let refused = run_script(&mut demo, heavy).await;
     assert_eq!(refused["type"], "refused", "{refused}");
@@ -174,12 +175,7 @@ async fn a_script_past_its_deadline_is_undone_and_not_kept() {
 async fn a_labs_log_is_capped_and_an_idle_lab_expires() {
     let bounds = crate::hosted_lab::LabBounds { max_log_bytes: 2048, ..crate::hosted_lab::LabBounds::default() };
     let app = TestApp::with_limits(Limits { lab_bounds: bounds, ..Limits::default() }).await;
-    let addr = app.serve().await;
-    let instructor = app.instructor("Ada").await;
-    let created = app.call("POST", "/api/labs", Some(&instructor), Some(json!({}))).await;
-    let id = created.body["id"].as_str().unwrap().to_string();
-    let mut demo = connect(addr, &format!("/api/labs/{id}/ws"), &instructor).await;
-    assert_eq!(next_json(&mut demo).await["type"], "state");
+    let (instructor, id, mut demo) = demo_lab(&app).await;
     // 300 scripts of 60 KiB were all kept; a GET of the lab then returned 18.4 MB.
     let long = format!("kubectl get pods # {}", "x".repeat(1500));
     assert_eq!(run_script(&mut demo, &long).await["type"], "ran");
