@@ -47,6 +47,17 @@ impl LessonLab {
         self.sim.set_interrupt(interrupt);
     }
 
+    /// The lab's budgets (`Sim::set_limits`): a sandbox may allow more than a lesson.
+    pub fn set_limits(&mut self, limits: super::LabLimits) {
+        self.sim.set_limits(limits);
+    }
+
+    /// The refusal of the last command, when its deferred work ran past the lab's work budget
+    /// and was dropped (a host running work in slices asks once they are done); asking clears it.
+    pub fn take_over_budget(&mut self) -> Option<String> {
+        self.sim.take_over_budget().then(|| self.sim.store().limits().work_refusal())
+    }
+
     /// Whether the host's interrupt says stop (the work pending was dropped).
     pub fn interrupted(&self) -> bool {
         self.sim.interrupted()

@@ -10,6 +10,8 @@ pub mod schema;
 
 /// A task's check, part of the lesson format.
 pub use crate::checks::Check;
+/// A lab's budgets, as the hosts of a lesson lab set them (`LessonLab::set_limits`).
+pub use crate::store::lab_limits::LabLimits;
 pub use format::{Lesson, Level, Prediction, PredictionChoice, Question, QuizChoice, Step, Task};
 pub use lab::LessonLab;
 pub use lint::{Diagnostic, lint};

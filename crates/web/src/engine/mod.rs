@@ -44,6 +44,8 @@ pub trait LiveLab {
     fn run(&mut self, text: &str) -> Vec<Entry>;
     fn run_deferred(&mut self, text: &str) -> Vec<Entry>;
     fn settle_for(&mut self, passes: usize) -> bool;
+    /// What the last command's sliced work said when it ran past the lab's work budget.
+    fn take_over_budget(&mut self) -> Option<String>;
     fn replay(&mut self, scripts: &[String]) -> Vec<Entry>;
     fn pass_time(&mut self, duration: Duration) -> bool;
     fn scrub_to(&mut self, position: usize);
@@ -167,6 +169,9 @@ impl LiveLab for LabSession {
     }
     fn settle_for(&mut self, passes: usize) -> bool {
         LabSession::settle_for(self, passes)
+    }
+    fn take_over_budget(&mut self) -> Option<String> {
+        LabSession::take_over_budget(self)
     }
     fn replay(&mut self, scripts: &[String]) -> Vec<Entry> {
         LabSession::replay(self, scripts)

@@ -133,6 +133,11 @@ impl LabSession {
         }
     }
 
+    /// The refusal of a deferred command whose work ran past the lab's budget, once settled.
+    pub fn take_over_budget(&mut self) -> Option<String> {
+        self.lab.take_over_budget()
+    }
+
     fn run_recorded(&mut self, text: &str, deferred: bool) -> Vec<Entry> {
         let text = text.trim();
         if text.is_empty() {
@@ -373,6 +378,19 @@ mod tests {
         }
         assert_eq!(cluster(&replayed), cluster(&session));
         assert_eq!(replayed.lab().sim().now(), session.lab().sim().now());
+    }
+
+    #[test]
+    fn deferred_work_past_the_budget_is_dropped_and_said_once_settled() {
+        let mut session = LabSession::sandbox();
+        let limits = kubelab_core::lesson::LabLimits { max_work_units: 20_000, ..Default::default() };
+        session.lab.set_limits(limits);
+        session.run("kubectl create deployment c --image=crashy --replicas=30");
+        assert!(session.run_deferred("sleep 24h")[0].succeeded, "the sleep itself begins");
+        while !session.settle_for(64) {}
+        let refusal = session.take_over_budget().expect("a refusal");
+        assert!(refusal.contains("did more than 20000 units of work"), "{refusal}");
+        assert_eq!(session.take_over_budget(), None, "said once");
     }
 
     #[test]

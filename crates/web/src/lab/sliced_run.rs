@@ -5,6 +5,7 @@
 //! timeline records each script as typed, so replays and permalinks stay exact.
 
 use crate::lab::lab_handle::LabHandle;
+use crate::lab::lab_session::Entry;
 use leptos::prelude::*;
 use std::collections::VecDeque;
 
@@ -139,6 +140,12 @@ fn frame(lab: LabHandle) {
                 }
                 true
             });
+            if done == Some(true)
+                && let Some(Some(refusal)) = lab.update_quietly(|session| session.take_over_budget())
+            {
+                let command = "(the last command, still running)".to_string();
+                lab.show(vec![Entry { command, output: format!("{refusal}\n"), succeeded: false }]);
+            }
             let wall = js_sys::Date::now();
             let every = REDRAW_EVERY_MS.max(run.redraw_cost.get_value().ms / REDRAW_SHARE);
             if done != Some(false) || wall - run.redrawn_at.get_value() >= every {
