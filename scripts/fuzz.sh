@@ -142,12 +142,13 @@ failure_kind() {
   fi
 }
 
-# Adds the inputs of the grown corpus that reach code the committed corpus does not.
+# Adds the inputs of the grown corpus that reach code the committed corpus does not: by edges
+# alone (not hit counts) and a smallest covering set, so the committed corpus stays small.
 merge() {
   local target="$1"
   mkdir -p "$work/corpus/$target" "$work/logs"
   echo "== $target: merging target/fuzz/corpus/$target into fuzz/corpus/$target"
-  "$bin_dir/$target" -merge=1 -max_len="${MAX_LEN[$target]}" "${LIBFUZZER_FLAGS[@]}" \
+  "$bin_dir/$target" -merge=1 -set_cover_merge=1 -use_counters=0 -max_len="${MAX_LEN[$target]}" "${LIBFUZZER_FLAGS[@]}" \
     "fuzz/corpus/$target" "$work/corpus/$target" >"$work/logs/$target.merge.log" 2>&1
   grep -a "MERGE-OUTER: [0-9]* new files" "$work/logs/$target.merge.log" | sed 's/^/   /' || true
 }
