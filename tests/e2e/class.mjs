@@ -148,6 +148,24 @@ try {
       .catch(() => fail("the dashboard never listed Grace without a reload"));
   }, both);
 
+  await step("instructor-locks-and-opens-joins", async () => {
+    await teacher.locator("#join-lock", { hasText: "Lock joins" }).click();
+    await teacher.locator(".link-state", { hasText: "locked" }).waitFor()
+      .catch(() => fail("the dashboard does not say joins are locked"));
+    const late = await openPage("late learner");
+    await late.goto(`${base}/#/join`);
+    await late.locator("#join-code").fill(joinCode);
+    await late.locator("#display-name").fill("Late");
+    await late.getByRole("button", { name: "Join" }).click();
+    await late.getByText("locked joins").waitFor().catch(() => fail("a join to a locked class was not refused with a reason"));
+    await late.close();
+    // The browser logs the refused request itself; that one is expected here.
+    const expected = (e) => e.startsWith("late learner:") && e.includes("403");
+    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !expected(e)));
+    await teacher.locator("#join-lock", { hasText: "Open joins again" }).click();
+    await teacher.locator("#join-lock", { hasText: "Lock joins" }).waitFor();
+  }, { instructor: teacher });
+
   await step("learner-completes-a-task", async () => {
     await learner.getByRole("link", { name: "Start the first lesson" }).click();
     await learner.locator("#step-heading", { hasText: "Why an orchestrator?" }).waitFor();

@@ -37,7 +37,9 @@ pub fn DashboardPage(class_id: String) -> impl IntoView {
         <h1>{move || dashboard.with(|d| d.as_ref().map(|d| d.class.name.clone()).unwrap_or_else(|| "Class".into()))}</h1>
         <p class="link-state" role="status">{move || link_text(link.get())}
             {move || dashboard.with(|d| d.as_ref().map(|d| format!(" · join code {}", d.class.join_code)))}
+            {move || dashboard.with(|d| d.as_ref().filter(|d| d.class.joins_locked).map(|_| " (locked: no one else can join)"))}
         </p>
+        <JoinLock class_id=class_id.clone() dashboard=dashboard />
         {move || dashboard.get().map(|d| {
             let class_id = d.class.id.clone();
             view! {
@@ -176,5 +178,34 @@ fn Answers(groups: Vec<AnswerGroup>) -> impl IntoView {
                 </ul>
             }).collect_view()}
         </section>
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Joins {
+    locked: bool,
+}
+
+/// Locks the class's joins (the code lets no one else in) or opens them again.
+#[component]
+fn JoinLock(class_id: String, dashboard: RwSignal<Option<Dashboard>>) -> impl IntoView {
+    let locked = move || dashboard.with(|d| d.as_ref().is_some_and(|d| d.class.joins_locked));
+    let path = format!("/api/classes/{}/joins", api_client::path_segment(&class_id));
+    let toggle = move |_| {
+        let (path, body) = (path.clone(), Joins { locked: !locked() });
+        spawn_local(async move {
+            if let Ok(class) = api_client::send_json::<_, kubelab_wire::Class>("PUT", &path, &body).await {
+                dashboard.update(|d| {
+                    if let Some(d) = d {
+                        d.class = class;
+                    }
+                });
+            }
+        });
+    };
+    view! {
+        <button type="button" id="join-lock" on:click=toggle>
+            {move || if locked() { "Open joins again" } else { "Lock joins" }}
+        </button>
     }
 }
