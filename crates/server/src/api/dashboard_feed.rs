@@ -74,7 +74,7 @@ impl ClassFeed {
         let version = version.max(*state.hub.watch_class(&self.class_id).borrow());
         let class = super::classes::class_by_id(&state.db, &self.class_id).await?;
         let online = state.hub.online(&self.class_id);
-        let dashboard = Arc::new(super::dashboard::build(&state.db, class, &online, self.stuck_after_ms).await?);
+        let dashboard = Arc::new(super::dashboard_build::build(&state.db, class, &online, self.stuck_after_ms).await?);
         state.dashboards.builds.fetch_add(1, Ordering::Relaxed);
         *latest = Some(Built { version, at: Instant::now(), dashboard: Arc::clone(&dashboard) });
         Ok(dashboard)

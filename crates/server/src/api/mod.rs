@@ -7,6 +7,7 @@ mod classes;
 mod client_address;
 pub mod codes;
 mod dashboard;
+mod dashboard_build;
 mod dashboard_feed;
 mod faults;
 mod input;

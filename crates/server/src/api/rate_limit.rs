@@ -7,7 +7,7 @@
 
 use super::AppState;
 use super::problem::ApiError;
-use super::session::{self, Caller};
+use super::session::{self, LookedUp};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
@@ -125,10 +125,6 @@ pub async fn limit_writes(State(state): State<Arc<AppState>>, mut request: Reque
     request.extensions_mut().insert(LookedUp(caller));
     next.run(request).await
 }
-
-/// The caller the middleware found (or `None`: no live session), for the `Caller` extractor.
-#[derive(Clone)]
-pub struct LookedUp(pub Option<Caller>);
 
 fn too_many(what: &str, retry_after_s: u64) -> Response {
     let detail = format!("{what}; try again in {retry_after_s} s");

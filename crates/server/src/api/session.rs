@@ -70,13 +70,18 @@ impl Caller {
     }
 }
 
+/// The caller a middleware already found for this request (or `None`: no live session),
+/// handed to the `Caller` extractor in the request's extensions so a write reads its session once.
+#[derive(Clone)]
+pub struct LookedUp(pub Option<Caller>);
+
 impl FromRequestParts<Arc<AppState>> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &Arc<AppState>) -> Result<Caller, ApiError> {
         let not_signed_in = || ApiError::Unauthorized("sign in first: this needs a kubelab session".into());
         // A write's caller was looked up by the rate limiter already.
-        if let Some(super::rate_limit::LookedUp(caller)) = parts.extensions.get() {
+        if let Some(LookedUp(caller)) = parts.extensions.get() {
             return caller.clone().ok_or_else(not_signed_in);
         }
         optional_caller(&state.db, &parts.headers).await?.ok_or_else(not_signed_in)

@@ -3,7 +3,7 @@
 
 use super::{LiveDashboard, TestApp, assert_problem};
 use crate::api::progress::insert;
-use crate::api::{Limits, dashboard, progress_summary};
+use crate::api::{Limits, dashboard, dashboard_build, progress_summary};
 use axum::http::StatusCode;
 use kubelab_wire::{ProgressEvent, ProgressKind};
 use serde_json::json;
@@ -99,7 +99,7 @@ async fn many_distinct_answers_keep_the_dashboard_small() {
     let size = answer.body.to_string().len();
     assert!(size < dashboard::MAX_MESSAGE_BYTES, "{size} bytes");
     let shown = answer.body["answers"].as_array().unwrap();
-    assert_eq!(shown.len(), dashboard::MAX_ANSWER_ROWS);
+    assert_eq!(shown.len(), dashboard_build::MAX_ANSWER_ROWS);
     assert!(shown.iter().all(|a| a["answer"].as_str().unwrap().chars().count() <= 201));
 }
 
