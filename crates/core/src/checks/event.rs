@@ -1,8 +1,10 @@
 //! `event`: an Event with a reason was recorded for an object: by kind and name, or by a name
 //! prefix (a Deployment's pods have generated names). Counts aggregated repeats (`x3`) once.
+//! With `count`, exactly that many distinct objects must have had one ("delete **one** pod").
 //!
 //! ```yaml
 //! event: {reason: Killing, kind: Pod, name_prefix: hello-}
+//! event: {reason: Killing, kind: Pod, name_prefix: hello-, count: 1}
 //! ```
 
 use super::{Context, Verdict, namespace_or_default, parse_kind};
@@ -26,6 +28,12 @@ pub struct EventCheck {
     pub name_prefix: Option<String>,
     #[serde(default)]
     pub namespace: Option<String>,
+    /// A part of the Event's message the Event must contain (`didn't match Pod's node affinity/selector`).
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Exactly this many distinct objects had such an Event (any number, at least one, if left out).
+    #[serde(default)]
+    pub count: Option<u32>,
 }
 
 impl EventCheck {
@@ -43,6 +51,7 @@ impl EventCheck {
             .store
             .list::<Event>(Some(namespace_or_default(&self.namespace)))
             .filter(|e| e.reason.as_deref() == Some(self.reason.as_str()))
+            .filter(|e| self.message.as_deref().is_none_or(|m| e.message.as_deref().unwrap_or("").contains(m)))
             .filter(|e| {
                 let object = &e.involved_object;
                 let name = object.name.as_deref().unwrap_or("");
@@ -52,8 +61,14 @@ impl EventCheck {
             })
             .collect();
         let target = self.target();
+        if let Some(count) = self.count {
+            return self.counted(&events, count, &target);
+        }
         match events.last() {
-            None => Verdict::new(false, format!("no {} event for {target} yet", self.reason)),
+            None => match &self.message {
+                Some(message) => Verdict::new(false, format!("no {} event saying \"{message}\" for {target} yet", self.reason)),
+                None => Verdict::new(false, format!("no {} event for {target} yet", self.reason)),
+            },
             Some(event) => {
                 let object = &event.involved_object;
                 let named = format!(
@@ -67,6 +82,18 @@ impl EventCheck {
                 )
             }
         }
+    }
+
+    /// The `count` form: how many distinct objects had the event, against how many are wanted.
+    fn counted(&self, events: &[&Event], count: u32, target: &str) -> Verdict {
+        let mut objects: Vec<&str> = events.iter().filter_map(|e| e.involved_object.name.as_deref()).collect();
+        objects.sort_unstable();
+        objects.dedup();
+        let found = objects.len();
+        let noun = if found == 1 { "object" } else { "objects" };
+        let passed = found == count as usize;
+        let suffix = if passed { String::new() } else { format!(" (want {count})") };
+        Verdict::new(passed, format!("{} recorded for {found} {noun} matching {target}{suffix}", self.reason))
     }
 
     /// "pod/hello-…", "pod hello", or "any object", for messages.
@@ -103,5 +130,24 @@ mod tests {
         let elsewhere = check("event: {reason: Scheduled, namespace: kube-system}");
         assert_eq!(elsewhere.evaluate(&lab.context()).message, "no Scheduled event for any object yet");
         assert_eq!(check("event: {reason: X, kind: Gadget}").problems().len(), 1);
+        let said = check("event: {reason: Killing, kind: Pod, message: Stopping container hello}");
+        assert!(said.evaluate(&lab.context()).passed);
+        let other = check("event: {reason: Killing, kind: Pod, message: Stopping container other}");
+        assert_eq!(
+            other.evaluate(&lab.context()).message,
+            "no Killing event saying \"Stopping container other\" for any pod yet"
+        );
+    }
+
+    #[test]
+    fn counts_distinct_objects() {
+        let mut lab = hello_lab(10);
+        let one = check("event: {reason: Killing, kind: Pod, name_prefix: hello-, count: 1}");
+        lab.run("kubectl delete pods -l app=hello --wait=false");
+        let verdict = one.evaluate(&lab.context());
+        assert_eq!(
+            (verdict.passed, verdict.message.as_str()),
+            (false, "Killing recorded for 3 objects matching pod/hello-… (want 1)")
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! each with its YAML shape, an evaluator over the store (and, for `ran`, the command history)
 //! and a message that tells the learner where they stand. Checks compose with all/any/not.
 
+pub mod applied;
 pub mod compose;
 pub mod deployment;
 pub mod event;
@@ -35,6 +36,8 @@ pub enum Check {
     Gone(exists::ObjectRef),
     /// One field of an object equals a value (a JSONPath subset).
     Field(field::FieldCheck),
+    /// A field of what `kubectl apply` last applied to an object.
+    Applied(applied::AppliedCheck),
     /// An Event with a reason was recorded for an object.
     Event(event::EventCheck),
     /// A node's condition or schedulability.
@@ -87,6 +90,7 @@ impl Check {
             Check::Exists(c) => exists::evaluate(c, ctx),
             Check::Gone(c) => gone::evaluate(c, ctx),
             Check::Field(c) => c.evaluate(ctx),
+            Check::Applied(c) => c.evaluate(ctx),
             Check::Event(c) => c.evaluate(ctx),
             Check::Node(c) => c.evaluate(ctx),
             Check::Rollout(c) => c.evaluate(ctx),
@@ -105,6 +109,7 @@ impl Check {
             Check::Deployment(_) | Check::Node(_) | Check::Rollout(_) => Vec::new(),
             Check::Exists(c) | Check::Gone(c) => c.problems(),
             Check::Field(c) => c.problems(),
+            Check::Applied(c) => c.problems(),
             Check::Event(c) => c.problems(),
             Check::Ran(c) => c.problems(),
             Check::All(checks) | Check::Any(checks) => checks.iter().flat_map(Check::problems).collect(),

@@ -1,9 +1,15 @@
 //! `ran`: the learner ran a kubectl verb (and, optionally, on a kind of resource), successfully,
 //! read from the lab's command history.
 //!
+//! A check can also ask which object the command named and a flag it carried: looking at a
+//! crashed container's output is `ran: {verb: logs, name: crashy, flag: --previous}`, which
+//! `kubectl logs crashy` alone does not pass (nor does `--previous` on a pod that never crashed:
+//! kubectl refuses it, and failed commands do not count).
+//!
 //! ```yaml
 //! ran: {verb: delete, resource: pod}
 //! ran: {verb: rollout undo}
+//! ran: {verb: describe, resource: pod, name_prefix: hello-}
 //! ```
 
 use super::{Context, Verdict, parse_kind};
@@ -19,11 +25,46 @@ pub struct RanCheck {
     /// The kind the command named first (`pod`, `pods/x`, `deploy`…), any when left out.
     #[serde(default)]
     pub resource: Option<String>,
+    /// The object the command named (`kubectl logs crashy`, `pod/crashy`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Or the start of its name. A command that names nothing (`kubectl describe pods`) covers
+    /// every name.
+    #[serde(default)]
+    pub name_prefix: Option<String>,
+    /// A flag the command carried, long form (`--previous` also matches `-p` and `--previous=true`).
+    #[serde(default)]
+    pub flag: Option<String>,
 }
 
 /// Flags whose value is the next word when written without `=`.
-const VALUE_FLAGS: &[&str] =
-    &["-n", "--namespace", "-l", "--selector", "-o", "--output", "-f", "--filename", "--field-selector", "--sort-by"];
+const VALUE_FLAGS: &[&str] = &[
+    "-n",
+    "--namespace",
+    "-l",
+    "--selector",
+    "-o",
+    "--output",
+    "-f",
+    "--filename",
+    "--field-selector",
+    "--sort-by",
+    "-c",
+    "--container",
+];
+
+/// Short forms of the long flags a check may name, per verb (`None`: every verb), as kubectl
+/// declares them.
+const SHORT_FLAGS: &[(Option<&str>, &str, &str)] = &[
+    (Some("logs"), "-p", "--previous"),
+    (Some("logs"), "-f", "--follow"),
+    (None, "-c", "--container"),
+    (None, "-l", "--selector"),
+    (None, "-n", "--namespace"),
+    (None, "-o", "--output"),
+    (None, "-A", "--all-namespaces"),
+    (None, "-w", "--watch"),
+];
 
 impl RanCheck {
     pub fn problems(&self) -> Vec<String> {
@@ -33,15 +74,15 @@ impl RanCheck {
             problems.push(format!("ran: \"{}\" is not a kubectl verb", self.verb));
         }
         problems.extend(self.resource.as_deref().and_then(|r| parse_kind(r).err()));
+        if let Some(flag) = self.flag.as_deref().filter(|f| !f.starts_with("--")) {
+            problems.push(format!("ran: write the flag {flag:?} in its long form (--previous)"));
+        }
         problems
     }
 
     pub fn evaluate(&self, ctx: &Context<'_>) -> Verdict {
         let resource = self.resource.as_deref().and_then(|r| parse_kind(r).ok());
-        let wanted = match self.resource.as_deref() {
-            Some(r) => format!("kubectl {} {r}", self.verb),
-            None => format!("kubectl {}", self.verb),
-        };
+        let wanted = self.wanted();
         let found =
             ctx.history.commands().iter().rev().find(|c| c.succeeded && self.matches(&c.kubectl_argv, resource));
         match found {
@@ -50,16 +91,54 @@ impl RanCheck {
         }
     }
 
+    /// The command the learner has not run yet, for messages: `kubectl logs crashy --previous`.
+    fn wanted(&self) -> String {
+        let mut words = vec!["kubectl".to_string(), self.verb.clone()];
+        words.extend(self.resource.clone());
+        words.extend(self.name.clone().or_else(|| self.name_prefix.as_ref().map(|p| format!("{p}…"))));
+        words.extend(self.flag.clone());
+        words.join(" ")
+    }
+
     fn matches(&self, argv: &[String], resource: Option<Kind>) -> bool {
         let words = positionals(argv);
         let verb: Vec<&str> = self.verb.split_whitespace().collect();
         if words.len() < verb.len() || words[..verb.len()] != verb[..] {
             return false;
         }
-        let Some(resource) = resource else { return true };
-        let named = words.get(verb.len()).map(|w| w.split('/').next().unwrap_or(w));
-        named.and_then(|w| w.split(',').find_map(Kind::from_cli_name)) == Some(resource)
+        let mut rest = &words[verb.len()..];
+        let mut names: Vec<&str> = Vec::new();
+        if let Some(resource) = resource {
+            let Some(first) = rest.first() else { return false };
+            let (kinds, name) = first.split_once('/').map_or((*first, None), |(k, n)| (k, Some(n)));
+            if kinds.split(',').find_map(Kind::from_cli_name) != Some(resource) {
+                return false;
+            }
+            names.extend(name);
+            rest = &rest[1..];
+        }
+        names.extend(rest.iter().map(|w| w.split_once('/').map_or(*w, |(_, n)| n)));
+        self.names_match(&names) && self.flag.as_deref().is_none_or(|flag| carries(argv, verb[0], flag))
     }
+
+    fn names_match(&self, names: &[&str]) -> bool {
+        if let Some(name) = &self.name {
+            return names.contains(&name.as_str());
+        }
+        match &self.name_prefix {
+            Some(prefix) => names.is_empty() || names.iter().any(|n| n.starts_with(prefix.as_str())),
+            None => true,
+        }
+    }
+}
+
+/// Whether the command carried a long flag (`--previous`, `--previous=true`) or its short form.
+fn carries(argv: &[String], verb: &str, flag: &str) -> bool {
+    let short = SHORT_FLAGS.iter().find(|(v, _, long)| *long == flag && v.is_none_or(|v| v == verb)).map(|f| f.1);
+    argv.iter().any(|word| {
+        let (name, value) = word.split_once('=').map_or((word.as_str(), None), |(n, v)| (n, Some(v)));
+        (name == flag || Some(name) == short) && value != Some("false")
+    })
 }
 
 /// The words of a kubectl command that are not flags or flag values.
@@ -106,5 +185,22 @@ mod tests {
         assert!(!check("ran: {verb: rollout undo}").evaluate(&lab.context()).passed);
         assert_eq!(check("ran: {verb: teleport}").problems().len(), 1);
         assert_eq!(check("ran: {verb: get, resource: gadgets}").problems().len(), 1);
+        assert_eq!(check("ran: {verb: logs, flag: -p}").problems().len(), 1);
+    }
+
+    #[test]
+    fn names_and_flags() {
+        let mut lab = hello_lab(10);
+        let previous = check("ran: {verb: logs, name: crashy, flag: --previous}");
+        lab.run("kubectl run crashy --image=crashy\nsleep 30s\nkubectl logs crashy\nkubectl logs hello --previous");
+        let verdict = previous.evaluate(&lab.context());
+        assert_eq!(verdict.message, "you have not run kubectl logs crashy --previous yet");
+        lab.run("kubectl logs pod/crashy -p");
+        assert!(previous.evaluate(&lab.context()).passed);
+        let described = check("ran: {verb: describe, resource: pod, name_prefix: hello-}");
+        lab.run("kubectl describe pod crashy");
+        assert!(!described.evaluate(&lab.context()).passed);
+        lab.run("kubectl describe pods");
+        assert!(described.evaluate(&lab.context()).passed, "naming nothing covers every pod");
     }
 }

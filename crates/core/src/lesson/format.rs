@@ -63,6 +63,23 @@ pub struct Step {
     pub prediction: Option<Prediction>,
     #[serde(default)]
     pub task: Option<Task>,
+    /// A lifecycle chart shown under the step: the pods a selector picks, as lanes over time.
+    #[serde(default)]
+    pub chart: Option<ChartSpec>,
+}
+
+/// Which pods a step's lifecycle chart draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChartSpec {
+    /// A label selector in `kubectl -l` syntax (`app=hello`).
+    pub selector: String,
+    /// Defaults to `default`.
+    #[serde(default)]
+    pub namespace: Option<String>,
+    /// What the chart is for, shown above it.
+    #[serde(default)]
+    pub caption: Option<String>,
 }
 
 /// "What will happen?": the learner picks a choice, then `run` runs in their lab and the choice
@@ -95,18 +112,40 @@ pub struct Task {
     pub goal: String,
     /// All must pass. They must fail when the learner reaches the task.
     pub checks: Vec<Check>,
-    /// Shown one at a time, each a little more direct.
+    /// Shown one at a time: first a question that points where to look, then the concept,
+    /// and only last the command (the answer, whose reveal is recorded).
     #[serde(default)]
     pub hints: Vec<String>,
     /// A script that completes the task (the `kubelab sim` language).
     pub solution: String,
+    /// The plausible mistakes: each must leave the task undone (the linter replays them).
+    #[serde(default)]
+    pub wrong: Vec<WrongSolution>,
+    /// The task is done by letting cluster time pass (the lesson is about waiting), so the
+    /// linter's idle replay, which lets minutes pass with no learner action, does not apply.
+    #[serde(default)]
+    pub waiting: bool,
+}
+
+/// A fix a learner might plausibly try that does not do what the task teaches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WrongSolution {
+    /// What the learner does instead (the `kubelab sim` language).
+    pub run: String,
+    /// Part of what the task's failing checks then tell the learner (the linter makes sure).
+    pub says: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
     pub question: String,
-    /// Exactly one is `correct: true`.
+    /// A lab question: this script runs in the learner's lab when they answer, and the right
+    /// choice is the one whose `check` then passes (graded by the simulator, like a prediction).
+    #[serde(default)]
+    pub run: Option<String>,
+    /// Exactly one is `correct: true` (or, for a lab question, has a passing check).
     pub choices: Vec<QuizChoice>,
 }
 
@@ -116,6 +155,9 @@ pub struct QuizChoice {
     pub text: String,
     #[serde(default)]
     pub correct: bool,
+    /// A lab question's choices: what must hold in the lab after `run` for this one to be right.
+    #[serde(default)]
+    pub check: Option<Check>,
     /// Why this choice is right, or why it is wrong.
     pub explanation: String,
 }

@@ -96,6 +96,11 @@ impl LessonLab {
         Ok(ran)
     }
 
+    /// Lets cluster time pass with no learner action (the linter's idle replay).
+    pub fn pass_time(&mut self, duration: crate::sim::time::Duration) {
+        self.sim.advance(duration);
+    }
+
     pub fn check(&self, check: &Check) -> Verdict {
         check.evaluate(&self.context())
     }

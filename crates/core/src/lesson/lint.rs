@@ -1,10 +1,8 @@
-//! The lesson linter: format errors with their line, checks and scripts that cannot run, then a
-//! replay of the lesson on the simulator — setup, each step's commands, predictions (exactly one
-//! choice true after the run), tasks (not done on arrival, done after the solution), quizzes
-//! (exactly one right answer). Every lesson is a test.
+//! The lesson linter: format errors with their line, checks and scripts that cannot run, the
+//! teaching rules (`rules.rs`), then a replay of the lesson on the simulator (`replay.rs`).
+//! Every lesson is a test.
 
-use super::format::{Lesson, Prediction, Step, Task};
-use super::lab::{LessonLab, Ran};
+use super::format::{Lesson, Step};
 use super::locate::{Segment, Segment::Index, Segment::Key, line_of, script_start};
 use crate::checks::Check;
 use crate::script;
@@ -34,18 +32,19 @@ pub fn lint(text: &str) -> Vec<Diagnostic> {
     if linter.diagnostics.is_empty() {
         linter.replay(&lesson);
     }
+    linter.check_teaching(&lesson);
     let mut diagnostics = linter.diagnostics;
     diagnostics.sort_by_key(|d| d.line);
     diagnostics
 }
 
-struct Linter<'t> {
-    text: &'t str,
-    diagnostics: Vec<Diagnostic>,
+pub(super) struct Linter<'t> {
+    pub(super) text: &'t str,
+    pub(super) diagnostics: Vec<Diagnostic>,
 }
 
 impl Linter<'_> {
-    fn report(&mut self, path: &[Segment], message: String) {
+    pub(super) fn report(&mut self, path: &[Segment], message: String) {
         self.diagnostics.push(Diagnostic { line: line_of(self.text, path), message });
     }
 
@@ -63,14 +62,7 @@ impl Linter<'_> {
             self.check_step(step, i);
         }
         for (i, question) in lesson.quiz.iter().enumerate() {
-            let right = question.choices.iter().filter(|c| c.correct).count();
-            if question.choices.len() < 2 || right != 1 {
-                let message = format!(
-                    "quiz question has {} choices, {right} marked correct: it needs at least 2, exactly 1 correct",
-                    question.choices.len()
-                );
-                self.report(&[Key("quiz"), Index(i)], message);
-            }
+            self.check_question(question, i);
         }
     }
 
@@ -97,86 +89,27 @@ impl Linter<'_> {
             for (j, check) in task.checks.iter().enumerate() {
                 self.check_problems(check, &[&at[..], &[Key("checks"), Index(j)]].concat());
             }
+            for (j, wrong) in task.wrong.iter().enumerate() {
+                self.parse_script(&wrong.run, &[&at[..], &[Key("wrong"), Index(j), Key("run")]].concat());
+            }
+        }
+        if let Some(chart) = &step.chart
+            && let Err(e) = crate::api::labels::Selector::parse(&chart.selector)
+        {
+            self.report(&[Key("steps"), Index(i), Key("chart")], format!("chart: selector \"{}\": {e}", chart.selector));
         }
     }
 
-    fn parse_script(&mut self, text: &str, path: &[Segment]) {
+    pub(super) fn parse_script(&mut self, text: &str, path: &[Segment]) {
         if let Err(e) = script::parse(text) {
             let line = script_start(self.text, path) + e.line - 1;
             self.diagnostics.push(Diagnostic { line, message: format!("script does not parse: {}", e.message) });
         }
     }
 
-    fn check_problems(&mut self, check: &Check, path: &[Segment]) {
+    pub(super) fn check_problems(&mut self, check: &Check, path: &[Segment]) {
         for problem in check.problems() {
             self.report(path, format!("check cannot run: {problem}"));
-        }
-    }
-
-    /// Plays the lesson as a learner who follows it: setup, then every step in order.
-    fn replay(&mut self, lesson: &Lesson) {
-        let mut lab = LessonLab::new(lesson);
-        let ran = lab.setup(lesson);
-        self.report_failures(ran, &[Key("setup")], "setup");
-        for (i, step) in lesson.steps.iter().enumerate() {
-            for (j, command) in step.commands.iter().enumerate() {
-                let ran = lab.run_as_learner(command);
-                self.report_failures(ran, &[Key("steps"), Index(i), Key("commands"), Index(j)], "suggested command");
-            }
-            if let Some(prediction) = &step.prediction {
-                self.replay_prediction(&mut lab, prediction, i);
-            }
-            if let Some(task) = &step.task {
-                self.replay_task(&mut lab, task, i);
-            }
-        }
-    }
-
-    fn report_failures(&mut self, ran: Result<Vec<Ran>, script::ScriptError>, path: &[Segment], what: &str) {
-        let start = script_start(self.text, path);
-        for line in ran.unwrap_or_default().into_iter().filter(|r| !r.succeeded) {
-            let command = line.written.lines().next().unwrap_or("");
-            let output = line.output.trim_end().lines().next().unwrap_or("").to_string();
-            let message = format!("{what} fails: `{command}`: {output}");
-            self.diagnostics.push(Diagnostic { line: start + line.line - 1, message });
-        }
-    }
-
-    fn replay_prediction(&mut self, lab: &mut LessonLab, prediction: &Prediction, i: usize) {
-        let at = [Key("steps"), Index(i), Key("prediction")];
-        let ran = lab.run_as_learner(&prediction.run);
-        self.report_failures(ran, &[&at[..], &[Key("run")]].concat(), "prediction run");
-        let verdicts: Vec<String> = prediction
-            .choices
-            .iter()
-            .map(|choice| {
-                let verdict = lab.check(&choice.check);
-                format!("[{}] {}: {}", if verdict.passed { "true" } else { "false" }, choice.text, verdict.message)
-            })
-            .collect();
-        let true_choices = verdicts.iter().filter(|v| v.starts_with("[true]")).count();
-        if true_choices != 1 {
-            let message = format!(
-                "prediction: {true_choices} choices are true after its run, want exactly 1: {}",
-                verdicts.join("; ")
-            );
-            self.report(&at, message);
-        }
-    }
-
-    fn replay_task(&mut self, lab: &mut LessonLab, task: &Task, i: usize) {
-        let at = [Key("steps"), Index(i), Key("task")];
-        let goal = Check::All(task.checks.clone());
-        let before = lab.check(&goal);
-        if before.passed {
-            self.report(&at, format!("task is already done before the learner does anything: {}", before.message));
-        }
-        let solution = [&at[..], &[Key("solution")]].concat();
-        let ran = lab.run_as_learner(&task.solution);
-        self.report_failures(ran, &solution, "solution");
-        let after = lab.check(&goal);
-        if !after.passed {
-            self.report(&solution, format!("the solution does not complete the task: {}", after.message));
         }
     }
 }

@@ -1,18 +1,23 @@
 //! Lessons as data: the YAML format (`format.rs`), the lab a lesson runs in (`lab.rs`), the
-//! linter that replays every lesson against the simulator (`lint.rs`, with `locate.rs` for
-//! file lines) and the JSON Schema generated from the format (`schema.rs`).
+//! linter (`lint.rs`, with `locate.rs` for file lines), its teaching rules (`rules.rs`) and its
+//! replay against the simulator (`replay.rs`), and the JSON Schema generated from the format
+//! (`schema.rs`).
 
 pub mod format;
 pub mod lab;
 pub mod lint;
 pub mod locate;
+pub mod replay;
+pub mod rules;
 pub mod schema;
 
 /// A task's check, part of the lesson format.
 pub use crate::checks::Check;
 /// A lab's budgets, as the hosts of a lesson lab set them (`LessonLab::set_limits`).
 pub use crate::store::lab_limits::LabLimits;
-pub use format::{Lesson, Level, Prediction, PredictionChoice, Question, QuizChoice, Step, Task};
+pub use format::{
+    ChartSpec, Lesson, Level, Prediction, PredictionChoice, Question, QuizChoice, Step, Task, WrongSolution,
+};
 pub use lab::LessonLab;
 pub use lint::{Diagnostic, lint};
 
@@ -27,7 +32,21 @@ pub struct FormatError {
 
 /// The check kinds, as lessons spell them (for "unknown check kind" errors).
 pub const CHECK_KINDS: &[&str] =
-    &["pods", "deployment", "exists", "gone", "field", "event", "node", "rollout", "ran", "all", "any", "not"];
+    &[
+    "pods",
+    "deployment",
+    "exists",
+    "gone",
+    "field",
+    "applied",
+    "event",
+    "node",
+    "rollout",
+    "ran",
+    "all",
+    "any",
+    "not",
+];
 
 impl Lesson {
     /// Free play: the default three-node cluster, seed 1, nothing set up, no steps (the web
