@@ -19,6 +19,7 @@ use crate::error::ApiError;
 use crate::metrics::load::{LoadTable, LoadTarget};
 use crate::store::trace::Trace;
 use crate::store::{DeleteOptions, Store};
+use crate::view::lifecycle::LifecycleHistory;
 use pending::Pending;
 use queue::EventQueue;
 use time::{Duration, SimTime};
@@ -59,6 +60,8 @@ pub struct Sim {
     /// Units of work the current command has done, and whether it was stopped for too many.
     command_work: u64,
     over_budget: bool,
+    /// Every pod's life so far, for the lifecycle chart (`view/lifecycle.rs`).
+    lifecycle: LifecycleHistory,
 }
 
 impl Sim {
@@ -78,6 +81,7 @@ impl Sim {
             pending: Pending::default(),
             interrupt: None,
             command_work: 0,
+            lifecycle: LifecycleHistory::default(),
             over_budget: false,
         };
         for template in &cluster.nodes {
@@ -103,6 +107,11 @@ impl Sim {
     /// Write access for the command layer (kubectl, lab verbs). Call `settle` afterwards.
     pub fn store_mut(&mut self) -> &mut Store {
         &mut self.store
+    }
+
+    /// Every pod's life so far, as the lifecycle chart draws it.
+    pub fn lifecycle(&self) -> &LifecycleHistory {
+        &self.lifecycle
     }
 
     pub fn trace(&self) -> &Trace {
@@ -283,6 +292,10 @@ impl Sim {
     }
 
     fn set_now(&mut self, now: SimTime) {
+        // The instant that ends: what it wrote is the state its lanes show from it on.
+        if now != self.now {
+            self.lifecycle.record(&self.store);
+        }
         self.now = now;
         self.store.set_now(now);
     }

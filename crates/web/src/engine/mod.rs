@@ -22,6 +22,7 @@ use kubelab_core::sim::{Sim, load};
 use kubelab_core::view::Verdict;
 use kubelab_core::view::cluster::{self as cluster_model, ClusterPicture};
 use kubelab_core::view::event_feed::{self, EventLine};
+use kubelab_core::view::lifecycle::{self, Chartable, LifecycleChart};
 
 /// What the simulator offers the page besides a running lab.
 pub trait Engine: Sync {
@@ -73,6 +74,10 @@ pub trait LiveLab {
     fn describe_pod(&self, namespace: &str, name: &str) -> String;
     fn why(&self, namespace: &str, name: &str) -> Vec<String>;
     fn check(&self, check: &Check) -> Verdict;
+    /// The lifecycle chart of the pods `selector` picks in `namespace`.
+    fn lifecycle(&self, selector: &str, namespace: &str) -> Result<LifecycleChart, String>;
+    /// The Deployments the lab can chart.
+    fn chartable(&self) -> Vec<Chartable>;
 }
 
 /// The engine benchmark's phases on one cluster; the caller times each call.
@@ -245,5 +250,12 @@ impl LiveLab for LabSession {
     }
     fn check(&self, check: &Check) -> Verdict {
         self.lab().check(check)
+    }
+    fn lifecycle(&self, selector: &str, namespace: &str) -> Result<LifecycleChart, String> {
+        let sim = self.lab().sim();
+        sim.lifecycle().chart(sim.store(), selector, namespace)
+    }
+    fn chartable(&self) -> Vec<Chartable> {
+        lifecycle::chartable(self.lab().sim().store())
     }
 }

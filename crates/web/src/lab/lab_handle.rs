@@ -28,6 +28,10 @@ pub struct LabHandle {
     pub notice: RwSignal<Option<String>>,
     /// Work run between frames on a big cluster (`sliced_run.rs`).
     pub sliced: SlicedRun,
+    /// Counts the learner's own commands (typed, clicked, dragged, answered) once each has
+    /// settled. A task completes only then (`task_panel.rs`): the running clock and an
+    /// instructor's pushed fault change the lab without counting here.
+    pub learner_moves: RwSignal<u64>,
 }
 
 impl LabHandle {
@@ -41,13 +45,21 @@ impl LabHandle {
             announcement: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
             sliced: SlicedRun::new(),
+            learner_moves: RwSignal::new(0),
         }
     }
 
     /// Runs a script (one or more lines), appends what it printed to the transcript and
     /// returns the last entry (what a drag announces).
     pub fn run(&self, text: &str) -> Option<Entry> {
-        self.run_with(|session| session.run(text))
+        let last = self.run_with(|session| session.run(text));
+        self.learner_moved();
+        last
+    }
+
+    /// A learner's command has settled (run at once, or its last slice reconciled).
+    pub fn learner_moved(&self) {
+        self.learner_moves.update(|moves| *moves += 1);
     }
 
     /// As `run`, leaving the reconciling it causes for `LabSession::settle_for` (`sliced_run.rs`).

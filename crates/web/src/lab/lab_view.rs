@@ -6,6 +6,7 @@ use crate::lab::clock_controls::ClockControls;
 use crate::lab::cluster_view::ClusterView;
 use crate::lab::event_feed::EventFeed;
 use crate::lab::lab_handle::LabHandle;
+use crate::lab::lifecycle_picker::LifecyclePicker;
 use crate::lab::manifest_editor::ManifestEditor;
 use crate::lab::reconcile_panel::ReconcilePanel;
 use crate::lab::share_link::ShareLink;
@@ -29,6 +30,7 @@ pub fn LabView(lab: LabHandle) -> impl IntoView {
             <ClusterView lab=lab />
             <ManifestEditor lab=lab />
             <EventFeed lab=lab />
+            <LifecyclePicker lab=lab />
             <ReconcilePanel lab=lab />
             <p class="visually-hidden" aria-live="polite" id="lab-announcer">{move || lab.announcement.get()}</p>
         </section>

@@ -1,6 +1,6 @@
 //! The lab: a live simulation as the page drives it (`lab_session`, plain Rust) and everything
 //! drawn around it: terminal, clock, timeline, cluster view and node grid, drag and drop,
-//! inspector, event feed, reconcile panel, manifest editor.
+//! inspector, event feed, lifecycle chart, reconcile panel, manifest editor.
 
 pub mod clock_controls;
 pub mod cluster_view;
@@ -12,6 +12,8 @@ pub mod inspector_view;
 pub mod lab_handle;
 pub mod lab_session;
 pub mod lab_view;
+pub mod lifecycle_chart;
+pub mod lifecycle_picker;
 pub mod manifest_editor;
 pub mod manifest_errors;
 pub mod node_canvas;

@@ -154,6 +154,9 @@ fn frame(lab: LabHandle) {
                 let ended = js_sys::Date::now();
                 run.redraw_cost.update_value(|cost| cost.pending_since = Some(ended));
             }
+            if done == Some(true) {
+                lab.learner_moved();
+            }
             if done == Some(false) {
                 let now = lab.peek(|session| session.now());
                 run.progress.set(Some(format!("reconciling… t = {now}{more}")));

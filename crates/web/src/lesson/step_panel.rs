@@ -1,7 +1,8 @@
 //! One lesson step as the learner reads it: its prose, its commands as buttons that run in the
-//! terminal, then its prediction and its task.
+//! terminal, then its prediction, its task and its lifecycle chart.
 
 use crate::lab::lab_handle::LabHandle;
+use crate::lab::lifecycle_chart::LifecycleChartView;
 use crate::lesson::markdown;
 use crate::lesson::prediction_panel::PredictionPanel;
 use crate::lesson::task_panel::TaskPanel;
@@ -34,6 +35,10 @@ pub fn StepPanel(lab: LabHandle, lesson: &'static Lesson, index: usize) -> impl 
             {commands}
             {step.prediction.as_ref().map(|prediction| view! { <PredictionPanel lab=lab prediction=prediction step=index /> })}
             {step.task.as_ref().map(|task| view! { <TaskPanel lab=lab task=task lesson_id=lesson.id.as_str() step=index /> })}
+            {step.chart.as_ref().map(|chart| view! {
+                <LifecycleChartView lab=lab selector=chart.selector.clone()
+                    namespace=chart.namespace.clone().unwrap_or_else(|| "default".into()) caption=chart.caption.clone() />
+            })}
         </article>
     }
     .into_any()

@@ -72,7 +72,7 @@ fn LessonView(lesson: &'static Lesson, lab: LabHandle) -> impl IntoView {
                     </button>
                 </nav>
                 <Show when=move || step.get() + 1 == count && !lesson.quiz.is_empty()>
-                    <QuizPanel lesson=lesson />
+                    <QuizPanel lab=lab lesson=lesson />
                 </Show>
             </div>
             <LabView lab=lab />
