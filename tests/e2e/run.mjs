@@ -107,7 +107,7 @@ try {
     await page.locator(".hints li").first().waitFor();
     await type(page, "kubectl apply -f hello.yaml");
     await expectText(page, "deployment.apps/hello created");
-    await page.waitForFunction(() => document.querySelectorAll(".check.passed").length === 2);
+    await page.waitForFunction(() => document.querySelectorAll(".check.passed").length === document.querySelectorAll(".check").length);
     await page.locator(".task-status", { hasText: "Task complete" }).waitFor();
   }, page);
 
@@ -264,6 +264,37 @@ try {
     await page.reload();
     while (await next.isEnabled()) await next.click();
     await page.locator(".quiz-question").first().locator(".quiz-verdict.right").waitFor();
+  }, page);
+
+  // The lifecycle chart, opened from the lab for the rolling-update lesson's Deployment: the
+  // relay reads in its bars, a v2 pod Ready before any v1 pod starts Terminating.
+  await step("lifecycle-chart-shows-the-relay", async () => {
+    await page.goto(`${base}/#/lesson/rolling-updates`);
+    await page.locator("#step-heading").waitFor();
+    await page.locator(".lifecycle-select option", { hasText: "deployment hello" }).waitFor({ state: "attached" });
+    await page.locator(".lifecycle-select").selectOption("default/hello");
+    const chart = page.locator(".lifecycle-picker figure.lifecycle");
+    await chart.locator("g.lane").nth(2).waitFor();
+    await type(page, "kubectl set image deployment/hello hello=hello:v2");
+    await type(page, "sleep 2m");
+    await chart.locator('g.lane[data-image="hello:v2"]').nth(2).waitFor();
+    const order = await chart.evaluate((figure) => {
+      const at = (rect) => [Number(rect.dataset.from), Number(rect.dataset.seq)];
+      const earliest = (rects) => rects.map(at).sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+      const v2Ready = earliest([...figure.querySelectorAll('g.lane[data-image="hello:v2"] rect.ready')]);
+      const v1Terminating = earliest([...figure.querySelectorAll('g.lane[data-image="hello:v1"] rect.bar[data-state="Terminating"]')]);
+      return { v2Ready, v1Terminating };
+    });
+    if (!order.v2Ready || !order.v1Terminating) fail(`the chart lacks a v2 Ready bar or a v1 Terminating bar: ${JSON.stringify(order)}`);
+    const [a, b] = [order.v2Ready, order.v1Terminating];
+    if (!(a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]))) fail(`a v1 pod was Terminating before any v2 pod was Ready: ${JSON.stringify(order)}`);
+    // Keyboard: a lane takes focus and says what it shows.
+    await chart.locator("g.lane").first().focus();
+    const label = await page.evaluate(() => document.activeElement.getAttribute("aria-label"));
+    if (!/^hello-\S+ \(hello:v[12]\): /.test(label || "")) fail(`a focused lane says ${JSON.stringify(label)}`);
+    await chart.locator("summary", { hasText: "The chart as a table" }).click();
+    await chart.locator("table tbody tr").nth(5).waitFor();
+    await chart.screenshot({ path: path.join(artifacts, "lifecycle-chart.png") });
   }, page);
 
   // The browser lab: drag and drop, node menus, the clock, the timeline and permalinks.

@@ -22,8 +22,8 @@ impl FixtureLab {
         let mut files = MemoryFiles::new();
         files.insert("hello.yaml", HELLO);
         for step in script::parse(text).unwrap() {
-            let (_, ok) = script::run_step(&mut self.sim, &step, &files);
-            self.history.record(&step, ok);
+            let (output, ok) = script::run_step(&mut self.sim, &step, &files);
+            self.history.record(&step, ok, &output);
         }
     }
 }

@@ -11,6 +11,9 @@ pub struct CommandRecord {
     /// For kubectl lines, the words after `kubectl`; empty otherwise.
     pub kubectl_argv: Vec<String>,
     pub succeeded: bool,
+    /// It succeeded but matched nothing (`No resources found in default namespace.`): a
+    /// `kubectl describe pods -l app=nothing` does not count as describing the pods.
+    pub found_nothing: bool,
 }
 
 /// Every command the learner ran, oldest first.
@@ -24,13 +27,14 @@ impl History {
         History::default()
     }
 
-    /// Appends a script step that ran.
-    pub fn record(&mut self, step: &Step, succeeded: bool) {
+    /// Appends a script step that ran, with what it printed.
+    pub fn record(&mut self, step: &Step, succeeded: bool, output: &str) {
         let kubectl_argv = match &step.action {
             Action::Kubectl { argv, .. } => argv.clone(),
             _ => Vec::new(),
         };
-        self.commands.push(CommandRecord { line: step.written.clone(), kubectl_argv, succeeded });
+        let found_nothing = output.lines().any(|line| line.starts_with("No resources found"));
+        self.commands.push(CommandRecord { line: step.written.clone(), kubectl_argv, succeeded, found_nothing });
     }
 
     pub fn commands(&self) -> &[CommandRecord] {

@@ -89,7 +89,7 @@ impl LessonLab {
             self.sim.record_command(&step.written);
             let (output, succeeded) = script::run_step(&mut self.sim, step, &self.files);
             if record {
-                self.history.record(step, succeeded);
+                self.history.record(step, succeeded, &output);
             }
             ran.push(Ran { line: step.line, written: step.written.clone(), output, succeeded });
         }
