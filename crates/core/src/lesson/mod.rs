@@ -1,8 +1,11 @@
-//! Lessons as data: the YAML format (`format.rs`), the lab a lesson runs in (`lab.rs`), the
+//! Lessons as data: the YAML format (`format.rs`), the pod doctor challenge drawn from a seed
+//! (`challenge.rs`, its faults in `challenge_faults.rs`), the lab a lesson runs in (`lab.rs`), the
 //! linter (`lint.rs`, with `locate.rs` for file lines), its teaching rules (`rules.rs`) and its
 //! replay against the simulator (`replay.rs`), and the JSON Schema generated from the format
 //! (`schema.rs`).
 
+pub mod challenge;
+pub mod challenge_faults;
 pub mod format;
 pub mod lab;
 pub mod lint;
