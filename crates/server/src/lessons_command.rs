@@ -1,9 +1,10 @@
 //! `kubelab lessons check [DIR]`: lints every lesson file in a folder (default `lessons/`) —
 //! format errors with file:line, checks and scripts that cannot run, tasks whose solutions do
 //! not complete them, predictions without exactly one true choice. Exit 1 on any problem.
-//! `kubelab lessons schema` prints the lesson format's JSON Schema.
+//! `kubelab lessons schema` prints the lesson format's JSON Schema; `kubelab lessons challenge
+//! SEED` prints the pod doctor challenge that seed draws, as a lesson file.
 
-use kubelab_core::lesson::{lint, schema};
+use kubelab_core::lesson::{challenge, lint, schema};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Subcommand, Debug)]
@@ -15,6 +16,11 @@ pub enum LessonsCommand {
     },
     /// Print the lesson format's JSON Schema
     Schema,
+    /// Print the pod doctor challenge a seed draws, as a lesson file
+    Challenge {
+        #[arg(value_name = "SEED")]
+        seed: u64,
+    },
 }
 
 /// Runs the command; returns the process exit code.
@@ -23,6 +29,10 @@ pub fn main(command: LessonsCommand) -> i32 {
         LessonsCommand::Check { dir } => check(&dir),
         LessonsCommand::Schema => {
             print!("{}", schema::lesson_schema_json());
+            0
+        }
+        LessonsCommand::Challenge { seed } => {
+            print!("{}", challenge::challenge(seed).to_yaml());
             0
         }
     }

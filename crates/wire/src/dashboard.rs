@@ -3,6 +3,7 @@
 //! what changed (`DashboardChanges`), so a big class's watchers are not sent it whole each time.
 
 use crate::class::Class;
+use crate::progress::ChallengeResult;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,6 +29,9 @@ pub struct LearnerRow {
     pub last_progress_at: Option<i64>,
     pub tasks_passed: u64,
     pub hints_used: u64,
+    /// Their best pod doctor challenge (lowest score), if they finished one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<ChallengeResult>,
     /// Online with nothing recorded for `stuck_after_ms`.
     pub stuck: bool,
     pub online: bool,
@@ -127,6 +131,7 @@ mod tests {
             last_progress_at: Some(6),
             tasks_passed: tasks,
             hints_used: 0,
+            challenge: None,
             stuck: false,
             online: true,
         }

@@ -16,4 +16,4 @@ pub use dashboard::{AnswerCount, Dashboard, DashboardChanges, LearnerRow};
 pub use hosted_lab::{Entry, LabMessage, LabRequest};
 pub use live::LiveMessage;
 pub use me::Me;
-pub use progress::{LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};
+pub use progress::{ChallengeResult, LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};

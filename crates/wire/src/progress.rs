@@ -13,16 +13,19 @@ pub enum ProgressKind {
     HintRevealed,
     QuizAnswered,
     StepCompleted,
+    /// The pod doctor challenge was finished; the answer is its `ChallengeResult`.
+    ChallengeFinished,
 }
 
 impl ProgressKind {
-    pub const ALL: [ProgressKind; 6] = [
+    pub const ALL: [ProgressKind; 7] = [
         ProgressKind::StepOpened,
         ProgressKind::PredictionAnswered,
         ProgressKind::TaskPassed,
         ProgressKind::HintRevealed,
         ProgressKind::QuizAnswered,
         ProgressKind::StepCompleted,
+        ProgressKind::ChallengeFinished,
     ];
 
     /// The kind its name names (`task_passed`), as stored.
@@ -38,6 +41,7 @@ impl ProgressKind {
             ProgressKind::HintRevealed => "hint_revealed",
             ProgressKind::QuizAnswered => "quiz_answered",
             ProgressKind::StepCompleted => "step_completed",
+            ProgressKind::ChallengeFinished => "challenge_finished",
         }
     }
 }
@@ -58,6 +62,42 @@ pub struct ProgressEvent {
     /// server sends back; what a client sends is not trusted (the server records its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<i64>,
+}
+
+/// A finished pod doctor challenge: the seed that drew it, how long it took (wall and virtual
+/// time) and how many hints were opened. Sent as a `challenge_finished` event's answer,
+/// `seed=42 wall_ms=251000 virtual_ms=750000 hints=2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeResult {
+    pub seed: u64,
+    pub wall_ms: u64,
+    pub virtual_ms: u64,
+    pub hints: u64,
+}
+
+impl ChallengeResult {
+    pub fn to_answer(&self) -> String {
+        format!("seed={} wall_ms={} virtual_ms={} hints={}", self.seed, self.wall_ms, self.virtual_ms, self.hints)
+    }
+
+    /// Reads an answer; `None` unless it is exactly the four fields, in order.
+    pub fn parse(answer: &str) -> Option<ChallengeResult> {
+        let mut fields = answer.split(' ');
+        let mut next = |key: &str| fields.next()?.strip_prefix(key)?.strip_prefix('=')?.parse::<u64>().ok();
+        let result = ChallengeResult {
+            seed: next("seed")?,
+            wall_ms: next("wall_ms")?,
+            virtual_ms: next("virtual_ms")?,
+            hints: next("hints")?,
+        };
+        fields.next().is_none().then_some(result)
+    }
+
+    /// Lower is better: wall seconds, and a minute for each hint (kubelab-core's
+    /// `lesson::challenge::score`, which the web app shows).
+    pub fn score(&self) -> u64 {
+        self.wall_ms / 1000 + 60 * self.hints
+    }
 }
 
 /// Where the learner's latest event was.
@@ -110,6 +150,19 @@ pub struct SavedLab {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_challenge_result_round_trips_as_an_answer_and_refuses_anything_else() {
+        let result = ChallengeResult { seed: 42, wall_ms: 251_000, virtual_ms: 750_000, hints: 2 };
+        assert_eq!(result.to_answer(), "seed=42 wall_ms=251000 virtual_ms=750000 hints=2");
+        assert_eq!(ChallengeResult::parse(&result.to_answer()), Some(result));
+        assert_eq!(result.score(), 371);
+        for bad in
+            ["", "seed=42", "seed=x wall_ms=1 virtual_ms=1 hints=0", "seed=1 wall_ms=1 virtual_ms=1 hints=0 extra=1"]
+        {
+            assert_eq!(ChallengeResult::parse(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn a_saved_lab_reads_back_with_its_owner_and_a_log_refuses_strangers() {

@@ -6,7 +6,7 @@ use super::classes::{Class, count};
 use super::problem::ApiResult;
 use super::progress_summary::{self, AnswerSummary, LearnerSummary};
 use crate::db::{Db, now_ms};
-use kubelab_wire::{AnswerCount, Dashboard, LearnerRow};
+use kubelab_wire::{AnswerCount, ChallengeResult, Dashboard, LearnerRow};
 use std::collections::HashSet;
 
 /// The most answer rows a dashboard carries (the most given first): free-text answers from a
@@ -26,7 +26,18 @@ pub async fn build(db: &Db, class: Class, online: &HashSet<String>, stuck_after_
 }
 
 fn learner_row(summary: LearnerSummary, online: &HashSet<String>, now: i64, stuck_after_ms: i64) -> LearnerRow {
-    let (id, display_name, joined_at, lesson, step, step_since, last_at, tasks, hints) = summary;
+    let ((id, display_name, joined_at, lesson, step, step_since, last_at, tasks, hints), (seed, wall, virt, used)) =
+        summary;
+    let unsigned = |n: i64| u64::try_from(n).unwrap_or_default();
+    let challenge = match (seed, wall, virt, used) {
+        (Some(seed), Some(wall), Some(virt), Some(used)) => Some(ChallengeResult {
+            seed: unsigned(seed),
+            wall_ms: unsigned(wall),
+            virtual_ms: unsigned(virt),
+            hints: unsigned(used),
+        }),
+        _ => None,
+    };
     let online = online.contains(&id);
     let quiet_since = last_at.unwrap_or(joined_at);
     LearnerRow {
@@ -36,6 +47,7 @@ fn learner_row(summary: LearnerSummary, online: &HashSet<String>, now: i64, stuc
         last_progress_at: last_at,
         tasks_passed: count(tasks.unwrap_or(0)),
         hints_used: count(hints.unwrap_or(0)),
+        challenge,
         stuck: online && now - quiet_since >= stuck_after_ms,
         online,
         id,

@@ -11,7 +11,7 @@ use crate::db::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use kubelab_wire::{LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};
+use kubelab_wire::{ChallengeResult, LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -29,6 +29,14 @@ fn validate(event: &ProgressEvent) -> ApiResult<()> {
     }
     if let Some(answer) = &event.answer {
         input::token("answer", answer, 500)?;
+    }
+    if event.kind == ProgressKind::ChallengeFinished
+        && event.answer.as_deref().and_then(ChallengeResult::parse).is_none()
+    {
+        return Err(input::bad(
+            "answer",
+            "of a challenge_finished event must be `seed=N wall_ms=N virtual_ms=N hints=N`",
+        ));
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! answer, never a scan of the events (a class at 4,000 events on one step took seconds).
 
 use super::problem::ApiResult;
-use kubelab_wire::ProgressEvent;
+use kubelab_wire::{ChallengeResult, ProgressEvent};
 use sqlx::{Any, Transaction};
 
 /// Folds one newly recorded event into its learner's row; returns the learner's event count.
@@ -52,6 +52,11 @@ pub async fn add(
         .execute(&mut **tx)
         .await?;
     }
+    if let Some(result) =
+        event.answer.as_deref().and_then(ChallengeResult::parse).filter(|_| kind == "challenge_finished")
+    {
+        keep_best_challenge(tx, learner_id, result).await?;
+    }
     let (events,): (i64,) = sqlx::query_as("SELECT events FROM learner_positions WHERE learner_id = $1")
         .bind(learner_id)
         .fetch_one(&mut **tx)
@@ -59,21 +64,69 @@ pub async fn add(
     Ok(events)
 }
 
+/// Keeps a finished challenge on the learner's row when it is their first or beats their best
+/// (`ChallengeResult::score`: wall seconds plus a minute per hint).
+async fn keep_best_challenge(
+    tx: &mut Transaction<'static, Any>,
+    learner_id: &str,
+    result: ChallengeResult,
+) -> ApiResult<()> {
+    let number = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    sqlx::query(
+        "UPDATE learner_positions SET challenge_seed = $2, challenge_wall_ms = $3, challenge_virtual_ms = $4,
+             challenge_hints = $5
+         WHERE learner_id = $1 AND (challenge_wall_ms IS NULL
+             OR challenge_wall_ms / 1000 + 60 * challenge_hints > $6)",
+    )
+    .bind(learner_id)
+    .bind(number(result.seed))
+    .bind(number(result.wall_ms))
+    .bind(number(result.virtual_ms))
+    .bind(number(result.hints))
+    .bind(number(result.score()))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 /// One learner's row: id, name, joined at, then (when they have recorded anything) lesson,
-/// step, step since, last event at, tasks passed, hints used.
-pub type LearnerSummary =
+/// step, step since, last event at, tasks passed, hints used; and their best challenge's seed,
+/// wall and virtual milliseconds and hints.
+pub type LearnerSummary = (LearnerColumns, ChallengeColumns);
+pub type LearnerColumns =
     (String, String, i64, Option<String>, Option<i64>, Option<i64>, Option<i64>, Option<i64>, Option<i64>);
+pub type ChallengeColumns = (Option<i64>, Option<i64>, Option<i64>, Option<i64>);
+type Row = (
+    String,
+    String,
+    i64,
+    Option<String>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+);
 
 /// Every learner of the class, in the order they joined.
 pub async fn learners(db: &crate::db::Db, class_id: &str) -> ApiResult<Vec<LearnerSummary>> {
-    Ok(sqlx::query_as(
-        "SELECT u.id, u.display_name, u.created_at, p.lesson, p.step, p.step_since, p.last_at, p.tasks, p.hints
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT u.id, u.display_name, u.created_at, p.lesson, p.step, p.step_since, p.last_at, p.tasks, p.hints,
+                p.challenge_seed, p.challenge_wall_ms, p.challenge_virtual_ms, p.challenge_hints
          FROM users u LEFT JOIN learner_positions p ON p.learner_id = u.id
          WHERE u.class_id = $1 ORDER BY u.created_at, u.id",
     )
     .bind(class_id)
     .fetch_all(&db.pool)
-    .await?)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(a, b, c, d, e, f, g, h, i, j, k, l, m)| ((a, b, c, d, e, f, g, h, i), (j, k, l, m)))
+        .collect())
 }
 
 /// lesson, step, kind, item ('' for none), answer, count.

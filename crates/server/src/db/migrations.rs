@@ -126,6 +126,16 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
             created_at BIGINT NOT NULL,
             used_by TEXT)"],
     ),
+    (
+        7,
+        // Each learner's best pod doctor challenge, kept on write like the rest of their row.
+        &[
+            "ALTER TABLE learner_positions ADD COLUMN challenge_seed BIGINT",
+            "ALTER TABLE learner_positions ADD COLUMN challenge_wall_ms BIGINT",
+            "ALTER TABLE learner_positions ADD COLUMN challenge_virtual_ms BIGINT",
+            "ALTER TABLE learner_positions ADD COLUMN challenge_hints BIGINT",
+        ],
+    ),
 ];
 
 /// One migration's statements (tests replay a backfill against the write path).

@@ -78,7 +78,7 @@ async fn the_migration_fills_positions_as_the_write_path_keeps_them() {
     }
     assert_eq!(progress_summary::learners(&app.state.db, &class_id).await.unwrap(), kept);
     assert_eq!(progress_summary::answers(&app.state.db, &class_id).await.unwrap(), answers);
-    assert_eq!(kept[0].5, Some(2), "at step 3 since event 2");
+    assert_eq!(kept[0].0.5, Some(2), "at step 3 since event 2");
 }
 
 #[tokio::test]

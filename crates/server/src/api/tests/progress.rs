@@ -107,6 +107,34 @@ async fn the_dashboard_folds_progress_per_learner() {
 }
 
 #[tokio::test]
+async fn the_dashboard_keeps_each_learners_best_challenge() {
+    let app = TestApp::new().await;
+    let instructor = app.instructor("Ada").await;
+    let (class_id, code) = app.class(&instructor, "C").await;
+    let (bob, _) = app.learner(&code, "Bob").await;
+    let finished = |id: &str, answer: &str| json!({"id": id, "lesson": "pod-doctor-challenge", "step": 2, "kind": "challenge_finished", "answer": answer});
+    let post = |body: Value| app.call("POST", "/api/progress", Some(&bob), Some(body));
+    // 300 s with no hint (score 300), then 200 s with 2 hints (320: worse), then 250 s (better).
+    for (id, answer) in [
+        ("c1", "seed=7 wall_ms=300000 virtual_ms=900000 hints=0"),
+        ("c2", "seed=8 wall_ms=200000 virtual_ms=600000 hints=2"),
+        ("c3", "seed=9 wall_ms=250000 virtual_ms=700000 hints=0"),
+    ] {
+        assert_eq!(post(finished(id, answer)).await.status, StatusCode::CREATED);
+    }
+    assert_problem(
+        &post(finished("c4", "fast")).await,
+        StatusCode::BAD_REQUEST,
+        "answer of a challenge_finished event must be `seed=N wall_ms=N virtual_ms=N hints=N`",
+    );
+    let dashboard = app.call("GET", &format!("/api/classes/{class_id}/dashboard"), Some(&instructor), None).await.body;
+    assert_eq!(
+        dashboard["learners"][0]["challenge"],
+        json!({"seed": 9, "wall_ms": 250000, "virtual_ms": 700000, "hints": 0})
+    );
+}
+
+#[tokio::test]
 async fn an_instructor_replays_a_learners_lab() {
     let app = TestApp::new().await;
     let instructor = app.instructor("Ada").await;
