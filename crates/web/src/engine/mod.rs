@@ -30,6 +30,8 @@ pub trait Engine: Sync {
     fn sandbox(&self, nodes: usize) -> Box<dyn LiveLab>;
     /// The lesson's lab with its hidden setup run.
     fn lesson_lab(&self, lesson: &Lesson) -> Result<Box<dyn LiveLab>, String>;
+    /// The pod doctor challenge `seed` draws (`kubelab_core::lesson::challenge`).
+    fn challenge(&self, seed: u64) -> Lesson;
     /// Why one manifest document does not parse (the editor marks the line it names).
     fn manifest_error(&self, document: &str) -> Option<String>;
     /// `kubelab sim --seed SEED -`: (transcript, JSONL trace, exit code).
@@ -132,6 +134,10 @@ impl Engine for Simulator {
 
     fn lesson_lab(&self, lesson: &Lesson) -> Result<Box<dyn LiveLab>, String> {
         Ok(Box::new(LabSession::for_lesson(lesson)?))
+    }
+
+    fn challenge(&self, seed: u64) -> Lesson {
+        kubelab_core::lesson::challenge::challenge(seed)
     }
 
     fn manifest_error(&self, document: &str) -> Option<String> {

@@ -9,7 +9,7 @@ use crate::pages::error_panel::ErrorPanel;
 use crate::pages::route::Route;
 use crate::server::api_client;
 use crate::server::live_socket::{LinkState, LiveSocket};
-use kubelab_wire::{Dashboard, LearnerRow, LiveMessage};
+use kubelab_wire::{ChallengeResult, Dashboard, LearnerRow, LiveMessage};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;
@@ -133,7 +133,8 @@ fn LearnersTable(rows: Vec<LearnerRow>, class_id: String, now: Signal<i64>) -> i
             <caption>"Learners"</caption>
             <thead><tr>
                 <th scope="col">"Learner"</th><th scope="col">"Where"</th><th scope="col">"Tasks passed"</th>
-                <th scope="col">"On this step"</th><th scope="col">"Hints"</th><th scope="col">"Lab"</th>
+                <th scope="col">"On this step"</th><th scope="col">"Hints"</th>
+                <th scope="col">"Challenge (best)"</th><th scope="col">"Lab"</th>
             </tr></thead>
             <tbody>{rows.into_iter().map(|row| learner_row(row, &class_id, now)).collect_view()}</tbody>
         </table>
@@ -158,9 +159,27 @@ fn learner_row(row: LearnerRow, class_id: &str, now: Signal<i64>) -> impl IntoVi
             <td class="tasks-passed">{row.tasks_passed}</td>
             <td class="elapsed">{elapsed}</td>
             <td class="hints">{row.hints_used}</td>
+            <td class="challenge">{row.challenge.map(challenge_cell).unwrap_or_default()}</td>
             <td><a href=replay>"Replay"<span class="visually-hidden">{format!(" {}'s lab", row.display_name)}</span></a></td>
         </tr>
     }
+}
+
+/// A learner's best challenge: its score first, then what it is made of.
+pub fn challenge_cell(best: ChallengeResult) -> String {
+    let m_ss = |secs: u64| format!("{}:{:02}", secs / 60, secs % 60);
+    let hints = match best.hints {
+        0 => "no hints".to_string(),
+        1 => "1 hint".to_string(),
+        n => format!("{n} hints"),
+    };
+    format!(
+        "{} ({} wall, {hints}; cluster {}; seed {})",
+        m_ss(best.score()),
+        m_ss(best.wall_ms / 1000),
+        m_ss(best.virtual_ms / 1000),
+        best.seed
+    )
 }
 
 #[component]
@@ -207,5 +226,16 @@ fn JoinLock(class_id: String, dashboard: RwSignal<Option<Dashboard>>) -> impl In
         <button type="button" id="join-lock" on:click=toggle>
             {move || if locked() { "Open joins again" } else { "Lock joins" }}
         </button>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_challenge_reads_score_first() {
+        let best = ChallengeResult { seed: 42, wall_ms: 251_400, virtual_ms: 750_000, hints: 2 };
+        assert_eq!(challenge_cell(best), "6:11 (4:11 wall, 2 hints; cluster 12:30; seed 42)");
     }
 }

@@ -101,20 +101,30 @@ fn lane_row(lane: &Lane, now: SimTime, scale: Scale, y: f64) -> impl IntoView {
             <title>{format!("{} from {}{}", s.state, clock(s.from), until(s.to))}</title>
         </rect>
     }).collect_view();
-    let ready = lane.ready.iter().map(|s| view! {
-        <rect class="ready" x=scale.x(s.from) y=y + 16.0 width=width(s) height="4"
-            data-state="Ready" data-from=s.from.as_millis() data-seq=s.seq>
-            <title>{format!("Ready from {}{}", clock(s.from), until(s.to))}</title>
-        </rect>
-    }).collect_view();
-    let ticks = lane.ticks.iter().map(|t| {
-        let x = scale.x(t.at);
-        view! {
-            <line class="tick" class:warning=t.warning x1=x x2=x y1=y y2=y + 22.0 data-reason=t.reason.clone()>
-                <title>{format!("{} {}: {}", clock(t.at), t.reason, t.message)}</title>
-            </line>
-        }
-    }).collect_view();
+    let ready = lane
+        .ready
+        .iter()
+        .map(|s| {
+            view! {
+                <rect class="ready" x=scale.x(s.from) y=y + 16.0 width=width(s) height="4"
+                    data-state="Ready" data-from=s.from.as_millis() data-seq=s.seq>
+                    <title>{format!("Ready from {}{}", clock(s.from), until(s.to))}</title>
+                </rect>
+            }
+        })
+        .collect_view();
+    let ticks = lane
+        .ticks
+        .iter()
+        .map(|t| {
+            let x = scale.x(t.at);
+            view! {
+                <line class="tick" class:warning=t.warning x1=x x2=x y1=y y2=y + 22.0 data-reason=t.reason.clone()>
+                    <title>{format!("{} {}: {}", clock(t.at), t.reason, t.message)}</title>
+                </line>
+            }
+        })
+        .collect_view();
     let short = short_name(&lane.name);
     view! {
         <g class="lane" tabindex="0" role="listitem" aria-label=describe(lane)
@@ -129,14 +139,16 @@ fn lane_row(lane: &Lane, now: SimTime, scale: Scale, y: f64) -> impl IntoView {
 
 fn axis(chart: &LifecycleChart, scale: Scale, y: f64) -> impl IntoView {
     let steps = 5u64;
-    let marks = (0..=steps).map(|i| {
-        let t = SimTime::from_millis(scale.start + scale.span * i / steps);
-        let x = scale.x(t);
-        view! {
-            <line class="axis-mark" x1=x x2=x y1="0" y2=y></line>
-            <text class="axis-label" x=x y=y + 14.0 text-anchor="middle">{clock(t)}</text>
-        }
-    }).collect_view();
+    let marks = (0..=steps)
+        .map(|i| {
+            let t = SimTime::from_millis(scale.start + scale.span * i / steps);
+            let x = scale.x(t);
+            view! {
+                <line class="axis-mark" x1=x x2=x y1="0" y2=y></line>
+                <text class="axis-label" x=x y=y + 14.0 text-anchor="middle">{clock(t)}</text>
+            }
+        })
+        .collect_view();
     let now = scale.x(chart.now);
     view! {
         {marks}
@@ -146,21 +158,25 @@ fn axis(chart: &LifecycleChart, scale: Scale, y: f64) -> impl IntoView {
 
 /// The table a screen reader (or a learner copying notes) gets: one row per pod.
 fn table(chart: &LifecycleChart) -> impl IntoView {
-    let rows = chart.lanes.iter().map(|lane| {
-        let states: Vec<String> = lane.states.iter().map(|s| format!("{} {}", s.state, clock(s.from))).collect();
-        let ready: Vec<String> = lane.ready.iter().map(|s| format!("{}{}", clock(s.from), until(s.to))).collect();
-        let events: Vec<String> = lane.ticks.iter().map(|t| format!("{} {}", t.reason, clock(t.at))).collect();
-        view! {
-            <tr>
-                <td>{lane.name.clone()}</td>
-                <td>{lane.image.clone()}</td>
-                <td>{lane.owner.clone().unwrap_or_default()}</td>
-                <td>{states.join(", ")}{lane.gone.map(|g| format!(", gone {}", clock(g)))}</td>
-                <td>{ready.join(", ")}</td>
-                <td>{events.join(", ")}</td>
-            </tr>
-        }
-    }).collect_view();
+    let rows = chart
+        .lanes
+        .iter()
+        .map(|lane| {
+            let states: Vec<String> = lane.states.iter().map(|s| format!("{} {}", s.state, clock(s.from))).collect();
+            let ready: Vec<String> = lane.ready.iter().map(|s| format!("{}{}", clock(s.from), until(s.to))).collect();
+            let events: Vec<String> = lane.ticks.iter().map(|t| format!("{} {}", t.reason, clock(t.at))).collect();
+            view! {
+                <tr>
+                    <td>{lane.name.clone()}</td>
+                    <td>{lane.image.clone()}</td>
+                    <td>{lane.owner.clone().unwrap_or_default()}</td>
+                    <td>{states.join(", ")}{lane.gone.map(|g| format!(", gone {}", clock(g)))}</td>
+                    <td>{ready.join(", ")}</td>
+                    <td>{events.join(", ")}</td>
+                </tr>
+            }
+        })
+        .collect_view();
     view! {
         <details class="lifecycle-table">
             <summary>"The chart as a table"</summary>
@@ -188,7 +204,9 @@ pub fn state_class(state: &str) -> &'static str {
     match state {
         "Running" | "Completed" => "state-running",
         "Terminating" => "state-terminating",
-        s if s.contains("BackOff") || s.contains("Error") || s.contains("OOMKilled") || s == "Failed" => "state-failing",
+        s if s.contains("BackOff") || s.contains("Error") || s.contains("OOMKilled") || s == "Failed" => {
+            "state-failing"
+        }
         _ => "state-pending",
     }
 }

@@ -43,7 +43,9 @@ fn is_right(question: &Question, answer: Answer) -> bool {
 fn grade(lab: LabHandle, question: &Question, choice: usize) -> Answer {
     let Some(run) = &question.run else { return Answer { choice, right: None } };
     lab.run(run);
-    let passing = |c: &kubelab_core::lesson::QuizChoice| c.check.as_ref().is_some_and(|check| lab.peek(|s| s.check(check).passed));
+    let passing = |c: &kubelab_core::lesson::QuizChoice| {
+        c.check.as_ref().is_some_and(|check| lab.peek(|s| s.check(check).passed))
+    };
     Answer { choice, right: question.choices.iter().position(passing) }
 }
 

@@ -15,7 +15,18 @@ use kubelab_core::view::Verdict;
 use leptos::prelude::*;
 
 #[component]
-pub fn TaskPanel(lab: LabHandle, task: &'static Task, lesson_id: &'static str, step: usize) -> impl IntoView {
+pub fn TaskPanel(
+    lab: LabHandle,
+    task: &'static Task,
+    lesson_id: &'static str,
+    step: usize,
+    /// Told once, when the task is done (the challenge counts patients).
+    #[prop(optional)]
+    on_done: Option<Callback<()>>,
+    /// Told each time a hint is opened (the challenge counts hints).
+    #[prop(optional)]
+    on_hint: Option<Callback<()>>,
+) -> impl IntoView {
     let verdicts = Memo::new(move |_| {
         lab.with(|session| task.checks.iter().map(|check| session.check(check)).collect::<Vec<Verdict>>())
     });
@@ -31,6 +42,9 @@ pub fn TaskPanel(lab: LabHandle, task: &'static Task, lesson_id: &'static str, s
         if (moved || by_time) && !complete.get_untracked() && all_pass.get_untracked() {
             complete.set(true);
             progress::mark_done(lesson_id, step);
+            if let Some(on_done) = on_done {
+                on_done.run(());
+            }
             if let Some(reporter) = reporter {
                 reporter.report(step, ProgressKind::TaskPassed, Some("task"), None);
                 reporter.report(step, ProgressKind::StepCompleted, None, None);
@@ -43,6 +57,9 @@ pub fn TaskPanel(lab: LabHandle, task: &'static Task, lesson_id: &'static str, s
     let reveal_hint = move |_| {
         hints_shown.update(|n| *n += 1);
         let hint = hint_label(hints_shown.get_untracked(), hint_count);
+        if let Some(on_hint) = on_hint {
+            on_hint.run(());
+        }
         if let Some(reporter) = reporter {
             reporter.report(step, ProgressKind::HintRevealed, Some(&hint), None);
         }

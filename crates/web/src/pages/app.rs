@@ -13,6 +13,7 @@ use crate::learner::live_faults::{FaultAnnouncer, LiveFaults};
 use crate::learner::progress_sync::{ProgressNotice, ProgressSync};
 use crate::pages::about_page::AboutPage;
 use crate::pages::catalogue_page::CataloguePage;
+use crate::pages::challenge_page::{ChallengePage, NewChallenge};
 use crate::pages::error_panel::ErrorPanel;
 use crate::pages::header::Header;
 use crate::pages::lesson_page::LessonPage;
@@ -72,6 +73,10 @@ fn page(route: Route) -> AnyView {
         Route::Lesson(id) => with_engine(move |engine| view! { <LessonPage id=id.clone() engine=engine /> }.into_any()),
         Route::Sandbox => with_engine(|engine| view! { <SandboxPage engine=engine /> }.into_any()),
         Route::About => view! { <AboutPage /> }.into_any(),
+        Route::Challenge(None) => view! { <NewChallenge /> }.into_any(),
+        Route::Challenge(Some(seed)) => {
+            with_engine(move |engine| view! { <ChallengePage seed=seed engine=engine /> }.into_any())
+        }
         Route::Join => view! { <JoinPage /> }.into_any(),
         Route::Teach => view! { <TeachPage /> }.into_any(),
         Route::TeachClass(id) => view! { <DashboardPage class_id=id /> }.into_any(),

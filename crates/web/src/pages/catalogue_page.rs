@@ -22,6 +22,10 @@ pub fn CataloguePage() -> impl IntoView {
         <ol class="catalogue">
             {catalogue.lessons.iter().map(lesson_card).collect_view()}
         </ol>
+        <p class="challenge-invite">
+            <a href=Route::Challenge(None).href()>"Take the pod doctor challenge"</a>
+            ": three broken Deployments drawn at random, healed against the clock."
+        </p>
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod about_page;
 pub mod app;
 pub mod catalogue_page;
+pub mod challenge_page;
 pub mod error_panel;
 pub mod header;
 pub mod lesson_page;

@@ -18,6 +18,8 @@ pub enum Route {
     Replay(String, String),
     /// A lab the server hosts, watched live (lab id).
     HostedLab(String),
+    /// The pod doctor challenge: a fresh draw (`None`), or the one a seed draws.
+    Challenge(Option<u64>),
     NotFound(String),
 }
 
@@ -37,6 +39,8 @@ impl Route {
             ["teach"] => Route::Teach,
             ["teach", "class", id] if !id.is_empty() => Route::TeachClass((*id).to_string()),
             ["labs", id] if !id.is_empty() => Route::HostedLab((*id).to_string()),
+            ["challenge"] => Route::Challenge(None),
+            ["challenge", seed] if seed.parse::<u64>().is_ok() => Route::Challenge(seed.parse().ok()),
             ["teach", "class", id, "replay", learner] if !id.is_empty() && !learner.is_empty() => {
                 Route::Replay((*id).to_string(), (*learner).to_string())
             }
@@ -56,6 +60,8 @@ impl Route {
             Route::TeachClass(id) => format!("#/teach/class/{id}"),
             Route::Replay(id, learner) => format!("#/teach/class/{id}/replay/{learner}"),
             Route::HostedLab(id) => format!("#/labs/{id}"),
+            Route::Challenge(None) => "#/challenge".into(),
+            Route::Challenge(Some(seed)) => format!("#/challenge/{seed}"),
             Route::NotFound(path) => format!("#/{path}"),
         }
     }
@@ -77,6 +83,8 @@ mod tests {
             Route::TeachClass("c1".into()),
             Route::Replay("c1".into(), "l2".into()),
             Route::HostedLab("lab1".into()),
+            Route::Challenge(None),
+            Route::Challenge(Some(42)),
         ] {
             assert_eq!(Route::parse(&route.href()), route);
         }
