@@ -239,6 +239,25 @@ try {
     await tablet.screenshot({ path: path.join(artifacts, "class-second-device.png"), fullPage: true });
   }, { learner });
 
+  await step("challenge-score-on-the-dashboard", async () => {
+    const classId = /#\/teach\/class\/([^/]+)/.exec(teacher.url())?.[1];
+    if (!classId) fail(`no class id in the instructor's URL ${teacher.url()}`);
+    // Seed 1 draws billing, auth and web (run.mjs heals them the same way).
+    await learner.goto(`${base}/#/challenge/1`);
+    await learner.locator(".patient h2").first().waitFor();
+    await type(learner, "kubectl set image deployment/web web=hello:v1");
+    await type(learner, `kubectl patch deployment billing -p '{"spec":{"template":{"spec":{"containers":[{"name":"billing","resources":{"requests":{"cpu":"250m"}}}]}}}}'`);
+    await type(learner, `kubectl patch deployment auth -p '{"spec":{"template":{"spec":{"containers":[{"name":"auth","readinessProbe":{"httpGet":{"port":8080}}}]}}}}'`);
+    await type(learner, "sleep 30s");
+    await learner.locator(".challenge-score").waitFor();
+    await teacher.goto(`${base}/#/teach/class/${classId}`);
+    const cell = teacher.locator("tr.learner", { hasText: "Grace" }).locator("td.challenge");
+    await teacher.waitForFunction(() => {
+      const row = [...document.querySelectorAll("tr.learner")].find((r) => r.textContent.includes("Grace"));
+      return row && /no hints; cluster 2:\d\d; seed 1\)$/.test(row.querySelector("td.challenge").textContent.trim());
+    }).catch(async () => fail(`the dashboard's challenge cell shows ${JSON.stringify(await cell.innerText())}`));
+  }, both);
+
   await step("a-learner-cannot-open-the-dashboard", async () => {
     const classId = /#\/teach\/class\/([^/]+)/.exec(teacher.url())?.[1];
     if (!classId) fail(`no class id in the instructor's URL ${teacher.url()}`);

@@ -266,6 +266,23 @@ try {
     await page.locator(".quiz-question").first().locator(".quiz-verdict.right").waitFor();
   }, page);
 
+  // A task is done by the learner's own move: the clock making its checks true is not enough.
+  await step("the-clock-does-not-complete-a-task", async () => {
+    await page.goto(`${base}/#/lesson/pods-are-cattle`);
+    await page.locator("#step-heading").waitFor();
+    const next = page.getByRole("button", { name: "Next →" });
+    while (await next.isEnabled()) await next.click();
+    await page.locator("#step-heading", { hasText: "Change the number, not the pods" }).waitFor();
+    await type(page, "kubectl scale deployment hello --replicas=5");
+    await page.locator(".clock-speed", { hasText: "60×" }).click();
+    await page.waitForFunction(() => document.querySelectorAll(".task .check.passed").length === document.querySelectorAll(".task .check").length,
+      null, { timeout: TIMEOUT_MS }).catch(() => fail("the scaled pods never turned Ready with the clock running"));
+    await page.locator(".clock-pause").click();
+    if ((await page.locator(".task-status", { hasText: "Task complete" }).count()) !== 0) fail("the clock completed the task");
+    await type(page, "kubectl get pods");
+    await page.locator(".task-status", { hasText: "Task complete" }).waitFor();
+  }, page);
+
   // The lifecycle chart, opened from the lab for the rolling-update lesson's Deployment: the
   // relay reads in its bars, a v2 pod Ready before any v1 pod starts Terminating.
   await step("lifecycle-chart-shows-the-relay", async () => {
@@ -295,6 +312,26 @@ try {
     await chart.locator("summary", { hasText: "The chart as a table" }).click();
     await chart.locator("table tbody tr").nth(5).waitFor();
     await chart.screenshot({ path: path.join(artifacts, "lifecycle-chart.png") });
+  }, page);
+
+  // The pod doctor challenge: seed 1 draws billing (a request no node holds), auth (a readiness
+  // probe on a closed port) and web (a mistyped image); `kubelab lessons challenge 1` shows them.
+  await step("challenge-healed-and-scored", async () => {
+    await page.goto(`${base}/#/challenge/1`);
+    const titles = await page.locator(".patient h2").allInnerTexts();
+    if (titles.join(" | ") !== "Patient 1: billing | Patient 2: auth | Patient 3: web") fail(`seed 1 drew ${titles.join(" | ")}`);
+    await page.locator(".patient .hint-button").first().click();
+    await page.locator(".challenge-hints", { hasText: "1" }).waitFor();
+    await type(page, "kubectl delete pods -l app=web");
+    await type(page, "sleep 30s");
+    if ((await page.locator(".patient .task.complete").count()) !== 0) fail("deleting a pod healed a patient");
+    await type(page, "kubectl set image deployment/web web=hello:v1");
+    await type(page, `kubectl patch deployment billing -p '{"spec":{"template":{"spec":{"containers":[{"name":"billing","resources":{"requests":{"cpu":"250m"}}}]}}}}'`);
+    await type(page, `kubectl patch deployment auth -p '{"spec":{"template":{"spec":{"containers":[{"name":"auth","readinessProbe":{"httpGet":{"port":8080}}}]}}}}'`);
+    await type(page, "sleep 30s");
+    await page.locator(".challenge-healed", { hasText: "3 of 3" }).waitFor();
+    const score = await page.locator(".challenge-score").innerText();
+    if (!/All healed in \d+:\d\d \+ 1:00 for hints: score \d+:\d\d\. The cluster lived 2:\d\d/.test(score)) fail(`the score reads ${JSON.stringify(score)}`);
   }, page);
 
   // The browser lab: drag and drop, node menus, the clock, the timeline and permalinks.

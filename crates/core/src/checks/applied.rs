@@ -75,7 +75,9 @@ mod tests {
         assert_eq!(verdict.message, "the last applied deployment/hello has .spec.replicas = 3 (want 4)");
         lab.run("kubectl scale deployment hello --replicas=4");
         assert!(!four.evaluate(&lab.context()).passed, "scale leaves apply's memory alone");
-        let image = check("applied: {kind: deploy, name: hello, path: '.spec.template.spec.containers[0].image', equals: hello:v1}");
+        let image = check(
+            "applied: {kind: deploy, name: hello, path: '.spec.template.spec.containers[0].image', equals: hello:v1}",
+        );
         assert!(image.evaluate(&lab.context()).passed);
         let other = check("applied: {kind: pod, name: nope, path: .spec, equals: 1}");
         assert_eq!(other.evaluate(&lab.context()).message, "pod/nope does not exist yet");

@@ -66,7 +66,9 @@ impl EventCheck {
         }
         match events.last() {
             None => match &self.message {
-                Some(message) => Verdict::new(false, format!("no {} event saying \"{message}\" for {target} yet", self.reason)),
+                Some(message) => {
+                    Verdict::new(false, format!("no {} event saying \"{message}\" for {target} yet", self.reason))
+                }
                 None => Verdict::new(false, format!("no {} event for {target} yet", self.reason)),
             },
             Some(event) => {

@@ -10,10 +10,10 @@
 
 use super::exists::ObjectRef;
 use super::{Context, Verdict, namespace_or_default, parse_kind};
+use crate::api::quantity::Quantity;
 use crate::kubectl::jsonpath::{Template, relaxed, to_text};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use crate::api::quantity::Quantity;
 use serde_json::Value;
 use std::cmp::Ordering;
 
@@ -155,7 +155,10 @@ mod tests {
         );
         let startup = "kind: deploy, name: hello, path: '.spec.template.spec.containers[*].startupProbe'";
         let verdict = check(&format!("field: {{{startup}, present: true}}")).evaluate(&lab.context());
-        assert_eq!(verdict.message, "deployment/hello .spec.template.spec.containers[*].startupProbe is not set (want it set)");
+        assert_eq!(
+            verdict.message,
+            "deployment/hello .spec.template.spec.containers[*].startupProbe is not set (want it set)"
+        );
         assert!(check(&format!("field: {{{startup}, present: false}}")).evaluate(&lab.context()).passed);
         let cpu = "kind: deploy, name: hello, path: '.spec.template.spec.containers[0].resources.requests.cpu'";
         let verdict = check(&format!("field: {{{cpu}, at_most: 40m}}")).evaluate(&lab.context());

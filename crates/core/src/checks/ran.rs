@@ -83,8 +83,12 @@ impl RanCheck {
     pub fn evaluate(&self, ctx: &Context<'_>) -> Verdict {
         let resource = self.resource.as_deref().and_then(|r| parse_kind(r).ok());
         let wanted = self.wanted();
-        let found =
-            ctx.history.commands().iter().rev().find(|c| c.succeeded && !c.found_nothing && self.matches(&c.kubectl_argv, resource));
+        let found = ctx
+            .history
+            .commands()
+            .iter()
+            .rev()
+            .find(|c| c.succeeded && !c.found_nothing && self.matches(&c.kubectl_argv, resource));
         match found {
             Some(command) => Verdict::new(true, format!("you ran {}", command.line.lines().next().unwrap_or(""))),
             None => Verdict::new(false, format!("you have not run {wanted} yet")),
@@ -198,7 +202,9 @@ mod tests {
         lab.run("kubectl logs pod/crashy -p");
         assert!(previous.evaluate(&lab.context()).passed);
         let described = check("ran: {verb: describe, resource: pod, name_prefix: hello-}");
-        lab.run("kubectl describe pod crashy\nkubectl describe pods -l app=nothing\nkubectl describe pods -n kube-system");
+        lab.run(
+            "kubectl describe pod crashy\nkubectl describe pods -l app=nothing\nkubectl describe pods -n kube-system",
+        );
         assert!(!described.evaluate(&lab.context()).passed, "a describe that found nothing described nothing");
         lab.run("kubectl describe pods");
         assert!(described.evaluate(&lab.context()).passed, "naming nothing covers every pod");

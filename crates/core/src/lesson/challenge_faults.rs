@@ -33,10 +33,14 @@ impl Fault {
             Fault::ImageTypo => ("hello:v1.0", String::new(), String::new()),
             Fault::MemoryLimit => ("hello:v1", "resources: {limits: {memory: 8Mi}}".into(), String::new()),
             Fault::HugeRequest => ("hello:v1", "resources: {requests: {cpu: \"8\"}}".into(), String::new()),
-            Fault::LivenessPort => {
-                ("hello:v1", "livenessProbe: {httpGet: {path: /healthz, port: 8081}, periodSeconds: 5}".into(), String::new())
+            Fault::LivenessPort => (
+                "hello:v1",
+                "livenessProbe: {httpGet: {path: /healthz, port: 8081}, periodSeconds: 5}".into(),
+                String::new(),
+            ),
+            Fault::ReadinessPort => {
+                ("hello:v1", "readinessProbe: {httpGet: {path: /readyz, port: 9090}}".into(), String::new())
             }
-            Fault::ReadinessPort => ("hello:v1", "readinessProbe: {httpGet: {path: /readyz, port: 9090}}".into(), String::new()),
             Fault::MissingNode => ("hello:v1", String::new(), "nodeSelector: {kubernetes.io/hostname: node-9}".into()),
         };
         let container = if container.is_empty() { String::new() } else { format!("\n          {container}") };
@@ -67,15 +71,15 @@ impl Fault {
 
     /// What must be true of the spec once it is repaired (that it serves is checked for all).
     fn repair_checks(self, name: &str) -> Vec<Check> {
-        let field = |path: &str, rule: &str| check(&format!("field: {{kind: deploy, name: {name}, path: \"{path}\", {rule}}}"));
+        let field =
+            |path: &str, rule: &str| check(&format!("field: {{kind: deploy, name: {name}, path: \"{path}\", {rule}}}"));
         let container = ".spec.template.spec.containers[0]";
         match self {
             Fault::ImageTypo => vec![field(&format!("{container}.image"), "equals: hello:v1")],
             Fault::MemoryLimit => vec![field(&format!("{container}.resources.limits.memory"), "at_least: 64Mi")],
-            Fault::HugeRequest => vec![
-                field(&format!("{container}.resources.requests.cpu"), "at_most: \"1\""),
-                field(&format!("{container}.resources.requests.cpu"), "at_least: 100m"),
-            ],
+            Fault::HugeRequest => {
+                vec![field(&format!("{container}.resources.requests.cpu"), "at_least: 100m, at_most: \"1\"")]
+            }
             Fault::LivenessPort => vec![field(&format!("{container}.livenessProbe.httpGet.port"), "equals: 8080")],
             Fault::ReadinessPort => vec![field(&format!("{container}.readinessProbe.httpGet.port"), "equals: 8080")],
             Fault::MissingNode => vec![check("gone: {kind: Node, name: node-9}")],
@@ -133,7 +137,9 @@ impl Fault {
             Fault::HugeRequest => self.manifest(name).replace("cpu: \"8\"", "cpu: 250m"),
             Fault::LivenessPort => self.manifest(name).replace("port: 8081", "port: 8080"),
             Fault::ReadinessPort => self.manifest(name).replace("port: 9090", "port: 8080"),
-            Fault::MissingNode => self.manifest(name).replace("\n      nodeSelector: {kubernetes.io/hostname: node-9}", ""),
+            Fault::MissingNode => {
+                self.manifest(name).replace("\n      nodeSelector: {kubernetes.io/hostname: node-9}", "")
+            }
         };
         apply(&fixed)
     }
@@ -151,7 +157,10 @@ impl Fault {
         };
         let mut wrong = vec![
             WrongSolution { run: format!("kubectl delete pods -l app={name}\nsleep 30s\n"), says: not_ready.into() },
-            WrongSolution { run: format!("kubectl rollout restart deployment {name}\nsleep 30s\n"), says: not_ready.into() },
+            WrongSolution {
+                run: format!("kubectl rollout restart deployment {name}\nsleep 30s\n"),
+                says: not_ready.into(),
+            },
         ];
         let broken = self.manifest(name);
         let (run, says) = match self {
@@ -159,7 +168,10 @@ impl Fault {
             Fault::MemoryLimit => (apply(&broken.replace("memory: 8Mi", "memory: 16Mi")), "limits.memory is 16Mi"),
             Fault::HugeRequest => ("lab node add node-big --cpu 16\nsleep 30s\n".to_string(), "requests.cpu is 8"),
             Fault::LivenessPort => (
-                apply(&broken.replace("\n          livenessProbe: {httpGet: {path: /healthz, port: 8081}, periodSeconds: 5}", "")),
+                apply(&broken.replace(
+                    "\n          livenessProbe: {httpGet: {path: /healthz, port: 8081}, periodSeconds: 5}",
+                    "",
+                )),
                 "livenessProbe.httpGet.port is not set",
             ),
             Fault::ReadinessPort => (

@@ -4,13 +4,6 @@
 use super::*;
 use crate::lesson::lint;
 
-fn yaml(lesson: &Lesson) -> String {
-    let mut text = Vec::new();
-    let mut serializer = serde_yaml::Serializer::new(&mut text);
-    serde_yaml::with::singleton_map_recursive::serialize(lesson, &mut serializer).unwrap();
-    String::from_utf8(text).unwrap()
-}
-
 #[test]
 fn the_same_seed_draws_the_same_patients_and_another_seed_others() {
     let titles = |seed| challenge(seed).steps.iter().map(|s| s.title.clone()).collect::<Vec<_>>();
@@ -27,7 +20,7 @@ fn every_fault_is_graded_by_what_it_broke() {
     // A challenge has no quiz: the quiz rules are the only ones it does not meet.
     for seed in 1..=12 {
         let lesson = challenge(seed);
-        let problems: Vec<String> = lint(&yaml(&lesson))
+        let problems: Vec<String> = lint(&lesson.to_yaml())
             .into_iter()
             .filter(|d| !d.message.starts_with("the quiz"))
             .map(|d| d.render(&format!("challenge seed {seed}")))

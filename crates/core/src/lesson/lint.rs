@@ -96,7 +96,10 @@ impl Linter<'_> {
         if let Some(chart) = &step.chart
             && let Err(e) = crate::api::labels::Selector::parse(&chart.selector)
         {
-            self.report(&[Key("steps"), Index(i), Key("chart")], format!("chart: selector \"{}\": {e}", chart.selector));
+            self.report(
+                &[Key("steps"), Index(i), Key("chart")],
+                format!("chart: selector \"{}\": {e}", chart.selector),
+            );
         }
     }
 

@@ -34,8 +34,7 @@ pub struct FormatError {
 }
 
 /// The check kinds, as lessons spell them (for "unknown check kind" errors).
-pub const CHECK_KINDS: &[&str] =
-    &[
+pub const CHECK_KINDS: &[&str] = &[
     "pods",
     "deployment",
     "exists",
@@ -77,6 +76,16 @@ impl Lesson {
             let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
             FormatError { line, column, message: explain(&e.to_string()) }
         })
+    }
+
+    /// The lesson as a lesson file writes it (checks as one-key maps), e.g. a drawn challenge.
+    pub fn to_yaml(&self) -> String {
+        let mut text = Vec::new();
+        let mut serializer = serde_yaml::Serializer::new(&mut text);
+        match serde_yaml::with::singleton_map_recursive::serialize(self, &mut serializer) {
+            Ok(()) => String::from_utf8(text).unwrap_or_default(),
+            Err(e) => format!("# cannot write this lesson as YAML: {e}\n"),
+        }
     }
 
     /// Reads a lesson the web app's build turned from YAML into JSON (so the page needs no YAML

@@ -38,7 +38,8 @@ impl Linter<'_> {
             let at = [Key("quiz"), Index(i)];
             let ran = lab.run_as_learner(run);
             self.report_failures(ran, &[&at[..], &[Key("run")]].concat(), "quiz question's run");
-            let choices = question.choices.iter().filter_map(|c| c.check.as_ref().map(|check| (c.text.as_str(), check)));
+            let choices =
+                question.choices.iter().filter_map(|c| c.check.as_ref().map(|check| (c.text.as_str(), check)));
             self.exactly_one_true(&lab, choices, &at, "quiz question");
         }
     }
@@ -77,8 +78,10 @@ impl Linter<'_> {
             .collect();
         let true_choices = verdicts.iter().filter(|v| v.starts_with("[true]")).count();
         if true_choices != 1 {
-            let message =
-                format!("{what}: {true_choices} choices are true after its run, want exactly 1: {}", verdicts.join("; "));
+            let message = format!(
+                "{what}: {true_choices} choices are true after its run, want exactly 1: {}",
+                verdicts.join("; ")
+            );
             self.report(at, message);
         }
     }
@@ -126,7 +129,8 @@ impl Linter<'_> {
             return;
         }
         if !verdict.message.contains(says) {
-            let message = format!("wrong solution: the learner is told \"{}\", which does not say \"{says}\"", verdict.message);
+            let message =
+                format!("wrong solution: the learner is told \"{}\", which does not say \"{says}\"", verdict.message);
             self.report(at, message);
         }
         tried.pass_time(IDLE);

@@ -61,10 +61,12 @@ impl Linter<'_> {
         if let Some(run) = &question.run {
             self.parse_script(run, &[&at[..], &[Key("run")]].concat());
             if question.choices.len() < 2 || checks != question.choices.len() || right != 0 {
-                let message = "a lab question needs at least 2 choices, each with a `check` and none `correct` (the lab decides)";
+                let message =
+                    "a lab question needs at least 2 choices, each with a `check` and none `correct` (the lab decides)";
                 self.report(&at, message.into());
             }
-            for (j, check) in question.choices.iter().enumerate().filter_map(|(j, c)| c.check.as_ref().map(|k| (j, k))) {
+            for (j, check) in question.choices.iter().enumerate().filter_map(|(j, c)| c.check.as_ref().map(|k| (j, k)))
+            {
                 self.check_problems(check, &[&at[..], &[Key("choices"), Index(j), Key("check")]].concat());
             }
         } else if checks > 0 {
@@ -79,10 +81,16 @@ impl Linter<'_> {
         for (j, choice) in question.choices.iter().enumerate() {
             let earlier = question.choices[..j].iter().position(|c| c.explanation.trim() == choice.explanation.trim());
             if choice.explanation.trim().is_empty() {
-                self.report(&[&at[..], &[Key("choices"), Index(j)]].concat(), "a choice needs its own explanation".into());
+                self.report(
+                    &[&at[..], &[Key("choices"), Index(j)]].concat(),
+                    "a choice needs its own explanation".into(),
+                );
             } else if let Some(earlier) = earlier {
-                let message =
-                    format!("choice {}'s explanation repeats choice {}'s: each choice explains itself", j + 1, earlier + 1);
+                let message = format!(
+                    "choice {}'s explanation repeats choice {}'s: each choice explains itself",
+                    j + 1,
+                    earlier + 1
+                );
                 self.report(&[&at[..], &[Key("choices"), Index(j)]].concat(), message);
             }
         }

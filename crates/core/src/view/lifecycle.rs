@@ -79,15 +79,6 @@ struct Instant {
     seq: u64,
 }
 
-struct Write {
-    seq: u64,
-    kind: Kind,
-    namespace: String,
-    name: String,
-    uid: Uid,
-    deleted: bool,
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct LifecycleHistory {
     informer: Informer,
@@ -98,35 +89,29 @@ pub struct LifecycleHistory {
 
 impl LifecycleHistory {
     /// Catches up with the store's writes since the last call; the time is the store's now.
+    /// A big lab writes hundreds of thousands of pods: a write to a pod with no lane, when no
+    /// lane can be opened, costs one lookup and nothing is copied.
     pub fn record(&mut self, store: &Store) {
         let now = store.now();
-        let writes: Vec<Write> = match self.informer.poll(store) {
-            Changes::Events(events) => events
-                .filter(|e| e.kind == Kind::Pod || e.kind == Kind::Event)
-                .map(|e| Write {
-                    seq: e.resource_version,
-                    kind: e.kind,
-                    namespace: e.namespace.clone(),
-                    name: e.name.clone(),
-                    uid: e.uid,
-                    deleted: e.type_ == WatchEventType::Deleted,
-                })
-                .collect(),
+        let events = match self.informer.poll(store) {
+            Changes::Events(events) => events,
             Changes::Relist => return self.relist(store, Instant { time: now, seq: store.resource_version() }),
         };
         // A pod written several times in the instant is seen once, as its last write left it.
         let mut last_write: BTreeMap<Uid, u64> = BTreeMap::new();
-        for write in writes.iter().filter(|w| w.kind == Kind::Pod) {
-            last_write.insert(write.uid, write.seq);
+        for write in events.clone().filter(|e| e.kind == Kind::Pod && self.may_chart(e.uid)) {
+            last_write.insert(write.uid, write.resource_version);
         }
-        let at = |seq| Instant { time: now, seq };
-        for write in &writes {
-            match (write.kind, write.deleted) {
-                (Kind::Pod, true) => self.end(write.uid, at(write.seq)),
-                (Kind::Pod, false) if last_write[&write.uid] == write.seq => {
-                    let pod = store.try_get::<Pod>(&write.namespace, &write.name).filter(|p| p.metadata.uid == write.uid);
+        for write in events {
+            let at = Instant { time: now, seq: write.resource_version };
+            let deleted = write.type_ == WatchEventType::Deleted;
+            match (write.kind, deleted) {
+                (Kind::Pod, true) => self.end(write.uid, at),
+                (Kind::Pod, false) if last_write.get(&write.uid) == Some(&write.resource_version) => {
+                    let pod =
+                        store.try_get::<Pod>(&write.namespace, &write.name).filter(|p| p.metadata.uid == write.uid);
                     if let Some(pod) = pod {
-                        self.observe(pod, at(write.seq));
+                        self.observe(pod, at);
                     }
                 }
                 (Kind::Event, false) => {
@@ -137,6 +122,11 @@ impl LifecycleHistory {
                 _ => {}
             }
         }
+    }
+
+    /// Whether a pod has a lane, or could be given one.
+    fn may_chart(&self, uid: Uid) -> bool {
+        self.live.contains_key(&uid) || self.lanes.len() < MAX_LANES || self.live.len() < self.lanes.len()
     }
 
     /// The log no longer reaches back: every pod is looked at again, and lanes whose pod is
@@ -171,7 +161,9 @@ impl LifecycleHistory {
         }
         let open = lane.ready.last().is_some_and(|r| r.to.is_none());
         match (pod.is_ready(), open) {
-            (true, false) => push(&mut lane.ready, Span { from: now.time, seq: now.seq, to: None, state: String::new() }),
+            (true, false) => {
+                push(&mut lane.ready, Span { from: now.time, seq: now.seq, to: None, state: String::new() })
+            }
             (false, true) => close(&mut lane.ready, now.time),
             _ => {}
         }
@@ -217,7 +209,8 @@ impl LifecycleHistory {
 
     fn tick(&mut self, event: &Event, now: SimTime) {
         let involved = &event.involved_object;
-        let Some(&index) = involved.uid.filter(|_| involved.kind.as_deref() == Some("Pod")).and_then(|u| self.live.get(&u))
+        let Some(&index) =
+            involved.uid.filter(|_| involved.kind.as_deref() == Some("Pod")).and_then(|u| self.live.get(&u))
         else {
             return;
         };

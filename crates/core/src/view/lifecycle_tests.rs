@@ -47,17 +47,15 @@ fn a_rolling_update_hands_over_one_pod_at_a_time() {
     // The relay, in the order the writes happened (within one virtual instant, here): the first
     // v2 pod turns Ready, and only then is a v1 pod told to stop.
     let first_v2_ready = v2.iter().filter_map(|l| l.ready.first()).map(|r| (r.from, r.seq)).min().unwrap();
-    let first_v1_terminating = v1
-        .iter()
-        .flat_map(|l| &l.states)
-        .filter(|s| s.state == "Terminating")
-        .map(|s| (s.from, s.seq))
-        .min()
-        .unwrap();
+    let first_v1_terminating =
+        v1.iter().flat_map(|l| &l.states).filter(|s| s.state == "Terminating").map(|s| (s.from, s.seq)).min().unwrap();
     assert!(first_v2_ready < first_v1_terminating, "{text}");
     assert!(v1.iter().all(|l| l.gone.is_some()), "old pods leave after their grace period:\n{text}");
     let chooser = chartable(sim.store());
-    assert_eq!(chooser, [Chartable { namespace: "default".into(), name: "hello".into(), selector: "app=hello".into() }]);
+    assert_eq!(
+        chooser,
+        [Chartable { namespace: "default".into(), name: "hello".into(), selector: "app=hello".into() }]
+    );
     assert!(chart.lanes[0].owner.as_deref().is_some_and(|o| o.starts_with("ReplicaSet/hello-")), "{text}");
 }
 
@@ -81,7 +79,8 @@ fn a_dead_nodes_pods_stay_until_eviction() {
     );
     let chart = sim.lifecycle().chart(sim.store(), "app=hello", "default").unwrap();
     let text = render(&chart);
-    let dead: Vec<&Lane> = chart.lanes.iter().filter(|l| l.ticks.iter().any(|t| t.reason == "TaintManagerEviction")).collect();
+    let dead: Vec<&Lane> =
+        chart.lanes.iter().filter(|l| l.ticks.iter().any(|t| t.reason == "TaintManagerEviction")).collect();
     assert!(!dead.is_empty(), "{text}");
     for lane in dead {
         // Not Ready from about 50 s after the power-off (its node NotReady), evicted at 300 s.

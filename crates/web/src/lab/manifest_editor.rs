@@ -20,12 +20,18 @@ struct Problem {
     message: String,
 }
 
-/// The files the editor offers: the lesson's own (by name), or the sandbox's example.
+/// A page's own lesson files, for a lesson the catalogue does not hold (a drawn challenge).
+#[derive(Clone)]
+pub struct PageFiles(pub Vec<(String, String)>);
+
+/// The files the editor offers: the page's, the lesson's own (by name), or the sandbox's example.
 fn starting_files(lesson_id: &str) -> Vec<(String, String)> {
-    let files: Vec<(String, String)> = catalogue()
-        .find(lesson_id)
-        .map(|lesson| lesson.files.iter().map(|(name, text)| (name.clone(), text.clone())).collect())
-        .unwrap_or_default();
+    let files: Vec<(String, String)> = use_context::<PageFiles>().map(|f| f.0).unwrap_or_else(|| {
+        catalogue()
+            .find(lesson_id)
+            .map(|lesson| lesson.files.iter().map(|(name, text)| (name.clone(), text.clone())).collect())
+            .unwrap_or_default()
+    });
     if files.is_empty() { vec![("web.yaml".to_string(), SANDBOX_EXAMPLE.to_string())] } else { files }
 }
 

@@ -55,10 +55,13 @@ pub fn App() -> impl IntoView {
 }
 
 /// A returning learner who opens the app at the catalogue is taken to the lesson they were in
-/// (the lesson page then opens their step).
+/// (the lesson page then opens their step); a finished challenge is not somewhere to go back to.
 fn resume_from_catalogue(server: ServerContext, route: Memo<Route>) {
     Effect::new(move |_| {
         let Some(resume) = server.resume.get() else { return };
+        if resume.lesson == kubelab_core::lesson::challenge::CHALLENGE_ID {
+            return;
+        }
         if route.get_untracked() == Route::Catalogue
             && let Some(window) = web_sys::window()
         {

@@ -6,6 +6,7 @@
 use crate::engine::Engine;
 use crate::lab::lab_handle::LabHandle;
 use crate::lab::lab_view::LabView;
+use crate::lab::manifest_editor::PageFiles;
 use crate::lab::shared_lab;
 use crate::learner::progress_event::ProgressKind;
 use crate::learner::progress_sync::LessonReporter;
@@ -44,6 +45,7 @@ pub fn ChallengePage(seed: u64, engine: &'static dyn Engine) -> impl IntoView {
 fn ChallengeView(seed: u64, lesson: &'static Lesson, lab: LabHandle) -> impl IntoView {
     let reporter = LessonReporter::new(&lesson.id);
     provide_context(reporter);
+    provide_context(PageFiles(lesson.files.iter().map(|(name, text)| (name.clone(), text.clone())).collect()));
     let started = js_sys::Date::now();
     let now = RwSignal::new(started);
     if let Ok(handle) = set_interval_with_handle(move || now.set(js_sys::Date::now()), Duration::from_secs(1)) {
