@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine, slices); then the
+# Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine, slices, lifecycle); then the
 # engine scenario at a tenth of the size natively and in the wasm32 bundle in headless chromium,
 # twice in turn so the two compare within one run, and once under Node; then the full-size
 # scenario in chromium; then the server's load benchmark; then the browser budgets

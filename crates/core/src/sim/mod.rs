@@ -62,6 +62,8 @@ pub struct Sim {
     over_budget: bool,
     /// Every pod's life so far, for the lifecycle chart (`view/lifecycle.rs`).
     lifecycle: LifecycleHistory,
+    /// Whether the lifecycle history is kept (on; the benchmark turns it off to weigh it).
+    record_lifecycles: bool,
 }
 
 impl Sim {
@@ -82,6 +84,7 @@ impl Sim {
             interrupt: None,
             command_work: 0,
             lifecycle: LifecycleHistory::default(),
+            record_lifecycles: true,
             over_budget: false,
         };
         for template in &cluster.nodes {
@@ -112,6 +115,12 @@ impl Sim {
     /// Every pod's life so far, as the lifecycle chart draws it.
     pub fn lifecycle(&self) -> &LifecycleHistory {
         &self.lifecycle
+    }
+
+    /// Stops (or resumes) keeping the lifecycle history: only `benches/lifecycle.rs` turns it
+    /// off, to measure what keeping it costs.
+    pub fn record_lifecycles(&mut self, on: bool) {
+        self.record_lifecycles = on;
     }
 
     pub fn trace(&self) -> &Trace {
@@ -293,7 +302,7 @@ impl Sim {
 
     fn set_now(&mut self, now: SimTime) {
         // The instant that ends: what it wrote is the state its lanes show from it on.
-        if now != self.now {
+        if now != self.now && self.record_lifecycles {
             self.lifecycle.record(&self.store);
         }
         self.now = now;
