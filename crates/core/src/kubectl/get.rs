@@ -35,6 +35,11 @@ pub const VERB: Verb = Verb {
             None,
             "If non-empty, sort list types using this field specification. The field specification is expressed as a JSONPath expression (e.g. '{.metadata.name}').",
         ),
+        Flag::repeated(
+            "label-columns",
+            Some('L'),
+            "Accepts a comma separated list of labels that are going to be presented as columns. Names are case-sensitive. You can also use multiple flag options like -L label1 -L label2...",
+        ),
         Flag::switch(
             "show-labels",
             None,
@@ -135,7 +140,7 @@ pub(super) fn watch_of(store: &crate::store::Store, args: &Args) -> Result<Optio
     watch.labels = Selector::parse(args.get("selector").unwrap_or("")).map_err(|e| format!("error: {e}"))?;
     watch.fields =
         FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind).map_err(|e| format!("error: {e}"))?;
-    watch.show_labels = args.switch("show-labels");
+    watch.label_columns = Labels::of(args);
     watch.header_pending = args.switch("watch-only");
     Ok(Some(watch))
 }
@@ -226,9 +231,7 @@ fn print(
                     out.line("");
                 }
                 let mut table = table_for(*kind, &group, now, wide, qualify, all_namespaces);
-                if args.switch("show-labels") {
-                    show_labels(&mut table, &group);
-                }
+                Labels::of(args).add_columns(&mut table, &group);
                 emit_table(out, table, args.switch("no-headers"));
             }
         }
@@ -246,13 +249,36 @@ fn emit_table(out: &mut Output, mut table: Table, no_headers: bool) {
     out.raw(text.split_once('\n').map_or(String::new(), |(_, rest)| rest.to_string()));
 }
 
-/// `--show-labels`: a LABELS column, `k=v` pairs in key order, `<none>` when there are none.
-pub(super) fn show_labels(table: &mut Table, objects: &[&Object]) {
-    table.headers.push("LABELS".into());
-    for (row, object) in table.rows.iter_mut().zip(objects) {
-        let labels = &object.metadata().labels;
-        let text: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        row.push(if text.is_empty() { "<none>".into() } else { text.join(",") });
+/// The label columns a table gets: one per `-L` key (headed by the key's last segment, upper
+/// case, empty where an object lacks it), then with `--show-labels` a LABELS column of every
+/// `k=v` pair in key order (`<none>` when there are none), as cli-runtime's decorateTable adds them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Labels {
+    keys: Vec<String>,
+    show_all: bool,
+}
+
+impl Labels {
+    pub(super) fn of(args: &super::args::Args) -> Labels {
+        let keys = args.all("label-columns").iter().flat_map(|v| v.split(',')).filter(|k| !k.is_empty());
+        Labels { keys: keys.map(str::to_string).collect(), show_all: args.switch("show-labels") }
+    }
+
+    pub(super) fn add_columns(&self, table: &mut Table, objects: &[&Object]) {
+        for key in &self.keys {
+            table.headers.push(key.rsplit('/').next().unwrap_or(key).to_uppercase());
+        }
+        if self.show_all {
+            table.headers.push("LABELS".into());
+        }
+        for (row, object) in table.rows.iter_mut().zip(objects) {
+            let labels = &object.metadata().labels;
+            row.extend(self.keys.iter().map(|key| labels.get(key).unwrap_or_default().to_string()));
+            if self.show_all {
+                let text: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                row.push(if text.is_empty() { "<none>".into() } else { text.join(",") });
+            }
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! from narrowing between rows. A `Watch` is a cursor into the store's watch log plus filters;
 //! callers `poll` it (the scenario runner after each sleep, the terminal until Ctrl-C).
 
-use super::get::{Format, show_labels, table_for};
+use super::get::{Format, Labels, table_for};
 use super::output::{Block, Item, Output, Table};
 use super::render::{to_json, to_yaml};
 use crate::api::labels::Selector;
@@ -28,7 +28,7 @@ pub struct Watch {
     pub(super) fields: FieldSelector,
     pub(super) format: Format,
     pub(super) all_namespaces: bool,
-    pub(super) show_labels: bool,
+    pub(super) label_columns: Labels,
     /// `--watch-only`: the header comes with the first row.
     pub(super) header_pending: bool,
     /// How far it has read the watch log.
@@ -64,7 +64,7 @@ impl Watch {
             fields: FieldSelector::everything(),
             format,
             all_namespaces: false,
-            show_labels: false,
+            label_columns: Labels::default(),
             header_pending: false,
             informer: Informer::default(),
             widths: Vec::new(),
@@ -124,9 +124,7 @@ impl Watch {
         let mut table = match &self.format {
             Format::Table { wide } => {
                 let mut table = table_for(self.kind, &[object], time, *wide, false, self.all_namespaces);
-                if self.show_labels {
-                    show_labels(&mut table, &[object]);
-                }
+                self.label_columns.add_columns(&mut table, &[object]);
                 table
             }
             Format::CustomColumns(columns) => columns.table(std::slice::from_ref(object)),
