@@ -8,7 +8,8 @@
 //! applied: {kind: deploy, name: hello, path: .spec.replicas, equals: 4}
 //! ```
 
-use super::{Context, Verdict, namespace_or_default, parse_kind};
+use super::field::read_object;
+use super::{Context, Verdict, parse_kind};
 use crate::kubectl::jsonpath::{Template, relaxed, to_text};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -37,15 +38,11 @@ impl AppliedCheck {
     }
 
     pub fn evaluate(&self, ctx: &Context<'_>) -> Verdict {
-        let (kind, path) = match (parse_kind(&self.kind), Template::parse(&relaxed(&self.path))) {
-            (Ok(kind), Ok(path)) => (kind, path),
-            (Err(e), _) | (_, Err(e)) => return Verdict::new(false, e),
+        let (object_name, document, path) = match read_object(ctx, &self.kind, &self.namespace, &self.name, &self.path)
+        {
+            Ok(read) => read,
+            Err(verdict) => return verdict,
         };
-        let object_name = format!("{}/{}", kind.info().singular, self.name);
-        let Ok(object) = ctx.api().get(kind, namespace_or_default(&self.namespace), &self.name) else {
-            return Verdict::new(false, format!("{object_name} does not exist yet"));
-        };
-        let document = object.to_json_value();
         let remembered = document["metadata"]["annotations"][LAST_APPLIED].as_str();
         let Some(applied) = remembered.and_then(|text| serde_json::from_str::<Value>(text).ok()) else {
             return Verdict::new(false, format!("{object_name} was never changed with kubectl apply"));

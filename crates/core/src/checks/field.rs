@@ -40,6 +40,26 @@ pub struct FieldCheck {
     pub at_most: Option<String>,
 }
 
+/// The object a field check reads, as JSON, with its name as messages give it
+/// (`deployment/hello`) and the parsed path; or the failing verdict that says why not.
+pub(super) fn read_object(
+    ctx: &Context<'_>,
+    kind: &str,
+    namespace: &Option<String>,
+    name: &str,
+    path: &str,
+) -> Result<(String, Value, Template), Verdict> {
+    let (kind, path) = match (parse_kind(kind), Template::parse(&relaxed(path))) {
+        (Ok(kind), Ok(path)) => (kind, path),
+        (Err(e), _) | (_, Err(e)) => return Err(Verdict::new(false, e)),
+    };
+    let object_name = format!("{}/{}", kind.info().singular, name);
+    let Ok(object) = ctx.api().get(kind, namespace_or_default(namespace), name) else {
+        return Err(Verdict::new(false, format!("{object_name} does not exist yet")));
+    };
+    Ok((object_name, object.to_json_value(), path))
+}
+
 impl FieldCheck {
     pub fn problems(&self) -> Vec<String> {
         let object = ObjectRef { kind: self.kind.clone(), name: self.name.clone(), namespace: None };
@@ -58,15 +78,11 @@ impl FieldCheck {
     }
 
     pub fn evaluate(&self, ctx: &Context<'_>) -> Verdict {
-        let (kind, path) = match (parse_kind(&self.kind), Template::parse(&relaxed(&self.path))) {
-            (Ok(kind), Ok(path)) => (kind, path),
-            (Err(e), _) | (_, Err(e)) => return Verdict::new(false, e),
+        let (object_name, document, path) = match read_object(ctx, &self.kind, &self.namespace, &self.name, &self.path)
+        {
+            Ok(read) => read,
+            Err(verdict) => return verdict,
         };
-        let object_name = format!("{}/{}", kind.info().singular, self.name);
-        let Ok(object) = ctx.api().get(kind, namespace_or_default(&self.namespace), &self.name) else {
-            return Verdict::new(false, format!("{object_name} does not exist yet"));
-        };
-        let document = object.to_json_value();
         // The same JSONPath as `kubectl get -o jsonpath`, so a check reads what the learner sees.
         let found: Vec<String> = path.find_results(&document).into_iter().flatten().map(|v| to_text(&v)).collect();
         let field = format!("{object_name} {}", self.path);

@@ -6,6 +6,7 @@
 use crate::engine::Engine;
 use crate::lab::lab_handle::LabHandle;
 use crate::lab::lab_view::LabView;
+use crate::lab::lifecycle_chart;
 use crate::lab::manifest_editor::PageFiles;
 use crate::lab::shared_lab;
 use crate::learner::progress_event::ProgressKind;
@@ -15,6 +16,7 @@ use crate::lesson::task_panel::TaskPanel;
 use crate::pages::error_panel::ErrorPanel;
 use crate::pages::route::Route;
 use kubelab_core::lesson::Lesson;
+use kubelab_core::sim::time::SimTime;
 use kubelab_wire::ChallengeResult;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -32,13 +34,23 @@ pub fn NewChallenge() -> impl IntoView {
 
 #[component]
 pub fn ChallengePage(seed: u64, engine: &'static dyn Engine) -> impl IntoView {
-    let lesson: &'static Lesson = Box::leak(Box::new(engine.challenge(seed)));
+    let lesson = drawn(engine, seed);
     match engine.lesson_lab(lesson) {
         Ok(session) => view! { <ChallengeView seed=seed lesson=lesson lab=shared_lab::open(session) /> }.into_any(),
         Err(message) => {
             view! { <ErrorPanel title="The challenge's lab did not start".to_string() message=message /> }.into_any()
         }
     }
+}
+
+thread_local! {
+    /// Challenges drawn on this page so far: a lesson lives as long as the page (the panels
+    /// borrow it), so each seed is drawn and kept once, however often it is opened.
+    static DRAWN: std::cell::RefCell<std::collections::BTreeMap<u64, &'static Lesson>> = Default::default();
+}
+
+fn drawn(engine: &'static dyn Engine, seed: u64) -> &'static Lesson {
+    DRAWN.with_borrow_mut(|drawn| *drawn.entry(seed).or_insert_with(|| Box::leak(Box::new(engine.challenge(seed)))))
 }
 
 #[component]
@@ -133,6 +145,5 @@ fn clock_ms(ms: f64) -> String {
 }
 
 fn clock(ms: u64) -> String {
-    let secs = ms / 1000;
-    format!("{}:{:02}", secs / 60, secs % 60)
+    lifecycle_chart::clock(SimTime::from_millis(ms))
 }
