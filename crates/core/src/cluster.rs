@@ -6,6 +6,7 @@ use crate::api::node::{NodeAddress, NodeCondition, NodeSystemInfo, Taint};
 use crate::api::quantity::{Format, Quantity};
 use crate::api::string_map::StringMap;
 use crate::api::{Node, ObjectMeta};
+use crate::gpu::{GpuInventory, GpuMachine, MigStrategy};
 use crate::sim::time::SimTime;
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +25,13 @@ pub struct NodeTemplate {
     pub labels: StringMap,
     #[serde(default)]
     pub taints: Vec<Taint>,
+    /// Its GPUs, `MODEL[xN]` (`A100-SXM4-40GBx2`); none when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
+    /// The device plugin's MIG strategy on it (`none`, `single` — the GPU Operator's default —
+    /// or `mixed`).
+    #[serde(default, rename = "migStrategy", skip_serializing_if = "Option::is_none")]
+    pub mig_strategy: Option<MigStrategy>,
 }
 
 fn default_cpu() -> Quantity {
@@ -47,11 +55,20 @@ impl NodeTemplate {
             pods: default_pods(),
             labels: StringMap::new(),
             taints: Vec::new(),
+            gpu: None,
+            mig_strategy: None,
         }
+    }
+
+    /// Its GPUs, if it has any, with the reason when the inventory is not one the lab knows.
+    pub fn gpu_machine(&self) -> Result<Option<GpuMachine>, String> {
+        let Some(text) = &self.gpu else { return Ok(None) };
+        let inventory = GpuInventory::parse(text).map_err(|e| format!("node {:?}: gpu: {e}", self.name))?;
+        Ok(Some(GpuMachine::new(&self.name, &inventory, self.mig_strategy.unwrap_or_default())))
     }
 }
 
-/// A cluster file: `nodes: [{name, cpu, memory, pods, labels, taints}]`.
+/// A cluster file: `nodes: [{name, cpu, memory, pods, labels, taints, gpu, migStrategy}]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClusterSpec {
@@ -77,7 +94,11 @@ impl Default for ClusterSpec {
 impl ClusterSpec {
     /// Parses a cluster file, with errors that name the problem.
     pub fn from_yaml(text: &str) -> Result<ClusterSpec, String> {
-        serde_yaml::from_str(text).map_err(|e| format!("invalid cluster file: {e}"))
+        let spec: ClusterSpec = serde_yaml::from_str(text).map_err(|e| format!("invalid cluster file: {e}"))?;
+        for node in &spec.nodes {
+            node.gpu_machine().map_err(|e| format!("invalid cluster file: {e}"))?;
+        }
+        Ok(spec)
     }
 }
 
@@ -155,5 +176,20 @@ mod tests {
         assert_eq!(node.metadata.labels.get("gpu"), Some("true"));
         assert_eq!(node.spec.taints[0].effect, "NoSchedule");
         assert!(ClusterSpec::from_yaml("nodes:\n- name: x\n  gpus: 1\n").unwrap_err().contains("unknown field `gpus`"));
+    }
+
+    #[test]
+    fn gpu_machines_name_a_known_model() {
+        let spec =
+            ClusterSpec::from_yaml("nodes:\n- name: a\n  gpu: A100-SXM4-40GBx2\n  migStrategy: mixed\n").unwrap();
+        let machine = spec.nodes[0].gpu_machine().unwrap().unwrap();
+        assert_eq!((machine.gpus.len(), machine.strategy), (2, MigStrategy::Mixed));
+        let error = ClusterSpec::from_yaml("nodes:\n- name: a\n  gpu: V100x2\n").unwrap_err();
+        assert!(
+            error.starts_with(
+                "invalid cluster file: node \"a\": gpu: unknown GPU model \"V100\"; known: A100-SXM4-40GB,"
+            ),
+            "{error}"
+        );
     }
 }

@@ -21,6 +21,8 @@
 //! - [`checks`] — lesson checks, one file per kind: YAML shape, evaluator, learner message.
 //! - [`lesson`] — the lesson format (YAML), the lesson lab, the linter and the JSON Schema.
 //! - [`workload`] — what images do: the catalogue (registry), pulls, processes over time, probes.
+//! - [`gpu`] — GPU models and MIG geometry, the GPU Operator (GFD, device plugin, MIG manager),
+//!   `nvidia-smi`.
 //!
 //! No IO, threads, wall clock or global randomness anywhere in this crate.
 
@@ -33,6 +35,7 @@ pub mod checks;
 pub mod cluster;
 pub mod controllers;
 pub mod error;
+pub mod gpu;
 pub mod kubectl;
 pub mod kubelet;
 pub mod lesson;

@@ -36,6 +36,9 @@ pub struct Controllers {
     pub scheduler: crate::scheduler::Scheduler,
     /// The simulated kubelets of every node (not a controller upstream, but the same loop shape).
     pub kubelet: crate::kubelet::Kubelet,
+    /// The GPU Operator's node-side parts on every GPU node (feature discovery, device plugin,
+    /// MIG manager).
+    pub gpu_operator: crate::gpu::GpuOperator,
     pub node_lifecycle: node_lifecycle::NodeLifecycleController,
     pub endpoint_slice: endpoint_slice::EndpointSliceController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
@@ -176,6 +179,7 @@ impl Controllers {
         match name {
             ControllerName::GarbageCollector => self.garbage_collector.sync(store),
             ControllerName::Namespace => self.namespace.sync(store),
+            ControllerName::GpuOperator => self.gpu_operator.sync(store),
             ControllerName::NodeLifecycle => self.node_lifecycle.sync(store),
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
@@ -198,6 +202,7 @@ impl Controllers {
             (ControllerName::ReplicaSet, &self.replica_set.informer),
             (ControllerName::Scheduler, &self.scheduler.informer),
             (ControllerName::Kubelet, &self.kubelet.informer),
+            (ControllerName::GpuOperator, &self.gpu_operator.informer),
             (ControllerName::NodeLifecycle, &self.node_lifecycle.informer),
             (ControllerName::TaintEviction, &self.taint_eviction.informer),
             (ControllerName::EndpointSlice, &self.endpoint_slice.informer),
@@ -213,6 +218,7 @@ impl Controllers {
             self.deployment.next_wake(),
             self.scheduler.next_wake(),
             self.kubelet.next_wake(),
+            self.gpu_operator.next_wake(),
             self.node_lifecycle.next_wake(),
             self.taint_eviction.next_wake(),
             self.horizontal_pod_autoscaler.next_wake(),

@@ -14,6 +14,7 @@ pub enum ControllerName {
     ReplicaSet,
     Scheduler,
     Kubelet,
+    GpuOperator,
     NodeLifecycle,
     TaintEviction,
     EndpointSlice,
@@ -23,13 +24,14 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 10] = [
+    pub const PASS: [ControllerName; 11] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
         ControllerName::Scheduler,
         ControllerName::Kubelet,
+        ControllerName::GpuOperator,
         ControllerName::NodeLifecycle,
         ControllerName::TaintEviction,
         ControllerName::EndpointSlice,
@@ -45,6 +47,7 @@ impl ControllerName {
             ControllerName::ReplicaSet => "replicaset-controller",
             ControllerName::Scheduler => "default-scheduler",
             ControllerName::Kubelet => "kubelet",
+            ControllerName::GpuOperator => "gpu-operator",
             ControllerName::NodeLifecycle => "node-lifecycle-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
@@ -68,6 +71,8 @@ impl ControllerName {
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler",
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
+            // Its parts write as their own service accounts (`gpu/operator.rs`).
+            ControllerName::GpuOperator => return None,
         };
         Some(UserInfo::controller(account))
     }

@@ -100,6 +100,13 @@ fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -> Result<(S
     let since_start = sim.now().since(process.started_at);
     let info = process.image;
     let program = command[0].rsplit('/').next().unwrap_or("");
+    if program == "nvidia-smi" {
+        let gpus = &sim.controllers().gpu_operator;
+        let ns = &pod.metadata.namespace;
+        if let Some(outcome) = gpus.container_nvidia_smi(ns, &pod.metadata.name, name, &command[1..], sim.now()) {
+            return Ok(outcome);
+        }
+    }
     if info.workload.behaviour.shell {
         match program {
             "wget" => return Ok(wget::wget(sim, pod, &command[1..])),

@@ -6,6 +6,7 @@ use crate::api::node::{Node, Taint};
 use crate::api::quantity::Quantity;
 use crate::api::{Kind, Pod};
 use crate::cluster::NodeTemplate;
+use crate::gpu::MigStrategy;
 use crate::kubectl::args::{self, Flag};
 use crate::scheduler::Scheduler;
 use crate::sim::Sim;
@@ -21,8 +22,14 @@ pub struct LabVerb {
 pub const LAB_VERBS: &[LabVerb] = &[
     LabVerb {
         words: &["node", "add"],
-        usage: "lab node add NAME [--cpu 4] [--memory 16Gi] [--pods 110] [--label k=v]... [--taint k=v:Effect]...",
+        usage: "lab node add NAME [--cpu 4] [--memory 16Gi] [--pods 110] [--label k=v]... [--taint k=v:Effect]... [--gpu MODEL[xN]] [--mig-strategy none|single|mixed]",
         flags: &[
+            Flag::value(
+                "gpu",
+                None,
+                "GPUs, MODEL[xN] (A100-SXM4-40GB, A100-SXM4-80GB, H100-SXM5-80GB, H200-SXM5-141GB, L4, T4)",
+            ),
+            Flag::value("mig-strategy", None, "The device plugin's MIG strategy (none, single, mixed)"),
             Flag::value("cpu", None, "CPU capacity (a quantity)"),
             Flag::value("memory", None, "Memory capacity (a quantity)"),
             Flag::value("pods", None, "Maximum pods"),
@@ -30,6 +37,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
             Flag::repeated("taint", None, "A taint, k=v:Effect"),
         ],
         run: node_add,
+    },
+    LabVerb {
+        words: &["node", "exec"],
+        usage: "lab node exec NAME -- nvidia-smi [ARGS...]",
+        flags: &[],
+        run: node_exec,
     },
     LabVerb { words: &["node", "remove"], usage: "lab node remove NAME", flags: &[], run: node_remove },
     LabVerb { words: &["node", "power-off"], usage: "lab node power-off NAME", flags: &[], run: node_power_off },
@@ -104,8 +117,37 @@ fn node_add(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     for taint in args.all("taint") {
         template.taints.push(parse_taint(taint)?);
     }
+    if let Some(gpu) = args.get("gpu") {
+        template.gpu = Some(gpu.to_string());
+    }
+    if let Some(strategy) = args.get("mig-strategy") {
+        template.mig_strategy = Some(MigStrategy::parse(strategy).map_err(|e| format!("error: --mig-strategy: {e}"))?);
+    }
+    template.gpu_machine().map_err(|e| format!("error: --gpu: {}", e.rsplit(": gpu: ").next().unwrap_or(&e)))?;
     sim.add_node(&template).map_err(|e| e.to_string())?;
     Ok(format!("node/{} added", template.name))
+}
+
+/// `lab node exec NODE -- nvidia-smi …`: the NVIDIA driver's tool on the machine, as root.
+fn node_exec(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let usage = "error: usage: lab node exec NAME -- nvidia-smi [ARGS...]";
+    let (node, command) = match (args.args_len_at_dash, args.positionals.as_slice()) {
+        (Some(1), [node, command @ ..]) if !command.is_empty() => (node.clone(), command.to_vec()),
+        _ => return Err(usage.into()),
+    };
+    sim.store().get::<Node>("", &node).map_err(|e| e.to_string())?;
+    let program = command[0].rsplit('/').next().unwrap_or("");
+    if program != "nvidia-smi" {
+        return Err(format!("error: lab node exec runs nvidia-smi on a node; \"{program}\" is not modelled"));
+    }
+    let now = sim.now();
+    match sim.gpu_operator_mut().host_nvidia_smi(&node, &command[1..], now) {
+        Some((printed, 0)) => Ok(printed.trim_end_matches('\n').to_string()),
+        Some((printed, code)) => {
+            Err(format!("{}\ncommand terminated with exit code {code}", printed.trim_end_matches('\n')))
+        }
+        None => Err("sh: nvidia-smi: not found\ncommand terminated with exit code 127".into()),
+    }
 }
 
 /// `key[=value]:Effect`, as `kubectl taint` spells a taint.

@@ -137,9 +137,13 @@ impl Sim {
 
     /// Registers a machine as a Ready node.
     pub fn add_node(&mut self, template: &NodeTemplate) -> Result<Node, ApiError> {
+        let machine = template.gpu_machine().map_err(|message| ApiError::BadRequest { message })?;
         let node = node_from_template(template, self.nodes_added, self.now);
         let created = self.store.create(node)?;
         self.nodes_added += 1;
+        if let Some(machine) = machine {
+            self.controllers.gpu_operator.add_machine(&template.name, machine);
+        }
         // Its kubelet's first act: create the node's Lease and start renewing it.
         self.store.start_heartbeat(&created);
         Ok(created)
@@ -149,6 +153,7 @@ impl Sim {
     pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
         self.store.delete::<Node>("", name, &DeleteOptions::default())?;
         self.store.forget_heartbeat(name);
+        self.controllers.gpu_operator.remove_machine(name);
         Ok(())
     }
 
@@ -243,6 +248,12 @@ impl Sim {
     /// The controllers, for read-only views (the scheduler's decisions, the kubelet's runtime).
     pub fn controllers(&self) -> &Controllers {
         &self.controllers
+    }
+
+    /// The GPU Operator's parts, for `nvidia-smi` on a node: it changes the machine's hardware
+    /// state, which its feature discovery and device plugin publish at the next settle.
+    pub fn gpu_operator_mut(&mut self) -> &mut crate::gpu::GpuOperator {
+        &mut self.controllers.gpu_operator
     }
 
     /// Runs controllers until nothing changes, then schedules timers for new writes and traces them.

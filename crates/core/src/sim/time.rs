@@ -46,6 +46,19 @@ impl SimTime {
         format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z")
     }
 
+    /// C's `asctime` form, as `date` and `nvidia-smi` print the time (`Tue Feb 17 16:58:38 2026`).
+    pub fn to_ctime(self) -> String {
+        const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+        const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+        let secs = SIM_EPOCH_UNIX_SECONDS + (self.0 / 1000) as i64;
+        let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+        let (y, m, d) = civil_from_days(days);
+        let (hh, mm, ss) = (rem / 3600, (rem % 3600) / 60, rem % 60);
+        let weekday = DAYS[days.rem_euclid(7) as usize];
+        let month = MONTHS[(m as usize).saturating_sub(1) % 12];
+        format!("{weekday} {month} {d:>2} {hh:02}:{mm:02}:{ss:02} {y}")
+    }
+
     /// RFC 3339 with microseconds, as `metav1.MicroTime` prints (`…T00:00:10.000000Z`).
     pub fn to_rfc3339_micro(self) -> String {
         let seconds = self.to_rfc3339();

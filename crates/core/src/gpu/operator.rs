@@ -1,0 +1,298 @@
+//! The GPU Operator on every GPU node, as one component: GPU Feature Discovery's labels, the
+//! device plugin's resources in the Node's capacity (as the kubelet adds them), the kubelet
+//! device manager's allocation of devices to pods, and the MIG manager's reconfigurations.
+//! Upstream these are DaemonSets of NVIDIA/gpu-operator; here one loop keeps them in step.
+
+use super::device_plugin::{self, Device};
+use super::feature_discovery;
+use super::machine::GpuMachine;
+use super::mig_manager;
+use crate::api::quantity::{Format, Quantity};
+use crate::api::{Kind, Node, Pod};
+use crate::runtime::informer::{Changes, Informer};
+use crate::runtime::wakeups::Wakeups;
+use crate::sim::time::SimTime;
+use crate::store::{Store, UserInfo};
+use std::collections::{BTreeMap, BTreeSet};
+
+type PodKey = (String, String);
+
+/// The devices one pod's containers were given, by container.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodDevices {
+    pub node: String,
+    pub containers: Vec<(String, Vec<Device>)>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct GpuOperator {
+    pub(crate) informer: Informer,
+    machines: BTreeMap<String, GpuMachine>,
+    allocations: BTreeMap<PodKey, PodDevices>,
+    /// Nodes whose MIG manager is mid-reconfiguration: the config, and when it is done.
+    reconfiguring: BTreeMap<String, (String, SimTime)>,
+    wakeups: Wakeups<String>,
+    /// Nodes whose labels and capacity must be published again.
+    dirty: BTreeSet<String>,
+}
+
+/// The label a learner (or the GPU Operator's ClusterPolicy) sets, and the one the manager answers on.
+pub const MIG_CONFIG_LABEL: &str = "nvidia.com/mig.config";
+pub const MIG_CONFIG_STATE_LABEL: &str = "nvidia.com/mig.config.state";
+
+impl GpuOperator {
+    /// A machine with GPUs joins: its GPUs are published once its Node is seen.
+    pub fn add_machine(&mut self, node: &str, machine: GpuMachine) {
+        self.machines.insert(node.to_string(), machine);
+        self.dirty.insert(node.to_string());
+    }
+
+    /// The machine left the cluster.
+    pub fn remove_machine(&mut self, node: &str) {
+        self.machines.remove(node);
+        self.reconfiguring.remove(node);
+        self.allocations.retain(|_, a| a.node != node);
+    }
+
+    pub fn machine(&self, node: &str) -> Option<&GpuMachine> {
+        self.machines.get(node)
+    }
+
+    /// The machine, to change its hardware state (`nvidia-smi` on the node); its labels and
+    /// capacity are published again on the next sync.
+    pub fn machine_mut(&mut self, node: &str) -> Option<&mut GpuMachine> {
+        self.dirty.insert(node.to_string());
+        self.machines.get_mut(node)
+    }
+
+    /// The devices a pod was given.
+    pub fn pod_devices(&self, namespace: &str, name: &str) -> Option<&PodDevices> {
+        self.allocations.get(&(namespace.to_string(), name.to_string()))
+    }
+
+    /// Every allocation on a node (whose pods hold which GPU or MIG device).
+    pub fn node_allocations(&self, node: &str) -> impl Iterator<Item = (&PodKey, &PodDevices)> {
+        self.allocations.iter().filter(move |(_, a)| a.node == node)
+    }
+
+    /// What pods hold on a node, for the driver's "In use by another client".
+    pub fn in_use(&self, node: &str) -> super::nvidia_smi::InUse {
+        super::nvidia_smi::InUse::from_devices(
+            self.node_allocations(node).flat_map(|(_, a)| a.containers.iter().flat_map(|(_, d)| d.iter())),
+        )
+    }
+
+    /// `nvidia-smi ARGS` on the node's host (it may change the GPUs), or `None` without GPUs.
+    pub fn host_nvidia_smi(&mut self, node: &str, args: &[String], now: SimTime) -> Option<super::nvidia_smi::Outcome> {
+        let in_use = self.in_use(node);
+        let machine = self.machine_mut(node)?;
+        Some(super::nvidia_smi::run(machine, super::nvidia_smi::Scope::Host, &in_use, args, now))
+    }
+
+    /// `nvidia-smi ARGS` in a pod's container, seeing only its devices; `None` when the device
+    /// plugin gave the container none (the toolkit then mounts no driver and no `nvidia-smi`).
+    pub fn container_nvidia_smi(
+        &self,
+        namespace: &str,
+        pod: &str,
+        container: &str,
+        args: &[String],
+        now: SimTime,
+    ) -> Option<super::nvidia_smi::Outcome> {
+        let allocation = self.pod_devices(namespace, pod)?;
+        let (_, devices) = allocation.containers.iter().find(|(name, _)| name == container)?;
+        let mut machine = self.machine(&allocation.node)?.clone();
+        let scope = super::nvidia_smi::Scope::Container(devices);
+        Some(super::nvidia_smi::run(&mut machine, scope, &super::nvidia_smi::InUse::default(), args, now))
+    }
+
+    pub fn next_wake(&self) -> Option<SimTime> {
+        self.wakeups.next()
+    }
+
+    pub fn sync(&mut self, store: &mut Store) {
+        if self.machines.is_empty() {
+            // No GPU anywhere: nothing to watch (a CPU-only lab pays nothing for this loop).
+            self.informer.listed(store);
+            return;
+        }
+        let now = store.now();
+        let mut nodes: BTreeSet<String> = std::mem::take(&mut self.dirty);
+        nodes.extend(self.wakeups.take_due(now));
+        let mut pods: BTreeSet<PodKey> = BTreeSet::new();
+        match self.informer.poll(store) {
+            Changes::Events(events) => {
+                for event in events {
+                    match event.kind {
+                        Kind::Node => {
+                            nodes.insert(event.name.clone());
+                        }
+                        Kind::Pod => {
+                            pods.insert((event.namespace.clone(), event.name.clone()));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Changes::Relist => {
+                nodes.extend(self.machines.keys().cloned());
+                pods.extend(store.list::<Pod>(None).map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())));
+                pods.extend(self.allocations.keys().cloned());
+            }
+        }
+        for key in pods {
+            self.sync_pod(store, key);
+        }
+        nodes.retain(|n| self.machines.contains_key(n));
+        for node in nodes {
+            self.mig_manager(store, &node);
+            self.publish(store, &node);
+        }
+    }
+
+    /// The kubelet device manager: devices for a pod bound to a GPU node, back when it is gone.
+    fn sync_pod(&mut self, store: &Store, key: PodKey) {
+        let pod = store.try_get::<Pod>(&key.0, &key.1);
+        let live = pod.filter(|p| !matches!(p.phase(), "Succeeded" | "Failed"));
+        let Some(pod) = live.filter(|p| p.node_name().is_some_and(|n| self.machines.contains_key(n))) else {
+            if self.allocations.remove(&key).is_some() {
+                self.dirty.extend(pod.and_then(Pod::node_name).map(str::to_string));
+            }
+            return;
+        };
+        if self.allocations.contains_key(&key) {
+            return;
+        }
+        let node = pod.node_name().unwrap_or_default().to_string();
+        let devices = device_plugin::devices(&self.machines[&node]);
+        let taken: BTreeSet<&str> = self
+            .node_allocations(&node)
+            .flat_map(|(_, a)| a.containers.iter().flat_map(|(_, d)| d.iter().map(|d| d.id.as_str())))
+            .collect();
+        let mut given: BTreeSet<String> = BTreeSet::new();
+        let mut containers = Vec::new();
+        for container in pod.spec.containers.iter() {
+            let mut mine = Vec::new();
+            for (resource, quantity) in container.resources.requests.iter() {
+                if !resource.starts_with("nvidia.com/") || quantity.value() <= 0 {
+                    continue;
+                }
+                let busy = |id: &str| taken.contains(id) || given.contains(id);
+                // Too few free: the kubelet would reject the pod (UnexpectedAdmissionError);
+                // the scheduler's fit keeps that from happening.
+                let Some(picked) = device_plugin::allocate(&devices, &busy, resource, quantity.value() as usize) else {
+                    continue;
+                };
+                let picked: Vec<Device> = picked.into_iter().cloned().collect();
+                given.extend(picked.iter().map(|d| d.id.clone()));
+                mine.extend(picked);
+            }
+            if !mine.is_empty() {
+                containers.push((container.name.clone(), mine));
+            }
+        }
+        if !containers.is_empty() {
+            self.allocations.insert(key, PodDevices { node, containers });
+        }
+    }
+
+    /// The MIG manager: a changed `nvidia.com/mig.config` goes pending, then is applied.
+    fn mig_manager(&mut self, store: &mut Store, node: &str) {
+        let Some(object) = store.try_get::<Node>("", node) else { return };
+        let wanted = object.metadata.labels.get(MIG_CONFIG_LABEL).map(str::to_string);
+        let machine = &self.machines[node];
+        let now = store.now();
+        match (wanted, self.reconfiguring.get(node).cloned()) {
+            // Still reconfiguring: nothing to do until it is due.
+            (Some(config), Some((pending, due))) if config == pending && due > now => {}
+            (Some(config), Some((pending, _))) if config == pending => {
+                self.reconfiguring.remove(node);
+                let in_use = self.node_allocations(node).next().is_some();
+                let machine = self.machines.get_mut(node).expect("checked above");
+                // A GPU in use cannot be reset: the manager gives up until the label changes.
+                let applied = !in_use && mig_manager::apply(machine, &config).is_ok();
+                machine.applied_config = Some(config);
+                set_state(store, node, if applied { "success" } else { "failed" });
+            }
+            (Some(config), _) if machine.applied_config.as_deref() != Some(config.as_str()) => {
+                let due = now.plus(mig_manager::RECONFIGURE);
+                self.reconfiguring.insert(node.to_string(), (config, due));
+                self.wakeups.add_at(due, node.to_string());
+                set_state(store, node, "pending");
+            }
+            (None, _) if machine.model().is_some_and(|m| m.mig.is_some()) => {
+                // The GPU Operator labels every MIG-capable node with its default config.
+                self.reconfiguring.remove(node);
+                let machine = self.machines.get_mut(node).expect("checked above");
+                let applied = mig_manager::apply(machine, mig_manager::DEFAULT_CONFIG).is_ok();
+                set_labels(
+                    store,
+                    node,
+                    &[
+                        (MIG_CONFIG_LABEL, mig_manager::DEFAULT_CONFIG),
+                        (MIG_CONFIG_STATE_LABEL, if applied { "success" } else { "failed" }),
+                    ],
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// GFD's labels and the device plugin's capacity, written where they differ.
+    fn publish(&self, store: &mut Store, node: &str) {
+        let machine = &self.machines[node];
+        let Some(object) = store.try_get::<Node>("", node) else { return };
+        let mut labels = object.metadata.labels.clone();
+        let stale: Vec<String> =
+            labels.iter().filter(|(k, _)| feature_discovery::owned_by_gfd(k)).map(|(k, _)| k.to_string()).collect();
+        for key in stale {
+            labels.remove(&key);
+        }
+        for (k, v) in feature_discovery::labels(machine).iter() {
+            labels.insert(k, v);
+        }
+        if labels != object.metadata.labels {
+            let mut updated = object.clone();
+            updated.metadata.labels = labels;
+            let caller = store.act_as(UserInfo::service_account("gpu-operator", "gpu-feature-discovery"));
+            let _ = store.update(updated);
+            store.act_as(caller);
+        }
+        let Some(object) = store.try_get::<Node>("", node) else { return };
+        let capacity = device_plugin::capacity(&device_plugin::devices(machine));
+        let mut status = object.status.clone();
+        for list in [&mut status.capacity, &mut status.allocatable] {
+            list.retain(|name, _| !name.starts_with("nvidia.com/"));
+            for (name, count) in &capacity {
+                list.insert(name.clone(), Quantity::from_int(*count, Format::DecimalSI));
+            }
+        }
+        if status != object.status {
+            let mut updated = object.clone();
+            updated.status = status;
+            let caller = store.act_as(UserInfo::node(node));
+            let _ = store.update_status(updated);
+            store.act_as(caller);
+        }
+    }
+}
+
+/// The MIG manager's answer on the node.
+fn set_state(store: &mut Store, node: &str, state: &str) {
+    set_labels(store, node, &[(MIG_CONFIG_STATE_LABEL, state)]);
+}
+
+/// Writes labels as the MIG manager, if any differs.
+fn set_labels(store: &mut Store, node: &str, labels: &[(&str, &str)]) {
+    let Some(object) = store.try_get::<Node>("", node) else { return };
+    if labels.iter().all(|(k, v)| object.metadata.labels.get(k) == Some(*v)) {
+        return;
+    }
+    let mut updated = object.clone();
+    for (k, v) in labels {
+        updated.metadata.labels.insert(*k, *v);
+    }
+    let caller = store.act_as(UserInfo::service_account("gpu-operator", "nvidia-mig-manager"));
+    let _ = store.update(updated);
+    store.act_as(caller);
+}
