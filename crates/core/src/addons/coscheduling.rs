@@ -1,8 +1,9 @@
 //! `coscheduling`: the PodGroup CustomResourceDefinition of kubernetes-sigs/scheduler-plugins
 //! (`manifests/coscheduling/crd.yaml`), which gang scheduling is built on: pods labelled
 //! `scheduling.x-k8s.io/pod-group: NAME` belong to the PodGroup NAME, whose `minMember` of them
-//! must fit before any is bound. Installed alone, the CRD is what it is on a real cluster
-//! before its scheduler runs: a kind the API serves and the default scheduler ignores.
+//! must fit before any is bound. Installing it is installing scheduler-plugins as the cluster's
+//! scheduler: the scheduler's Coscheduling plugin (`scheduler/plugins/coscheduling.rs`) acts on
+//! labelled pods while PodGroups are served.
 
 use super::Addon;
 use crate::api::custom_resource_definition::{
@@ -13,7 +14,7 @@ use serde_json::json;
 
 pub const ADDON: Addon = Addon {
     name: "coscheduling",
-    description: "PodGroup (scheduling.x-k8s.io/v1alpha1), the gang-scheduling CRD of kubernetes-sigs/scheduler-plugins",
+    description: "gang scheduling: the PodGroup CRD (scheduling.x-k8s.io/v1alpha1) and the Coscheduling plugin of kubernetes-sigs/scheduler-plugins",
     objects,
 };
 

@@ -52,6 +52,10 @@ pub enum Outcome {
     Unschedulable {
         message: String,
     },
+    /// It holds the node and waits at Permit (a gang not yet whole).
+    Waiting {
+        node: String,
+    },
 }
 
 /// The last scheduling attempt for a pod.

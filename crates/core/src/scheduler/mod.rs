@@ -25,6 +25,7 @@ use framework::fit_error::FitError;
 use framework::registry::Permit;
 use framework::scheduling_queue::SchedulingQueue;
 use framework::types::{PodKey, PodRequests};
+use framework::waiting_pods::{WaitingPod, WaitingPods};
 use plugins::default_preemption::{Candidate, PostFilter};
 use schedule_one::{Scratch, schedule_pod, select_host};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -45,6 +46,8 @@ pub struct Scheduler {
     scratch: Scratch,
     decisions: BTreeMap<PodKey, Decision>,
     decision_order: VecDeque<PodKey>,
+    /// Pods holding a node while they wait at Permit.
+    waiting: WaitingPods,
 }
 
 /// A pod this scheduler must place: unassigned, not being deleted, not finished, and asking for
@@ -54,6 +57,10 @@ pub fn needs_scheduling(pod: &Pod) -> bool {
         && pod.metadata.deletion_timestamp.is_none()
         && pod.spec.scheduler_name.as_deref().unwrap_or(DEFAULT_SCHEDULER_NAME) == DEFAULT_SCHEDULER_NAME
         && !matches!(pod.phase(), "Succeeded" | "Failed")
+}
+
+fn key_of(pod: &Pod) -> PodKey {
+    (pod.metadata.namespace.clone(), pod.metadata.name.clone())
 }
 
 /// What a user can change on a pending pod that may make it schedulable (labels and spec).
@@ -76,6 +83,7 @@ impl Scheduler {
     /// Every round starts by observing the store, so the next call simply goes on: a sync in
     /// parts schedules what one sync schedules, in the same order.
     pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize) -> bool {
+        self.expire_waiting(store);
         loop {
             self.observe(store);
             self.queue.flush(store.now());
@@ -90,7 +98,12 @@ impl Scheduler {
 
     /// When a back-off ends or the 5-minute flush of unschedulable pods is due.
     pub fn next_wake(&self) -> Option<SimTime> {
-        self.queue.next_wake()
+        [self.queue.next_wake(), self.waiting.next_deadline()].into_iter().flatten().min()
+    }
+
+    /// Pods waiting at Permit, with the node each holds.
+    pub fn waiting_pods(&self) -> impl Iterator<Item = (&PodKey, &WaitingPod)> {
+        self.waiting.iter()
     }
 
     /// The last scheduling decision for a pod, with every evaluated node's verdict and scores.
@@ -142,7 +155,12 @@ impl Scheduler {
         self.informer.listed(store);
         self.synced = true;
         let now = store.now();
-        let pending: Vec<&Pod> = store.list::<Pod>(None).filter(|p| needs_scheduling(p)).collect();
+        self.reassume_waiting(store);
+        let pending: Vec<&Pod> = store
+            .list::<Pod>(None)
+            .filter(|p| needs_scheduling(p))
+            .filter(|p| !self.waiting.contains(&key_of(p)))
+            .collect();
         let keep: BTreeSet<PodKey> =
             pending.iter().map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())).collect();
         self.nominations.retain(|key, _| keep.contains(key));
@@ -151,11 +169,31 @@ impl Scheduler {
             self.note_nomination(&key, pod);
             self.queue.add_or_update(key, pod.spec.priority.unwrap_or(0), fingerprint(pod), now);
         }
-        self.queue.retain(|key| keep.contains(key));
+        let waiting = &self.waiting;
+        self.queue.retain(|key| keep.contains(key) || waiting.contains(key));
         // What changed while it was behind is unknown: every rejected pod gets another try, as
         // the events a relist synthesizes would give it.
         self.queue.move_all_on_event(ClusterEvent::NodeUpdate, now, &plugins::DEFAULT_PROFILE);
         self.queue.move_all_on_event(ClusterEvent::AssignedPodDelete, now, &plugins::DEFAULT_PROFILE);
+    }
+
+    /// After a relist the cache holds only what the store says: pods still waiting at Permit
+    /// hold their nodes again (upstream's assumed pods outlive a relist); the others are gone.
+    fn reassume_waiting(&mut self, store: &Store) {
+        let keys: Vec<PodKey> = self.waiting.iter().map(|(k, _)| k.clone()).collect();
+        for key in keys {
+            match store.try_get::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p)) {
+                Some(pod) => {
+                    let mut assumed = pod.clone();
+                    assumed.spec.node_name = self.waiting.get(&key).map(|w| w.node.clone());
+                    self.cache.add_pod(&assumed);
+                }
+                None => {
+                    self.waiting.remove(&key);
+                    self.queue.forget(&key);
+                }
+            }
+        }
     }
 
     fn note_nomination(&mut self, key: &PodKey, pod: &Pod) {
@@ -197,7 +235,18 @@ impl Scheduler {
             self.queue.move_all_on_event(event, now, &plugins::DEFAULT_PROFILE);
         }
         let key = (namespace.to_string(), name.to_string());
-        match store.try_get::<Pod>(namespace, name).filter(|p| needs_scheduling(p)) {
+        let pending = store.try_get::<Pod>(namespace, name).filter(|p| needs_scheduling(p));
+        if self.waiting.contains(&key) {
+            if pending.is_none() {
+                // Deleted (or bound by someone else) while it waited: its node is free again.
+                self.waiting.remove(&key);
+                self.cache.forget_assumed(&key);
+                self.cache.observe_pod(store, namespace, name);
+                self.queue.forget(&key);
+            }
+            return;
+        }
+        match pending {
             Some(pod) => {
                 self.note_nomination(&key, pod);
                 self.queue.add_or_update(key, pod.spec.priority.unwrap_or(0), fingerprint(pod), now);
@@ -274,12 +323,13 @@ impl Scheduler {
             self.queue.failed(key, vec![status.plugin], store.now());
             return Outcome::Unschedulable { message: status.message() };
         }
-        let refused = match profile.run_permit(store, state, &node) {
+        let refused = match profile.run_permit(store, state, &node, &self.waiting) {
             Permit::Allow => None,
             Permit::Reject(status) => Some((status.plugin, status.message())),
-            // No plugin of the default profile waits; a waiting pod is tried again after its
-            // back-off, holding nothing, until gang scheduling keeps waiting pods of its own.
-            Permit::Wait(_) => Some(("Permit", format!("pod {}/{} is waiting at Permit", key.0, key.1))),
+            Permit::Wait(wait, plugin) => {
+                self.wait_at_permit(store, key, state.pod, &node, wait, plugin);
+                return Outcome::Waiting { node: node.to_string() };
+            }
         };
         if let Some((plugin, message)) = refused {
             profile.run_unreserve(store, state, &node, profile.reserve.len());
@@ -294,6 +344,7 @@ impl Scheduler {
                 self.queue.move_all_on_event(ClusterEvent::AssignedPodAdd, store.now(), &plugins::DEFAULT_PROFILE);
                 let message = format!("Successfully assigned {}/{} to {node}", key.0, key.1);
                 store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message);
+                self.release_waiting(store);
                 Outcome::Bound { node: node.to_string() }
             }
             Err(error) => {
@@ -302,6 +353,98 @@ impl Scheduler {
                 self.queue.failed(key, Vec::new(), store.now());
                 Outcome::Unschedulable { message: error.message() }
             }
+        }
+    }
+
+    /// The pod holds `node` (assumed in the cache) and waits at Permit until allowed or timed out.
+    fn wait_at_permit(
+        &mut self,
+        store: &Store,
+        key: &PodKey,
+        pod: &Pod,
+        node: &str,
+        wait: crate::sim::time::Duration,
+        plugin: &'static str,
+    ) {
+        let mut assumed = pod.clone();
+        assumed.spec.node_name = Some(node.to_string());
+        self.cache.add_pod(&assumed);
+        let group = plugins::coscheduling::group_of(store, pod).map(str::to_string);
+        let deadline = store.now().plus(wait);
+        self.waiting.insert(key.clone(), WaitingPod { node: node.to_string(), plugin, wait, deadline, group });
+    }
+
+    /// After a bind, every waiting pod whose Permit now allows it binds too, at this instant
+    /// (the last member of a gang lets all of them go).
+    fn release_waiting(&mut self, store: &mut Store) {
+        if self.waiting.is_empty() {
+            return;
+        }
+        let keys: Vec<PodKey> = self.waiting.iter().map(|(k, _)| k.clone()).collect();
+        for key in keys {
+            let Some(waiting) = self.waiting.get(&key).cloned() else { continue };
+            let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1) else { continue };
+            let state = plugins::DEFAULT_PROFILE.cycle_state(store, &self.cache, &self.nominations, &pod);
+            if plugins::DEFAULT_PROFILE.run_permit(store, &state, &waiting.node, &self.waiting) != Permit::Allow {
+                continue;
+            }
+            self.waiting.remove(&key);
+            self.cache.forget_assumed(&key);
+            match plugins::DEFAULT_PROFILE.run_bind(store, &pod, &waiting.node) {
+                Ok(bound) => {
+                    self.cache.add_pod(&bound);
+                    self.queue.forget(&key);
+                    self.nominations.remove(&key);
+                    let message = format!("Successfully assigned {}/{} to {}", key.0, key.1, waiting.node);
+                    store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message);
+                    self.note_outcome(&key, Outcome::Bound { node: waiting.node.clone() });
+                }
+                Err(_) => self.queue.failed(&key, Vec::new(), store.now()),
+            }
+        }
+    }
+
+    /// Waits that ran out: the pod is rejected (upstream's "rejected due to timeout after
+    /// waiting 1m0s at plugin Coscheduling"), and Coscheduling's Unreserve rejects the rest of
+    /// its gang ("rejection in Unreserve").
+    fn expire_waiting(&mut self, store: &mut Store) {
+        let now = store.now();
+        for key in self.waiting.expired(now) {
+            let Some(waiting) = self.waiting.get(&key).cloned() else { continue };
+            let message =
+                format!("rejected due to timeout after waiting {} at plugin {}", waiting.wait, waiting.plugin);
+            self.reject_waiting(store, &key, &message);
+            if let Some(group) = &waiting.group {
+                let siblings: Vec<PodKey> = self.waiting.in_group(&key.0, group).cloned().collect();
+                for sibling in siblings {
+                    self.reject_waiting(store, &sibling, "rejection in Unreserve");
+                }
+            }
+        }
+    }
+
+    /// A waiting pod is rejected: its node is free again, and it fails as a binding cycle does.
+    fn reject_waiting(&mut self, store: &mut Store, key: &PodKey, message: &str) {
+        let Some(waiting) = self.waiting.remove(key) else { return };
+        self.cache.forget_assumed(key);
+        if let Some(pod) = store.try_get::<Pod>(&key.0, &key.1) {
+            let reference = object_reference(pod);
+            let mut updated = pod.clone();
+            set_unschedulable_condition(&mut updated, message, store.now());
+            if updated != *pod {
+                let _ = store.update_status(updated);
+            }
+            store.record_event(reference, EventType::Warning, "FailedScheduling", message.to_string());
+        }
+        self.queue.failed(key, vec![waiting.plugin], store.now());
+        self.queue.move_all_on_event(ClusterEvent::AssignedPodDelete, store.now(), &plugins::DEFAULT_PROFILE);
+        self.note_outcome(key, Outcome::Unschedulable { message: message.to_string() });
+    }
+
+    /// Updates the last decision's outcome (a waiting pod bound or rejected later).
+    fn note_outcome(&mut self, key: &PodKey, outcome: Outcome) {
+        if let Some(decision) = self.decisions.get_mut(key) {
+            decision.outcome = outcome;
         }
     }
 

@@ -74,6 +74,9 @@ pub fn schedule_pod(
     next_start: &mut usize,
 ) -> Result<ScheduleResult, (FitError, Vec<NodeVerdict>)> {
     let n = cache.node_count();
+    if let Some(status) = &state.pre_filter_rejection {
+        return Err(pre_filter_failure(n, status));
+    }
     if let Some(result) = evaluate_nominated_node(cache, state) {
         return Ok(result);
     }
@@ -115,6 +118,19 @@ pub fn schedule_pod(
     }
     let best = prioritize_nodes(store, cache, state, scratch, &mut verdicts);
     Ok(ScheduleResult { best, verdicts, rejections })
+}
+
+/// A PreFilter refusal: every node carries its status (so preemption sees nothing to gain) and
+/// the message is the plugin's alone.
+fn pre_filter_failure(n: usize, status: &Status) -> (FitError, Vec<NodeVerdict>) {
+    let verdicts = (0..n).map(|i| NodeVerdict { node: i as u32, rejected: Some(i as u32), scores: None }).collect();
+    let error = FitError {
+        num_all_nodes: n,
+        statuses: vec![status.clone(); n],
+        pre_filter_message: Some(status.message()),
+        ..Default::default()
+    };
+    (error, verdicts)
 }
 
 /// Upstream `evaluateNominatedNode`: a pod nominated by preemption tries that node alone first.

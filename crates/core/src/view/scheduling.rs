@@ -43,6 +43,10 @@ pub enum SchedulingOutcome {
     Unschedulable {
         message: String,
     },
+    /// It holds the node and waits at Permit for the rest of its gang.
+    Waiting {
+        node: String,
+    },
 }
 
 /// The scheduler's last decision for the pod; `None` when it never looked at it (bound by hand,
@@ -72,6 +76,7 @@ pub fn pod_scheduling(sim: &Sim, namespace: &str, name: &str) -> Option<PodSched
             SchedulingOutcome::Nominated { node: node.clone(), victims: victims.clone() }
         }
         Outcome::Unschedulable { message } => SchedulingOutcome::Unschedulable { message: message.clone() },
+        Outcome::Waiting { node } => SchedulingOutcome::Waiting { node: node.clone() },
     };
     Some(PodScheduling { attempt: decision.attempt, nodes, outcome })
 }
@@ -94,6 +99,7 @@ impl PodScheduling {
                 format!("→ nominated {node}, preempting {}", victims.join(", "))
             }
             SchedulingOutcome::Unschedulable { message } => format!("→ {message}"),
+            SchedulingOutcome::Waiting { node } => format!("→ holds {node}, waiting at Permit for its gang"),
         });
         lines
     }

@@ -281,6 +281,11 @@ impl Cache {
         }
     }
 
+    /// Forgets a pod the scheduler assumed on a node (one rejected while waiting at Permit).
+    pub fn forget_assumed(&mut self, key: &PodKey) {
+        self.remove_pod(key);
+    }
+
     fn remove_pod(&mut self, key: &PodKey) {
         let Some(record) = self.pods.remove(key) else { return };
         if self.by_name.contains_key(&*record.node) {

@@ -29,6 +29,9 @@ pub struct CycleState<'a> {
     pub images: Vec<(Option<u32>, u32)>,
     /// Per node, what nominated pods of at least this pod's priority have reserved.
     nominated: BTreeMap<Arc<str>, (Resource, usize)>,
+    /// A PreFilter plugin found the pod unschedulable anywhere (upstream's PreFilter status):
+    /// no node is filtered, and the message says why.
+    pub pre_filter_rejection: Option<crate::scheduler::framework::status::Status>,
 }
 
 impl<'a> CycleState<'a> {
@@ -56,7 +59,15 @@ impl<'a> CycleState<'a> {
             entry.0.add(&n.requests);
             entry.1 += 1;
         }
-        CycleState { pod, requests: PodRequests::of(pod), priority, states: PluginStates::default(), images, nominated }
+        CycleState {
+            pod,
+            requests: PodRequests::of(pod),
+            priority,
+            states: PluginStates::default(),
+            images,
+            nominated,
+            pre_filter_rejection: None,
+        }
     }
 
     pub fn nominated_on(&self, node: &str) -> Option<&(Resource, usize)> {

@@ -12,6 +12,9 @@ pub struct FitError {
     pub statuses: Vec<Status>,
     /// The status of nodes not in `statuses` (upstream's absent-nodes status).
     pub absent_reason: Option<&'static str>,
+    /// What a PreFilter plugin said when it refused the pod everywhere; the per-node reasons
+    /// are then left out (upstream: they would repeat it).
+    pub pre_filter_message: Option<String>,
     /// What PostFilter (preemption) said, already prefixed (`preemption: …`).
     pub post_filter_message: Option<String>,
 }
@@ -31,7 +34,9 @@ impl FitError {
         let mut histogram: Vec<String> = counts.iter().map(|(reason, n)| format!("{n} {reason}")).collect();
         histogram.sort();
         let mut message = format!("0/{} nodes are available:", self.num_all_nodes);
-        if !histogram.is_empty() {
+        if let Some(pre_filter) = &self.pre_filter_message {
+            message.push_str(&format!(" {pre_filter}."));
+        } else if !histogram.is_empty() {
             message.push_str(&format!(" {}.", histogram.join(", ")));
         }
         if let Some(post) = &self.post_filter_message {
@@ -68,6 +73,7 @@ mod tests {
                 taint,
             ],
             absent_reason: None,
+            pre_filter_message: None,
             post_filter_message: None,
         };
         // "10 …" sorts before "3 …", as Go's sort.Strings does.

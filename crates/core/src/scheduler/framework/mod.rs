@@ -1,6 +1,6 @@
 //! The scheduling framework (pkg/scheduler/framework): the queue, the cache of nodes and
 //! assigned pods, one cycle's state, the statuses plugins return, and the registry of plugins
-//! with their extension points and weights.
+//! with their extension points and weights, and the pods waiting at Permit.
 
 pub mod cache;
 pub mod cluster_event;
@@ -14,3 +14,4 @@ pub mod registry;
 pub mod scheduling_queue;
 pub mod status;
 pub mod types;
+pub mod waiting_pods;

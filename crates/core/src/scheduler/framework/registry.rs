@@ -11,6 +11,7 @@ use super::node_fit::NodeFit;
 use super::plugin_states::PluginStates;
 use super::status::Status;
 use super::types::{NodeInfo, PodKey};
+use super::waiting_pods::WaitingPods;
 use crate::api::Pod;
 use crate::error::ApiError;
 use crate::sim::time::Duration;
@@ -32,8 +33,9 @@ pub type NormalizeFn = fn(&mut [i64]);
 pub type ReserveFn = fn(&mut Store, &CycleState<'_>, &str) -> Result<(), Status>;
 /// Unreserve: gives back what Reserve claimed when a later step fails.
 pub type UnreserveFn = fn(&mut Store, &CycleState<'_>, &str);
-/// Permit: lets binding go on, makes it wait (a gang not yet whole), or refuses it.
-pub type PermitFn = fn(&Store, &CycleState<'_>, &str) -> Permit;
+/// Permit: lets binding go on, makes it wait (a gang not yet whole), or refuses it; it sees
+/// the pods already waiting (upstream's `IterateOverWaitingPods`).
+pub type PermitFn = fn(&Store, &CycleState<'_>, &str, &WaitingPods) -> Permit;
 /// Bind: writes the pod's binding to the node.
 pub type BindFn = fn(&mut Store, &Pod, &str) -> Result<Pod, ApiError>;
 
@@ -41,7 +43,8 @@ pub type BindFn = fn(&mut Store, &Pod, &str) -> Result<Pod, ApiError>;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Permit {
     Allow,
-    Wait(Duration),
+    /// Wait at most this long; the plugin that asked.
+    Wait(Duration, &'static str),
     Reject(Status),
 }
 
@@ -173,15 +176,15 @@ impl Profile {
     }
 
     /// Permit on every plugin: any rejection wins, then the longest wait, else allow.
-    pub fn run_permit(&self, store: &Store, state: &CycleState<'_>, node: &str) -> Permit {
+    pub fn run_permit(&self, store: &Store, state: &CycleState<'_>, node: &str, waiting: &WaitingPods) -> Permit {
         let mut verdict = Permit::Allow;
         for plugin in self.permit {
-            match (plugin.permit)(store, state, node) {
+            match (plugin.permit)(store, state, node, waiting) {
                 Permit::Reject(status) => return Permit::Reject(status),
-                Permit::Wait(wait) => {
+                Permit::Wait(wait, by) => {
                     verdict = match verdict {
-                        Permit::Wait(longest) => Permit::Wait(longest.max(wait)),
-                        _ => Permit::Wait(wait),
+                        Permit::Wait(longest, first) if longest >= wait => Permit::Wait(longest, first),
+                        _ => Permit::Wait(wait, by),
                     }
                 }
                 Permit::Allow => {}
@@ -254,11 +257,11 @@ mod tests {
     fn refuse(_: &mut Store, _: &CycleState<'_>, _: &str) -> Result<(), Status> {
         Err(Status::unschedulable("Refuse", "no devices left"))
     }
-    fn wait_5s(_: &Store, _: &CycleState<'_>, _: &str) -> Permit {
-        Permit::Wait(Duration::from_secs(5))
+    fn wait_5s(_: &Store, _: &CycleState<'_>, _: &str, _: &WaitingPods) -> Permit {
+        Permit::Wait(Duration::from_secs(5), "W5")
     }
-    fn wait_9s(_: &Store, _: &CycleState<'_>, _: &str) -> Permit {
-        Permit::Wait(Duration::from_secs(9))
+    fn wait_9s(_: &Store, _: &CycleState<'_>, _: &str, _: &WaitingPods) -> Permit {
+        Permit::Wait(Duration::from_secs(9), "W9")
     }
 
     fn zero(_: &ScoreContext<'_>, _: &NodeInfo, _: &NodeFit) -> i64 {
@@ -292,7 +295,8 @@ mod tests {
         let refused = TEST.run_reserve(&mut store, &state, "node-1").unwrap_err();
         assert_eq!(refused.plugin, "Refuse");
         assert!(store.list::<ConfigMap>(Some("default")).next().is_none(), "A and B were unreserved");
-        assert_eq!(TEST.run_permit(&store, &state, "node-1"), Permit::Wait(Duration::from_secs(9)));
+        let waiting = WaitingPods::default();
+        assert_eq!(TEST.run_permit(&store, &state, "node-1", &waiting), Permit::Wait(Duration::from_secs(9), "W9"));
         assert!(TEST.run_bind(&mut store, &pod, "node-1").is_err(), "a profile without Bind binds nothing");
     }
 }

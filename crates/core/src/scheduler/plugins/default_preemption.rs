@@ -64,6 +64,7 @@ pub fn preempt(
                 num_all_nodes: fit_error.num_all_nodes,
                 statuses: failures,
                 absent_reason: Some(NOT_HELPFUL),
+                pre_filter_message: None,
                 post_filter_message: None,
             };
             PostFilter::Fail(format!("preemption: {}", error.message()))

@@ -2,6 +2,7 @@
 //! (pkg/scheduler/framework/plugins).
 
 pub mod balanced_allocation;
+pub mod coscheduling;
 pub mod default_binder;
 pub mod default_preemption;
 pub mod helper;
@@ -17,11 +18,17 @@ pub mod taint_toleration;
 use crate::scheduler::framework::registry::Profile;
 
 /// The default profile (`default-scheduler`): upstream's default plugin set in its order, with
-/// its weights (`apis/config/v1/default_plugins.go`). Plugins without state to reserve or a
-/// reason to wait are in no Reserve or Permit list; GPU allocation and gang scheduling add theirs.
+/// its weights (`apis/config/v1/default_plugins.go`), and scheduler-plugins' Coscheduling, which
+/// does nothing until the `coscheduling` add-on is installed (as when that add-on's scheduler
+/// replaces the default one). Plugins without state to reserve are in no Reserve list.
 pub const DEFAULT_PROFILE: Profile = Profile {
     scheduler_name: crate::scheduler::DEFAULT_SCHEDULER_NAME,
-    pre_filter: &[node_affinity::PRE_FILTER, pod_topology_spread::PRE_FILTER, inter_pod_affinity::PRE_FILTER],
+    pre_filter: &[
+        node_affinity::PRE_FILTER,
+        pod_topology_spread::PRE_FILTER,
+        inter_pod_affinity::PRE_FILTER,
+        coscheduling::PRE_FILTER,
+    ],
     filter: &[
         node_unschedulable::FILTER,
         node_name::FILTER,
@@ -43,7 +50,7 @@ pub const DEFAULT_PROFILE: Profile = Profile {
         image_locality::SCORE,
     ],
     reserve: &[],
-    permit: &[],
+    permit: &[coscheduling::PERMIT],
     bind: &[default_binder::BIND],
 };
 
@@ -57,7 +64,7 @@ mod tests {
     #[test]
     fn the_default_profile_is_upstreams_with_its_weights() {
         let pre_filters: Vec<&str> = DEFAULT_PROFILE.pre_filter.iter().map(|p| p.name).collect();
-        assert_eq!(pre_filters, ["NodeAffinity", "PodTopologySpread", "InterPodAffinity"]);
+        assert_eq!(pre_filters, ["NodeAffinity", "PodTopologySpread", "InterPodAffinity", "Coscheduling"]);
         let filters: Vec<&str> = DEFAULT_PROFILE.filter.iter().map(|p| p.name).collect();
         assert_eq!(
             filters,
