@@ -161,6 +161,28 @@ impl Quantity {
         self.nanos().cmp(&other.nanos())
     }
 
+    /// How Go's `%#v` prints the Quantity, as the API server quotes one in a field error
+    /// (`resource.Quantity{i:resource.int64Amount{value:5, scale:-1}, …}` for `0.5`). The
+    /// mantissa and scale are the shortest exact ones, which is what parsing decimal text gives
+    /// (`500m` parsed keeps `value:500, scale:-3` upstream; here it reads `value:5, scale:-1`).
+    pub fn go_dump(&self) -> String {
+        let (mut value, mut scale) = (self.nanos(), -9i32);
+        while value != 0 && value % 10 == 0 && scale < 0 {
+            value /= 10;
+            scale += 1;
+        }
+        let format = match self.format {
+            Format::DecimalSI => "DecimalSI",
+            Format::BinarySI => "BinarySI",
+            Format::DecimalExponent => "DecimalExponent",
+        };
+        // ParseQuantity keeps the text only when it is already canonical (scale a multiple of 3).
+        let text = if scale % 3 == 0 { self.to_string() } else { String::new() };
+        format!(
+            "resource.Quantity{{i:resource.int64Amount{{value:{value}, scale:{scale}}}, d:resource.infDecAmount{{Dec:(*inf.Dec)(nil)}}, s:{text:?}, Format:{format:?}}}"
+        )
+    }
+
     const fn from_nanos(nanos: i128, format: Format) -> Quantity {
         // Splitting into words: the high word is the arithmetic shift, the low word the
         // truncation; `nanos()` reassembles them exactly.

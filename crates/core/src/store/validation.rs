@@ -360,11 +360,44 @@ fn probes(c: &Container, at: &str, init: bool, causes: &mut Vec<FieldError>) {
     }
 }
 
-/// Requests may not exceed limits (ValidateResourceRequirements).
+/// Upstream `IsExtendedResourceName` (a qualified name outside `kubernetes.io/`, not a
+/// hugepage or a quota's `requests.` name): such resources come in whole units and cannot be
+/// overcommitted, so their requests must equal their limits (`IsOvercommitAllowed`).
+fn is_extended_resource(name: &str) -> bool {
+    name.contains('/') && !name.contains("kubernetes.io/") && !name.starts_with("requests.")
+}
+
+/// Upstream `ValidateResourceQuantityValue` for an integer resource.
+fn whole_units(name: &str, quantity: &crate::api::quantity::Quantity, field: String, causes: &mut Vec<FieldError>) {
+    if is_extended_resource(name) && quantity.milli_value() % 1000 != 0 {
+        causes.push(FieldError::invalid(field, quantity.go_dump(), "must be an integer"));
+    }
+}
+
+/// Requests may not exceed limits; extended resources (GPUs) in whole units, with requests
+/// equal to limits (ValidateResourceRequirements).
 fn resources(c: &Container, at: &str, causes: &mut Vec<FieldError>) {
+    for (name, limit) in &c.resources.limits {
+        whole_units(name, limit, format!("{at}.resources.limits[{name}]"), causes);
+    }
     for (name, request) in &c.resources.requests {
-        let Some(limit) = c.resources.limits.get(name) else { continue };
-        if request > limit {
+        whole_units(name, request, format!("{at}.resources.requests[{name}]"), causes);
+        let Some(limit) = c.resources.limits.get(name) else {
+            if is_extended_resource(name) {
+                causes.push(FieldError::required(
+                    format!("{at}.resources.limits"),
+                    "Limit must be set for non overcommitable resources",
+                ));
+            }
+            continue;
+        };
+        if is_extended_resource(name) && request.cmp_value(limit) != std::cmp::Ordering::Equal {
+            causes.push(FieldError::invalid(
+                format!("{at}.resources.requests"),
+                go_quote(&request.to_string()),
+                format!("must be equal to {name} limit of {limit}"),
+            ));
+        } else if request > limit {
             causes.push(FieldError::invalid(
                 format!("{at}.resources.requests"),
                 go_quote(&request.to_string()),
