@@ -5,6 +5,7 @@
 
 use super::machine::{GpuMachine, MigStrategy};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// The resource every whole GPU (and, under the single strategy, every MIG device) is.
 pub const GPU_RESOURCE: &str = "nvidia.com/gpu";
@@ -114,4 +115,31 @@ pub fn allocate<'a>(
 ) -> Option<Vec<&'a Device>> {
     let picked: Vec<&Device> = devices.iter().filter(|d| d.resource == resource && !taken(&d.id)).take(count).collect();
     (picked.len() == count).then_some(picked)
+}
+
+/// Every resource name the plugin can advertise for the lab's models (whole GPUs, each MIG
+/// profile, their `.shared` forms), each with the scheduler's "Insufficient <name>" reason made
+/// once: on a GPU cluster most nodes refuse most pods, and the reason is the same every time.
+fn known_resources() -> &'static [(String, String)] {
+    static KNOWN: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    KNOWN.get_or_init(|| {
+        let mut names = vec![GPU_RESOURCE.to_string()];
+        for model in super::model::models() {
+            for profile in model.mig.iter().flat_map(|m| m.profiles.iter()) {
+                names.push(format!("nvidia.com/mig-{}", profile.resource_name()));
+            }
+        }
+        names.sort();
+        names.dedup();
+        let shared: Vec<String> = names.iter().map(|n| format!("{n}.shared")).collect();
+        names.extend(shared);
+        names.sort();
+        names.into_iter().map(|n| (format!("Insufficient {n}"), n)).map(|(reason, n)| (n, reason)).collect()
+    })
+}
+
+/// The scheduler's reason for a resource the device plugin advertises, if it is one.
+pub fn insufficient_reason(resource: &str) -> Option<&'static str> {
+    let known = known_resources();
+    known.binary_search_by(|(n, _)| n.as_str().cmp(resource)).ok().map(|i| known[i].1.as_str())
 }

@@ -25,7 +25,10 @@ fn insufficient(resource: &str) -> Cow<'static, str> {
         "cpu" => Cow::Borrowed("Insufficient cpu"),
         "memory" => Cow::Borrowed("Insufficient memory"),
         "ephemeral-storage" => Cow::Borrowed("Insufficient ephemeral-storage"),
-        other => Cow::Owned(format!("Insufficient {other}")),
+        other => match crate::gpu::device_plugin::insufficient_reason(other) {
+            Some(reason) => Cow::Borrowed(reason),
+            None => Cow::Owned(format!("Insufficient {other}")),
+        },
     }
 }
 
