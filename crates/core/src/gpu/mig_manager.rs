@@ -43,6 +43,13 @@ pub fn named_configs(model: &GpuModel) -> Vec<(String, MigConfig)> {
     configs
 }
 
+/// Whether the machine's GPUs already have the layout `name` gives (the manager then reports
+/// success without resetting anything).
+pub fn already_applied(machine: &GpuMachine, name: &str) -> bool {
+    let mut trial = machine.clone();
+    apply(&mut trial, name).is_ok() && trial.gpus == machine.gpus
+}
+
 /// Reconfigures every GPU of the machine to `name`; the error is the manager's log line.
 pub fn apply(machine: &mut GpuMachine, name: &str) -> Result<(), String> {
     let model = machine.model().ok_or("no GPUs on this node")?;

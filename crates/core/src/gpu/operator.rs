@@ -54,6 +54,11 @@ impl GpuOperator {
         self.allocations.retain(|_, a| a.node != node);
     }
 
+    /// Every node with GPUs.
+    pub fn nodes(&self) -> impl Iterator<Item = &str> {
+        self.machines.keys().map(String::as_str)
+    }
+
     pub fn machine(&self, node: &str) -> Option<&GpuMachine> {
         self.machines.get(node)
     }
@@ -196,7 +201,9 @@ impl GpuOperator {
         }
     }
 
-    /// The MIG manager: a changed `nvidia.com/mig.config` goes pending, then is applied.
+    /// The MIG manager: a changed `nvidia.com/mig.config` goes pending, then is applied (at once
+    /// when the GPUs already have that layout). The label's latest value wins: changed again
+    /// while pending, the manager starts over with the new one.
     fn mig_manager(&mut self, store: &mut Store, node: &str) {
         let Some(object) = store.try_get::<Node>("", node) else { return };
         let wanted = object.metadata.labels.get(MIG_CONFIG_LABEL).map(str::to_string);
@@ -214,25 +221,27 @@ impl GpuOperator {
                 machine.applied_config = Some(config);
                 set_state(store, node, if applied { "success" } else { "failed" });
             }
-            (Some(config), _) if machine.applied_config.as_deref() != Some(config.as_str()) => {
+            (Some(config), pending)
+                if pending.is_some() || machine.applied_config.as_deref() != Some(config.as_str()) =>
+            {
+                if mig_manager::already_applied(machine, &config) {
+                    self.reconfiguring.remove(node);
+                    self.machines.get_mut(node).expect("checked above").applied_config = Some(config);
+                    set_state(store, node, "success");
+                    return;
+                }
                 let due = now.plus(mig_manager::RECONFIGURE);
                 self.reconfiguring.insert(node.to_string(), (config, due));
                 self.wakeups.add_at(due, node.to_string());
                 set_state(store, node, "pending");
             }
             (None, _) if machine.model().is_some_and(|m| m.mig.is_some()) => {
-                // The GPU Operator labels every MIG-capable node with its default config.
+                // The GPU Operator labels every MIG-capable node with its default config; the
+                // manager then applies it as it would any other.
                 self.reconfiguring.remove(node);
-                let machine = self.machines.get_mut(node).expect("checked above");
-                let applied = mig_manager::apply(machine, mig_manager::DEFAULT_CONFIG).is_ok();
-                set_labels(
-                    store,
-                    node,
-                    &[
-                        (MIG_CONFIG_LABEL, mig_manager::DEFAULT_CONFIG),
-                        (MIG_CONFIG_STATE_LABEL, if applied { "success" } else { "failed" }),
-                    ],
-                );
+                self.machines.get_mut(node).expect("checked above").applied_config = None;
+                set_labels(store, node, &[(MIG_CONFIG_LABEL, mig_manager::DEFAULT_CONFIG)]);
+                self.dirty.insert(node.to_string());
             }
             _ => {}
         }

@@ -22,6 +22,7 @@ use kubelab_core::sim::{Sim, load};
 use kubelab_core::view::Verdict;
 use kubelab_core::view::cluster::{self as cluster_model, ClusterPicture};
 use kubelab_core::view::event_feed::{self, EventLine};
+use kubelab_core::view::gpus::{self, GpuNode};
 use kubelab_core::view::lifecycle::{self, Chartable, LifecycleChart};
 
 /// What the simulator offers the page besides a running lab.
@@ -80,6 +81,8 @@ pub trait LiveLab {
     fn lifecycle(&self, selector: &str, namespace: &str) -> Result<LifecycleChart, String>;
     /// The Deployments the lab can chart.
     fn chartable(&self) -> Vec<Chartable>;
+    /// The MIG board: every GPU node's GPUs, slices and instances.
+    fn gpus(&self) -> Vec<GpuNode>;
 }
 
 /// The engine benchmark's phases on one cluster; the caller times each call.
@@ -263,5 +266,8 @@ impl LiveLab for LabSession {
     }
     fn chartable(&self) -> Vec<Chartable> {
         lifecycle::chartable(self.lab().sim().store())
+    }
+    fn gpus(&self) -> Vec<GpuNode> {
+        gpus::board(self.lab().sim())
     }
 }

@@ -8,6 +8,7 @@ use crate::lab::drag_commands::{self, DropTarget, PodRef};
 use crate::lab::inspector_view::{Inspected, InspectorView};
 use crate::lab::lab_handle::LabHandle;
 use crate::lab::node_canvas::NodeCanvas;
+use crate::lab::node_palette::{self, NodePalette};
 use crate::lab::pod_dnd::{self, PodDnd};
 use kubelab_core::view::cluster::{self as cluster_model, NodeCard, PodChip};
 use leptos::ev::{DragEvent, KeyboardEvent};
@@ -32,8 +33,11 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
         }
     });
     view! {
-        <section class="cluster" aria-labelledby="cluster-heading" on:keydown=move |ev: KeyboardEvent| dnd.on_key(lab, &ev)>
+        <section class="cluster" aria-labelledby="cluster-heading" on:keydown=move |ev: KeyboardEvent| dnd.on_key(lab, &ev)
+            on:dragover=move |ev: DragEvent| if node_palette::carries_machine(&ev) { ev.prevent_default() }
+            on:drop=move |ev: DragEvent| if node_palette::drop_machine(lab, &ev) { ev.prevent_default() }>
             <h2 id="cluster-heading">"Cluster"</h2>
+            <NodePalette lab=lab />
             <p class="cluster-hint">"Click a pod to inspect it. Drag it onto a node to bind it, or onto the bin to delete it. Keyboard: focus a pod, I inspects, Enter picks it up, arrows choose, Enter drops, Escape cancels."</p>
             {move || dnd.outcome.get().map(|(message, ok)| view! {
                 <pre class="drop-outcome" class:refused=!ok>{message}</pre>

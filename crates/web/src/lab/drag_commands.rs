@@ -1,7 +1,9 @@
 //! What a drag in the cluster view means, as the command the terminal would run: a pending pod
 //! dropped on a node is `lab pod bind` (refused with the scheduler's reasons when it does not
 //! fit), any pod dropped on the bin is `kubectl delete pod`, and a node's menu offers cordon,
-//! uncordon, drain and power. Plain Rust, so it is tested natively.
+//! uncordon, drain and power; a machine from the palette dropped on the cluster is `lab node
+//! add`, and a MIG profile dropped on a GPU's slot is `nvidia-smi mig -cgi PROFILE:START -C` on
+//! its node. Plain Rust, so it is tested natively.
 
 /// A pod picked up in the cluster view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +62,36 @@ pub fn node_actions(node: &str, schedulable: bool, powered_off: bool) -> Vec<(&'
     actions
 }
 
+/// The palette's machines: label, name prefix, and the `lab node add` flags.
+pub const MACHINES: &[(&str, &str, &str)] = &[
+    ("CPU node", "node", ""),
+    ("8 × A100 40GB", "a100", " --gpu A100-SXM4-40GBx8 --mig-strategy mixed --cpu 128 --memory 1Ti"),
+    ("8 × H100 80GB", "h100", " --gpu H100-SXM5-80GBx8 --mig-strategy mixed --cpu 192 --memory 2Ti"),
+    ("8 × H200 141GB", "h200", " --gpu H200-SXM5-141GBx8 --mig-strategy mixed --cpu 192 --memory 2Ti"),
+    ("1 × L4", "l4", " --gpu L4 --cpu 16 --memory 64Gi"),
+];
+
+/// `lab node add` for palette entry `kind`, named with the first free `<prefix>-N`.
+pub fn add_machine_command(kind: usize, existing: &[String]) -> Option<String> {
+    let (_, prefix, flags) = MACHINES.get(kind)?;
+    let name = (1..).map(|n| format!("{prefix}-{n}")).find(|n| !existing.contains(n))?;
+    Some(format!("lab node add {name}{flags}"))
+}
+
+/// A profile dropped on slot `start` of GPU `gpu` of `node`: the command, or the geometry's rule.
+pub fn mig_drop_command(
+    node: &str,
+    gpu: u32,
+    profile: &str,
+    start: u8,
+    refusal: Option<&str>,
+) -> Result<String, String> {
+    match refusal {
+        Some(rule) => Err(format!("{profile} cannot go at slot {start} of GPU {gpu}: {rule}.")),
+        None => Ok(format!("lab node exec {node} -- nvidia-smi mig -i {gpu} -cgi {profile}:{start} -C")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +99,26 @@ mod tests {
 
     fn pod(namespace: &str, node: Option<&str>) -> PodRef {
         PodRef { namespace: namespace.into(), name: "web".into(), node: node.map(str::to_string) }
+    }
+
+    #[test]
+    fn palette_and_mig_drops_are_commands_too() {
+        let existing = vec!["h100-1".to_string()];
+        assert_eq!(
+            add_machine_command(2, &existing).as_deref(),
+            Some("lab node add h100-2 --gpu H100-SXM5-80GBx8 --mig-strategy mixed --cpu 192 --memory 2Ti")
+        );
+        assert_eq!(add_machine_command(0, &[]).as_deref(), Some("lab node add node-1"));
+        assert_eq!(
+            mig_drop_command("h100-1", 0, "3g.40gb", 4, None),
+            Ok("lab node exec h100-1 -- nvidia-smi mig -i 0 -cgi 3g.40gb:4 -C".into())
+        );
+        let refused =
+            mig_drop_command("h100-1", 0, "3g.40gb", 2, Some("3g.40gb may start only at memory slice 0 or 4, not 2"));
+        assert_eq!(
+            refused.unwrap_err(),
+            "3g.40gb cannot go at slot 2 of GPU 0: 3g.40gb may start only at memory slice 0 or 4, not 2."
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
-//! with its scrubber, the share link, the cluster view, the manifest editor, its recent Events and what the last step
+//! with its scrubber, the share link, the cluster view with its machine palette, the MIG board, the manifest editor, its recent Events and what the last step
 //! set in motion, plus the live region that announces what drags and the clock did.
 
 use crate::lab::clock_controls::ClockControls;
@@ -8,6 +8,7 @@ use crate::lab::event_feed::EventFeed;
 use crate::lab::lab_handle::LabHandle;
 use crate::lab::lifecycle_picker::LifecyclePicker;
 use crate::lab::manifest_editor::ManifestEditor;
+use crate::lab::mig_board::MigBoard;
 use crate::lab::reconcile_panel::ReconcilePanel;
 use crate::lab::share_link::ShareLink;
 use crate::lab::terminal::Terminal;
@@ -28,6 +29,7 @@ pub fn LabView(lab: LabHandle) -> impl IntoView {
             </div>
             <TimelineView lab=lab />
             <ClusterView lab=lab />
+            <MigBoard lab=lab />
             <ManifestEditor lab=lab />
             <EventFeed lab=lab />
             <LifecyclePicker lab=lab />
