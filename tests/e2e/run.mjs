@@ -339,6 +339,37 @@ try {
     nodes.map((n) => `${n.dataset.node}: ${[...n.querySelectorAll(".pod")].map((c) => c.dataset.pod).sort().join(" ")}`).join("\n"));
   const pendingPod = (prefix) => page.locator(`.unscheduled .pod[data-pod^="${prefix}-"]`).first();
 
+  // GPUs: a server from the palette joins the cluster; on the MIG board a profile dropped where
+  // the geometry forbids is refused with the rule, and one dropped where it fits becomes a slice
+  // the device plugin publishes.
+  await step("gpu-node-from-the-palette-and-mig-drops", async () => {
+    await page.goto(`${base}/#/sandbox`);
+    await page.locator(".node").nth(2).waitFor();
+    await page.locator('.machine[data-machine="1"]').dragTo(page.locator(".cluster .nodes"));
+    await page.locator('.node[data-node="a100-1"]').waitFor();
+    await expectText(page, "$ lab node add a100-1 --gpu A100-SXM4-40GBx8");
+    const board = page.locator('.gpu-node[data-node="a100-1"]');
+    const gpu0 = board.locator('.gpu[data-gpu="0"]');
+    await board.locator('.allocatable[data-allocatable="nvidia.com/gpu: 8"]').waitFor();
+    await gpu0.locator(".mig-toggle").click();
+    await board.locator('.allocatable[data-allocatable="nvidia.com/gpu: 7"]').waitFor();
+    await board.locator('.mig-profile[data-profile="3g.20gb"]').dragTo(gpu0.locator('.slot[data-slot="2"]'));
+    await page.locator(".mig-board .drop-outcome.refused", { hasText: "3g.20gb may start only at memory slice 0 or 4, not 2" }).waitFor();
+    if ((await gpu0.locator(".instance").count()) !== 0) fail("a refused drop made a GPU instance");
+    await board.locator('.mig-profile[data-profile="3g.20gb"]').dragTo(gpu0.locator('.slot[data-slot="4"]'));
+    await gpu0.locator('.instance[data-gi="2"]').waitFor();
+    await expectText(page, "$ lab node exec a100-1 -- nvidia-smi mig -i 0 -cgi 3g.20gb:4 -C");
+    await board.locator('.allocatable[data-allocatable="nvidia.com/gpu: 7, nvidia.com/mig-3g.20gb: 1"]').waitFor();
+    await board.locator('.mig-profile[data-profile="4g.20gb"]').dragTo(gpu0.locator('.slot[data-slot="0"]'));
+    await board.locator('.allocatable[data-allocatable="nvidia.com/gpu: 7, nvidia.com/mig-3g.20gb: 1, nvidia.com/mig-4g.20gb: 1"]').waitFor();
+    await board.locator('.mig-profile[data-profile="1g.5gb"]').dragTo(gpu0.locator('.slot[data-slot="6"]'));
+    await page.locator(".mig-board .drop-outcome.refused", { hasText: "overlaps GPU instance 2 (3g.20gb at 4:4)" }).waitFor();
+    await page.locator(".mig-board").screenshot({ path: path.join(artifacts, "mig-board.png") });
+    // The steps after this one expect the sandbox's three nodes.
+    await type(page, "lab node remove a100-1");
+    await page.locator(".mig-board").waitFor({ state: "detached" });
+  }, page);
+
   await step("drag-refused-by-the-scheduler", async () => {
     await page.goto(`${base}/#/sandbox`);
     await page.locator(".node").nth(2).waitFor();

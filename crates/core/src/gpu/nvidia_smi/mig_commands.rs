@@ -129,7 +129,10 @@ fn create(machine: &mut GpuMachine, in_use: &InUse, gpus: &[u32], list: &str, wi
             }
             let id = match gpu.mig.create(geometry, profile, start) {
                 Ok(id) => id,
-                Err(refusal) => return fail(&mut out, refusal.nvml, 255),
+                Err(refusal) => {
+                    let code = if refusal.nvml == "Invalid Argument" { 2 } else { 255 };
+                    return fail(&mut out, refusal.nvml, code);
+                }
             };
             out.push_str(&format!(
                 "Successfully created GPU instance ID {id:>2} on GPU {index:>2} using profile MIG {} (ID {:>2})\n",
