@@ -87,13 +87,7 @@ fn uuid_text(parts: &[&[u8]], name_based: bool) -> String {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     }
-    let mut next = || {
-        hash = hash.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = hash;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = || crate::sim::rng::splitmix64(&mut hash);
     let (mut a, mut b) = (next(), next());
     if name_based {
         a = (a & !0xf000) | 0x5000;
