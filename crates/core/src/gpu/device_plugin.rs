@@ -118,10 +118,9 @@ pub fn allocate<'a>(
 }
 
 /// Every resource name the plugin can advertise for the lab's models (whole GPUs, each MIG
-/// profile, their `.shared` forms), each with the scheduler's "Insufficient <name>" reason made
-/// once: on a GPU cluster most nodes refuse most pods, and the reason is the same every time.
-fn known_resources() -> &'static [(String, String)] {
-    static KNOWN: OnceLock<Vec<(String, String)>> = OnceLock::new();
+/// profile, their `.shared` forms), sorted: the scheduler keeps one shared copy of each.
+pub fn advertisable_resources() -> &'static [String] {
+    static KNOWN: OnceLock<Vec<String>> = OnceLock::new();
     KNOWN.get_or_init(|| {
         let mut names = vec![GPU_RESOURCE.to_string()];
         for model in super::model::models() {
@@ -134,12 +133,6 @@ fn known_resources() -> &'static [(String, String)] {
         let shared: Vec<String> = names.iter().map(|n| format!("{n}.shared")).collect();
         names.extend(shared);
         names.sort();
-        names.into_iter().map(|n| (format!("Insufficient {n}"), n)).map(|(reason, n)| (n, reason)).collect()
+        names
     })
-}
-
-/// The scheduler's reason for a resource the device plugin advertises, if it is one.
-pub fn insufficient_reason(resource: &str) -> Option<&'static str> {
-    let known = known_resources();
-    known.binary_search_by(|(n, _)| n.as_str().cmp(resource)).ok().map(|i| known[i].1.as_str())
 }

@@ -70,7 +70,7 @@ pub struct Decision {
     /// Evaluated nodes: the rejected ones in visiting order, then the feasible ones (sampling
     /// may stop before every node was visited).
     pub nodes: Vec<NodeVerdict>,
-    /// The filters' rejections, one per rejected node.
+    /// The filters' rejections; rejected nodes refused alike share one.
     pub rejections: Vec<Status>,
     pub outcome: Outcome,
 }

@@ -124,7 +124,7 @@ impl Scheduler {
             return Err(vec![format!("nodes \"{node_name}\" not found")]);
         };
         let state = plugins::DEFAULT_PROFILE.cycle_state(store, &cache, &BTreeMap::new(), pod);
-        schedule_one::run_filters(&state, node, fit).map_err(|s| s.reasons.iter().map(|r| r.to_string()).collect())
+        schedule_one::run_filters(&state, node, fit).map_err(|s| s.reasons.iter().map(str::to_string).collect())
     }
 
     /// Consumes the watch log since the cursor (a relist when it fell behind).

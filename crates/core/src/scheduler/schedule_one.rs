@@ -92,12 +92,8 @@ pub fn schedule_pod(
         match run_filters(state, cache.node_at(index), cache.fit_at(index)) {
             Ok(()) => scratch.feasible.push(index),
             Err(status) => {
-                verdicts.push(NodeVerdict {
-                    node: index as u32,
-                    rejected: Some(rejections.len() as u32),
-                    scores: None,
-                });
-                rejections.push(status);
+                let rejected = Some(shared_rejection(&mut rejections, status));
+                verdicts.push(NodeVerdict { node: index as u32, rejected, scores: None });
             }
         }
         if scratch.feasible.len() >= to_find {
@@ -108,7 +104,8 @@ pub fn schedule_pod(
         *next_start = (*next_start + processed) % n;
     }
     if scratch.feasible.is_empty() {
-        let error = FitError { num_all_nodes: n, statuses: rejections, ..Default::default() };
+        let statuses = one_status_per_node(&mut verdicts, &rejections);
+        let error = FitError { num_all_nodes: n, statuses, ..Default::default() };
         return Err((error, verdicts));
     }
     if scratch.feasible.len() == 1 {
@@ -118,6 +115,30 @@ pub fn schedule_pod(
     }
     let best = prioritize_nodes(store, cache, state, scratch, &mut verdicts);
     Ok(ScheduleResult { best, verdicts, rejections })
+}
+
+/// Where a rejection sits in the cycle's list: most nodes are refused for the same reason, so an
+/// equal status among the last few is shared rather than kept once per node.
+fn shared_rejection(rejections: &mut Vec<Status>, status: Status) -> u32 {
+    const RECENT: usize = 4;
+    let recent = rejections.len().saturating_sub(RECENT);
+    if let Some(at) = rejections[recent..].iter().rposition(|r| *r == status) {
+        return (recent + at) as u32;
+    }
+    rejections.push(status);
+    (rejections.len() - 1) as u32
+}
+
+/// The fit error's statuses, one per rejected node in visiting order (preemption and the
+/// FailedScheduling histogram count them), the verdicts pointing at their own.
+fn one_status_per_node(verdicts: &mut [NodeVerdict], shared: &[Status]) -> Vec<Status> {
+    let mut statuses = Vec::with_capacity(verdicts.len());
+    for (i, verdict) in verdicts.iter_mut().enumerate() {
+        let at = verdict.rejected.map_or(0, |r| r as usize);
+        statuses.push(shared[at].clone());
+        verdict.rejected = Some(i as u32);
+    }
+    statuses
 }
 
 /// A PreFilter refusal: every node carries its status (so preemption sees nothing to gain) and

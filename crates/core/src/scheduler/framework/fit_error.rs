@@ -23,8 +23,8 @@ impl FitError {
     pub fn message(&self) -> String {
         let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for status in &self.statuses {
-            for reason in &status.reasons {
-                *counts.entry(reason.as_ref()).or_insert(0) += 1;
+            for reason in status.reasons.iter() {
+                *counts.entry(reason).or_insert(0) += 1;
             }
         }
         let absent = self.num_all_nodes.saturating_sub(self.statuses.len());

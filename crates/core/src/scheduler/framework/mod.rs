@@ -11,6 +11,7 @@ pub mod node_fit;
 pub mod node_images;
 pub mod plugin_states;
 pub mod registry;
+pub mod scalar_name;
 pub mod scheduling_queue;
 pub mod status;
 pub mod types;

@@ -7,6 +7,7 @@ use crate::api::container::{Container, ResourceList};
 use crate::api::node::Taint;
 use crate::api::string_map::StringMap;
 use crate::scheduler::framework::node_images::NodeImages;
+use crate::scheduler::framework::scalar_name::ScalarResources;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -26,7 +27,7 @@ pub struct Resource {
     pub memory: i64,
     pub ephemeral_storage: i64,
     pub allowed_pod_number: i64,
-    pub scalar_resources: Vec<(String, i64)>,
+    pub scalar_resources: ScalarResources,
 }
 
 /// Upstream `IsScalarResourceName`: extended (`example.com/foo`), hugepages and attachable volumes.
@@ -56,22 +57,11 @@ impl Resource {
     }
 
     pub fn scalar(&self, name: &str) -> i64 {
-        self.scalar_resources.iter().find(|(n, _)| n == name).map_or(0, |(_, v)| *v)
-    }
-
-    fn scalar_mut(&mut self, name: &str) -> &mut i64 {
-        let index = match self.scalar_resources.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
-            Ok(i) => i,
-            Err(i) => {
-                self.scalar_resources.insert(i, (name.to_string(), 0));
-                i
-            }
-        };
-        &mut self.scalar_resources[index].1
+        self.scalar_resources.get(name)
     }
 
     pub fn add_scalar(&mut self, name: &str, amount: i64) {
-        let value = self.scalar_mut(name);
+        let value = self.scalar_resources.entry(name);
         *value = value.saturating_add(amount);
     }
 
@@ -81,8 +71,9 @@ impl Resource {
         self.memory = self.memory.saturating_add(other.memory);
         self.ephemeral_storage = self.ephemeral_storage.saturating_add(other.ephemeral_storage);
         self.allowed_pod_number = self.allowed_pod_number.saturating_add(other.allowed_pod_number);
-        for (name, amount) in &other.scalar_resources {
-            self.add_scalar(name, *amount);
+        for (name, amount) in other.scalar_resources.iter() {
+            let value = self.scalar_resources.entry_for(name);
+            *value = value.saturating_add(amount);
         }
     }
 
@@ -92,8 +83,9 @@ impl Resource {
         self.memory = self.memory.saturating_sub(other.memory);
         self.ephemeral_storage = self.ephemeral_storage.saturating_sub(other.ephemeral_storage);
         self.allowed_pod_number = self.allowed_pod_number.saturating_sub(other.allowed_pod_number);
-        for (name, amount) in &other.scalar_resources {
-            self.add_scalar(name, -*amount);
+        for (name, amount) in other.scalar_resources.iter() {
+            let value = self.scalar_resources.entry_for(name);
+            *value = value.saturating_sub(amount);
         }
     }
 
@@ -102,17 +94,14 @@ impl Resource {
         self.milli_cpu = self.milli_cpu.max(other.milli_cpu);
         self.memory = self.memory.max(other.memory);
         self.ephemeral_storage = self.ephemeral_storage.max(other.ephemeral_storage);
-        for (name, amount) in &other.scalar_resources {
-            let value = self.scalar_mut(name);
-            *value = (*value).max(*amount);
+        for (name, amount) in other.scalar_resources.iter() {
+            let value = self.scalar_resources.entry_for(name);
+            *value = (*value).max(amount);
         }
     }
 
     pub fn is_zero(&self) -> bool {
-        self.milli_cpu == 0
-            && self.memory == 0
-            && self.ephemeral_storage == 0
-            && self.scalar_resources.iter().all(|(_, v)| *v == 0)
+        self.milli_cpu == 0 && self.memory == 0 && self.ephemeral_storage == 0 && self.scalar_resources.all_zero()
     }
 }
 

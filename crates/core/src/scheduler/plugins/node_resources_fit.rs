@@ -6,29 +6,25 @@ use crate::scheduler::framework::cluster_event::{ClusterEvent, on_node_events};
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
 use crate::scheduler::framework::registry::{FilterPlugin, ScoreContext, ScorePlugin, always};
-use crate::scheduler::framework::status::{Code, Status};
+use crate::scheduler::framework::status::{Code, Reasons, Status};
 use crate::scheduler::framework::types::{NodeInfo, Resource};
 use std::borrow::Cow;
 
 pub const NAME: &str = "NodeResourcesFit";
 
-/// One resource the node is short of (upstream `InsufficientResource`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InsufficientResource {
-    pub reason: Cow<'static, str>,
-    /// The request exceeds the node's whole allocatable: no preemption can help.
+/// What a node is short of (upstream's `InsufficientResource` list): the reasons in upstream's
+/// order, and whether some request exceeds the node's whole allocatable, so that no preemption
+/// can help.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shortfall {
+    pub reasons: Reasons,
     pub unresolvable: bool,
 }
 
-fn insufficient(resource: &str) -> Cow<'static, str> {
-    match resource {
-        "cpu" => Cow::Borrowed("Insufficient cpu"),
-        "memory" => Cow::Borrowed("Insufficient memory"),
-        "ephemeral-storage" => Cow::Borrowed("Insufficient ephemeral-storage"),
-        other => match crate::gpu::device_plugin::insufficient_reason(other) {
-            Some(reason) => Cow::Borrowed(reason),
-            None => Cow::Owned(format!("Insufficient {other}")),
-        },
+impl Shortfall {
+    fn add(&mut self, reason: Cow<'static, str>, unresolvable: bool) {
+        self.reasons.push(reason);
+        self.unresolvable |= unresolvable;
     }
 }
 
@@ -40,42 +36,56 @@ pub fn fits_request(
     node: &NodeInfo,
     fit: &NodeFit,
     extra: Option<&(Resource, usize)>,
-) -> Vec<InsufficientResource> {
-    let mut out = Vec::new();
+) -> Shortfall {
+    let mut out = Shortfall::default();
     let (extra_requested, extra_pods) = match extra {
         Some((resource, pods)) => (Some(resource), *pods),
         None => (None, 0),
     };
     if (fit.pod_count as usize + extra_pods + 1) as i64 > fit.allowed_pod_number {
-        out.push(InsufficientResource { reason: Cow::Borrowed("Too many pods"), unresolvable: false });
+        out.add(Cow::Borrowed("Too many pods"), false);
     }
     if request.is_zero() {
         return out;
     }
     let used = |own: i64, get: fn(&Resource) -> i64| own + extra_requested.map_or(0, get);
     let checks = [
-        ("cpu", request.milli_cpu, fit.allocatable_milli_cpu, used(fit.requested_milli_cpu, |r| r.milli_cpu)),
-        ("memory", request.memory, fit.allocatable_memory, used(fit.requested_memory, |r| r.memory)),
         (
-            "ephemeral-storage",
+            "Insufficient cpu",
+            request.milli_cpu,
+            fit.allocatable_milli_cpu,
+            used(fit.requested_milli_cpu, |r| r.milli_cpu),
+        ),
+        ("Insufficient memory", request.memory, fit.allocatable_memory, used(fit.requested_memory, |r| r.memory)),
+        (
+            "Insufficient ephemeral-storage",
             request.ephemeral_storage,
             fit.allocatable_ephemeral_storage,
             used(fit.requested_ephemeral_storage, |r| r.ephemeral_storage),
         ),
     ];
-    for (name, wanted, allocatable, requested) in checks {
+    for (reason, wanted, allocatable, requested) in checks {
         if wanted > 0 && wanted > allocatable - requested {
-            out.push(InsufficientResource { reason: insufficient(name), unresolvable: wanted > allocatable });
+            out.add(Cow::Borrowed(reason), wanted > allocatable);
         }
     }
-    for (name, wanted) in &request.scalar_resources {
-        if *wanted == 0 {
+    for (name, wanted) in request.scalar_resources.iter() {
+        if wanted == 0 {
             continue;
         }
-        let allocatable = node.allocatable.scalar(name);
-        let requested = node.requested.scalar(name) + extra_requested.map_or(0, |r| r.scalar(name));
-        if *wanted > allocatable - requested {
-            out.push(InsufficientResource { reason: insufficient(name), unresolvable: *wanted > allocatable });
+        let bit = name.known_bit();
+        if bit != 0 && fit.devices & bit == 0 {
+            // None of this device here: short of it whatever the node's pods hold.
+            out.add(name.insufficient(), true);
+            continue;
+        }
+        let (allocatable, own) = match (bit != 0).then(|| fit.device(bit)).flatten() {
+            Some(amounts) => amounts,
+            None => (node.allocatable.scalar_resources.of(name), node.requested.scalar_resources.of(name)),
+        };
+        let requested = own + extra_requested.map_or(0, |r| r.scalar_resources.of(name));
+        if wanted > allocatable - requested {
+            out.add(name.insufficient(), wanted > allocatable);
         }
     }
     out
@@ -83,12 +93,11 @@ pub fn fits_request(
 
 pub fn filter(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> Result<(), Status> {
     let short = fits_request(&state.requests.requests, node, fit, state.nominated_on(&node.name));
-    if short.is_empty() {
+    if short.reasons.is_empty() {
         return Ok(());
     }
-    let code =
-        if short.iter().any(|s| s.unresolvable) { Code::UnschedulableAndUnresolvable } else { Code::Unschedulable };
-    Err(Status { code, plugin: NAME, reasons: short.into_iter().map(|s| s.reason).collect() })
+    let code = if short.unresolvable { Code::UnschedulableAndUnresolvable } else { Code::Unschedulable };
+    Err(Status { code, plugin: NAME, reasons: short.reasons })
 }
 
 /// Upstream `leastRequestedScore`: the free share of the capacity, 0–100.
