@@ -1,5 +1,6 @@
-//! Every prefix of every manifest in the repository (cut at each byte) goes through
-//! `kubectl apply`: each must end in an error or a success, never a panic.
+//! Every prefix of every manifest in the repository goes through `kubectl apply`: each must
+//! end in an error or a success, never a panic. Manifests are cut at each byte; the long
+//! lesson files (tens of KB, and each cut re-parses the whole prefix) at each line's edges.
 
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::{self, Context, MemoryFiles};
@@ -25,6 +26,21 @@ fn manifests() -> Vec<PathBuf> {
     found
 }
 
+/// Where to cut `text`: every byte of the first `EVERY_BYTE` bytes, then the last byte of
+/// each line, its newline and the first byte of the next (where a YAML block or a flow
+/// collection can be left open), and the end.
+fn cuts_of(text: &str) -> Vec<usize> {
+    const EVERY_BYTE: usize = 2048;
+    let mut cuts: Vec<usize> = (0..=text.len().min(EVERY_BYTE)).collect();
+    for (i, _) in text.match_indices('\n').filter(|(i, _)| *i > EVERY_BYTE) {
+        cuts.extend([i - 1, i, i + 1]);
+    }
+    cuts.push(text.len());
+    cuts.retain(|i| *i <= text.len() && text.is_char_boundary(*i));
+    cuts.dedup();
+    cuts
+}
+
 #[test]
 fn every_prefix_of_every_manifest_applies_or_fails_cleanly() {
     let files = MemoryFiles::new();
@@ -35,7 +51,7 @@ fn every_prefix_of_every_manifest_applies_or_fails_cleanly() {
     for path in paths {
         let text = std::fs::read_to_string(&path).unwrap();
         let mut sim = Sim::new(1, &ClusterSpec::default());
-        for cut in (0..=text.len()).filter(|i| text.is_char_boundary(*i)) {
+        for cut in cuts_of(&text) {
             let mut ctx = Context { sim: &mut sim, files: &files, stdin: Some(&text[..cut]) };
             let output = kubectl::run(&mut ctx, &argv);
             assert!(output.exit_code == 0 || output.exit_code == 1, "{}: cut {cut}", path.display());
