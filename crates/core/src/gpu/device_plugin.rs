@@ -3,6 +3,7 @@
 //! (mixed), time-sliced replicas — and the kubelet device manager's allocation of them to
 //! containers, which `nvidia-smi` inside a pod reads.
 
+use super::device_plugin_config::TimeSlicing;
 use super::machine::{GpuMachine, MigStrategy};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -77,19 +78,28 @@ pub fn devices(machine: &GpuMachine) -> Vec<Device> {
         }
     }
     match &machine.time_slicing {
-        Some(sharing) if sharing.replicas >= 2 => replicate(devices, sharing.replicas, sharing.rename_by_default),
-        _ => devices,
+        Some(sharing) => replicate(devices, sharing),
+        None => devices,
     }
 }
 
-/// Time-slicing: each device `replicas` times, replica-major so that successive allocations land
-/// on different GPUs first.
-fn replicate(devices: Vec<Device>, replicas: u32, rename: bool) -> Vec<Device> {
-    let mut shared = Vec::with_capacity(devices.len() * replicas as usize);
-    for replica in 0..replicas {
+/// Time-slicing: each shared device `replicas` times (IDs `<uuid>::<replica>`), replica-major
+/// so that successive allocations land on different GPUs first; a device whose resource is
+/// not listed is advertised as it is.
+fn replicate(devices: Vec<Device>, sharing: &TimeSlicing) -> Vec<Device> {
+    let most = devices.iter().map(|d| sharing.replicas_of(&d.resource)).max().unwrap_or(1);
+    let mut shared = Vec::with_capacity(devices.len() * most as usize);
+    for replica in 0..most {
         for device in &devices {
-            let resource = if rename { format!("{}.shared", device.resource) } else { device.resource.clone() };
-            shared.push(Device { resource, id: format!("{}::{replica}", device.id), ..device.clone() });
+            let replicas = sharing.replicas_of(&device.resource);
+            if replicas < 2 {
+                if replica == 0 {
+                    shared.push(device.clone());
+                }
+            } else if replica < replicas {
+                let resource = sharing.shared_name(&device.resource);
+                shared.push(Device { resource, id: format!("{}::{replica}", device.id), ..device.clone() });
+            }
         }
     }
     shared

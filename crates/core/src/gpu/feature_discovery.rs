@@ -3,7 +3,7 @@
 //! capability and strategy, and per MIG profile its count, memory, SMs, slices and engines.
 //! Label names and values as GFD (k8s-device-plugin/internal/lm) writes them.
 
-use super::device_plugin::{SingleLayout, single_layout};
+use super::device_plugin::{GPU_RESOURCE, SingleLayout, single_layout};
 use super::machine::{GpuMachine, MigStrategy};
 use super::model::MigProfile;
 use crate::api::string_map::StringMap;
@@ -13,9 +13,12 @@ use std::collections::BTreeMap;
 pub const DRIVER_VERSION: &str = "580.126.09";
 pub const CUDA_VERSION: &str = "13.0";
 
-/// Labels GFD does not own: the MIG manager's (a learner's or its own) and nothing else.
+/// Labels GFD does not own: the MIG manager's and the device plugin config's (a learner's or
+/// the operator's own); GFD rewrites every other `nvidia.com/` label.
 pub fn owned_by_gfd(key: &str) -> bool {
-    key.starts_with("nvidia.com/") && key != "nvidia.com/mig.config" && key != "nvidia.com/mig.config.state"
+    const NOT_GFDS: [&str; 3] =
+        ["nvidia.com/mig.config", "nvidia.com/mig.config.state", "nvidia.com/device-plugin.config"];
+    key.starts_with("nvidia.com/") && !NOT_GFDS.contains(&key)
 }
 
 /// Every label GFD writes for the machine, sorted.
@@ -48,12 +51,15 @@ pub fn labels(machine: &GpuMachine) -> StringMap {
     }
     // `-SHARED` marks a shared product only when it keeps its resource name (`renameByDefault`
     // advertises `<name>.shared` instead, and the product stays as it is).
-    let (replicas, sharing, suffix) = match &machine.time_slicing {
-        Some(ts) if ts.replicas >= 2 => {
-            (ts.replicas, "time-slicing", if ts.rename_by_default { "" } else { "-SHARED" })
+    let sharing_of = |resource: &str| -> (u32, &'static str, &'static str) {
+        match &machine.time_slicing {
+            Some(ts) if ts.replicas_of(resource) >= 2 => {
+                (ts.replicas_of(resource), "time-slicing", if ts.shares_in_place(resource) { "-SHARED" } else { "" })
+            }
+            _ => (1, "none", ""),
         }
-        _ => (1, "none", ""),
     };
+    let (replicas, sharing, suffix) = sharing_of(GPU_RESOURCE);
     let whole = |put: &mut dyn FnMut(&str, String)| {
         put("gpu.count", machine.gpus.len().to_string());
         put("gpu.memory", model.memory_mib.to_string());
@@ -93,6 +99,7 @@ pub fn labels(machine: &GpuMachine) -> StringMap {
             }
             for (name, (profile, count)) in per_profile {
                 let prefix = format!("mig-{name}");
+                let (replicas, sharing, suffix) = sharing_of(&format!("nvidia.com/{prefix}"));
                 mig_labels(
                     &mut put,
                     &prefix,

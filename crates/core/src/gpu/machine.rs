@@ -3,6 +3,7 @@
 //! strategy, the time-slicing config, and the MIG config last applied.
 
 use super::device::Gpu;
+use super::device_plugin_config::TimeSlicing;
 use super::model::{self, GpuModel};
 use serde::{Deserialize, Serialize};
 
@@ -68,17 +69,6 @@ impl GpuInventory {
     pub fn text(&self) -> String {
         if self.count == 1 { self.model.name.clone() } else { format!("{}x{}", self.model.name, self.count) }
     }
-}
-
-/// Time-slicing (the device plugin's `sharing.timeSlicing`): each GPU advertised `replicas`
-/// times; nothing isolates the sharers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimeSlicing {
-    pub replicas: u32,
-    /// `renameByDefault`: advertise `<name>.shared` instead of `<name>`.
-    pub rename_by_default: bool,
-    /// `failRequestsGreaterThanOne`.
-    pub fail_requests_greater_than_one: bool,
 }
 
 /// A machine's GPUs, now.

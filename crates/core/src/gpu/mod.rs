@@ -4,6 +4,7 @@
 
 pub mod device;
 pub mod device_plugin;
+pub mod device_plugin_config;
 pub mod feature_discovery;
 pub mod machine;
 pub mod mig;

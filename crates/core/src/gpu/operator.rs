@@ -4,14 +4,17 @@
 //! Upstream these are DaemonSets of NVIDIA/gpu-operator; here one loop keeps them in step.
 
 use super::device_plugin::{self, Device};
+use super::device_plugin_config::{self as plugin_config, PluginConfig};
 use super::feature_discovery;
-use super::machine::GpuMachine;
+use super::machine::{GpuMachine, MigStrategy};
 use super::mig_manager;
+use crate::api::meta::ObjectMeta;
 use crate::api::quantity::{Format, Quantity};
-use crate::api::{Kind, Node, Pod};
+use crate::api::{ConfigMap, Kind, Namespace, Node, Pod};
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::sim::time::SimTime;
+use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{Store, UserInfo};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,6 +37,10 @@ pub struct GpuOperator {
     wakeups: Wakeups<String>,
     /// Nodes whose labels and capacity must be published again.
     dirty: BTreeSet<String>,
+    /// Each machine's MIG strategy as installed, which a device plugin config may override.
+    installed_strategy: BTreeMap<String, MigStrategy>,
+    /// Each node's device plugin config now, or the error that kept the last one in place.
+    configs: BTreeMap<String, Result<PluginConfig, String>>,
 }
 
 /// The label a learner (or the GPU Operator's ClusterPolicy) sets, and the one the manager answers on.
@@ -43,6 +50,7 @@ pub const MIG_CONFIG_STATE_LABEL: &str = "nvidia.com/mig.config.state";
 impl GpuOperator {
     /// A machine with GPUs joins: its GPUs are published once its Node is seen.
     pub fn add_machine(&mut self, node: &str, machine: GpuMachine) {
+        self.installed_strategy.insert(node.to_string(), machine.strategy);
         self.machines.insert(node.to_string(), machine);
         self.dirty.insert(node.to_string());
     }
@@ -50,6 +58,8 @@ impl GpuOperator {
     /// The machine left the cluster.
     pub fn remove_machine(&mut self, node: &str) {
         self.machines.remove(node);
+        self.installed_strategy.remove(node);
+        self.configs.remove(node);
         self.reconfiguring.remove(node);
         self.allocations.retain(|_, a| a.node != node);
     }
@@ -121,6 +131,7 @@ impl GpuOperator {
             self.informer.listed(store);
             return;
         }
+        ensure_namespace(store);
         let now = store.now();
         let mut nodes: BTreeSet<String> = std::mem::take(&mut self.dirty);
         nodes.extend(self.wakeups.take_due(now));
@@ -134,6 +145,12 @@ impl GpuOperator {
                         }
                         Kind::Pod => {
                             pods.insert((event.namespace.clone(), event.name.clone()));
+                        }
+                        Kind::ConfigMap
+                            if event.namespace == plugin_config::CONFIG_MAP_NAMESPACE
+                                && event.name == plugin_config::CONFIG_MAP_NAME =>
+                        {
+                            nodes.extend(self.machines.keys().cloned());
                         }
                         _ => {}
                     }
@@ -151,6 +168,7 @@ impl GpuOperator {
         nodes.retain(|n| self.machines.contains_key(n));
         for node in nodes {
             self.mig_manager(store, &node);
+            self.configure_plugin(store, &node);
             self.publish(store, &node);
         }
     }
@@ -247,6 +265,51 @@ impl GpuOperator {
         }
     }
 
+    /// The device plugin's config manager: the config the node's label (or `default`) names
+    /// in the ConfigMap, applied to the machine; a broken one is reported once on the Node and
+    /// the last good one stays (the plugin keeps running with it).
+    fn configure_plugin(&mut self, store: &mut Store, node: &str) {
+        let Some(object) = store.try_get::<Node>("", node) else { return };
+        let reference = object_reference(object);
+        let label = object.metadata.labels.get(plugin_config::CONFIG_LABEL).map(str::to_string);
+        let map = store.try_get::<ConfigMap>(plugin_config::CONFIG_MAP_NAMESPACE, plugin_config::CONFIG_MAP_NAME);
+        let wanted = match (&label, map) {
+            (None, None) => Ok(PluginConfig::default()),
+            (None, Some(map)) => {
+                map.data.get(plugin_config::DEFAULT_KEY).map_or(Ok(PluginConfig::default()), plugin_config::parse)
+            }
+            (Some(key), None) => Err(format!(
+                "unable to get config \"{key}\": configmap \"{}\" not found in namespace \"{}\"",
+                plugin_config::CONFIG_MAP_NAME,
+                plugin_config::CONFIG_MAP_NAMESPACE
+            )),
+            (Some(key), Some(map)) => map.data.get(key).map_or_else(
+                || {
+                    Err(format!(
+                        "unable to get config \"{key}\": no such key in configmap \"{}\"",
+                        plugin_config::CONFIG_MAP_NAME
+                    ))
+                },
+                plugin_config::parse,
+            ),
+        };
+        if self.configs.get(node) == Some(&wanted) {
+            return;
+        }
+        match &wanted {
+            Ok(config) => {
+                let machine = self.machines.get_mut(node).expect("a GPU node");
+                machine.strategy = config.mig_strategy.unwrap_or(self.installed_strategy[node]);
+                machine.time_slicing = config.time_slicing.clone();
+            }
+            Err(error) => {
+                let message = format!("device plugin config not applied: {error}");
+                store.record_event(reference, EventType::Warning, "FailedDevicePluginConfig", message);
+            }
+        }
+        self.configs.insert(node.to_string(), wanted);
+    }
+
     /// GFD's labels and the device plugin's capacity, written where they differ.
     fn publish(&self, store: &mut Store, node: &str) {
         let machine = &self.machines[node];
@@ -283,6 +346,17 @@ impl GpuOperator {
             let _ = store.update_status(updated);
             store.act_as(caller);
         }
+    }
+}
+
+/// The operator's own namespace, where its config lives (created with the first GPU node).
+fn ensure_namespace(store: &mut Store) {
+    if store.try_get::<Namespace>("", plugin_config::CONFIG_MAP_NAMESPACE).is_none() {
+        let namespace =
+            Namespace { metadata: ObjectMeta::named("", plugin_config::CONFIG_MAP_NAMESPACE), ..Default::default() };
+        let caller = store.act_as(UserInfo::admin());
+        let _ = store.create(namespace);
+        store.act_as(caller);
     }
 }
 

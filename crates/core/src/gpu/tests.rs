@@ -317,3 +317,23 @@ fn uuids_are_stable_and_shaped_as_the_drivers() {
     assert_eq!(a.uuid.len(), "GPU-".len() + 36);
     assert_ne!(a.uuid, Gpu::new(a.model, "gpu-1", 1).uuid);
 }
+
+#[test]
+fn time_slicing_replicates_only_the_resources_it_lists() {
+    let mut host = a100_host(2);
+    smi(&mut host, "-i 0 -mig 1");
+    smi(&mut host, "mig -cgi 9,9 -C -i 0");
+    let config = "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/mig-3g.20gb\n      replicas: 3\n";
+    host.time_slicing = super::device_plugin_config::parse(config).unwrap().time_slicing;
+    let devices = super::device_plugin::devices(&host);
+    let capacity: Vec<(String, i64)> = super::device_plugin::capacity(&devices).into_iter().collect();
+    assert_eq!(capacity, [("nvidia.com/gpu".to_string(), 1), ("nvidia.com/mig-3g.20gb".to_string(), 6)]);
+    // Replica-major: the first two 3g.20gb picks are different slices, the third shares one.
+    let ids: Vec<&str> = devices.iter().filter(|d| d.resource.ends_with("3g.20gb")).map(|d| d.id.as_str()).collect();
+    assert!(ids[0].ends_with("::0") && ids[1].ends_with("::0") && ids[2].ends_with("::1"), "{ids:?}");
+    assert_eq!(ids[0].trim_end_matches("::0"), ids[2].trim_end_matches("::1"));
+    let labels = super::feature_discovery::labels(&host);
+    assert_eq!(labels.get("nvidia.com/mig-3g.20gb.replicas"), Some("3"));
+    assert_eq!(labels.get("nvidia.com/mig-3g.20gb.product"), Some("NVIDIA-A100-SXM4-40GB-MIG-3g.20gb-SHARED"));
+    assert_eq!(labels.get("nvidia.com/gpu.product"), Some("NVIDIA-A100-SXM4-40GB"));
+}
