@@ -179,7 +179,10 @@ impl Controllers {
         match name {
             ControllerName::GarbageCollector => self.garbage_collector.sync(store),
             ControllerName::Namespace => self.namespace.sync(store),
-            ControllerName::GpuOperator => self.gpu_operator.sync(store),
+            ControllerName::GpuOperator => {
+                self.gpu_operator.sync(store);
+                self.gpu_operator.hand_over_devices(&mut self.kubelet.devices);
+            }
             ControllerName::NodeLifecycle => self.node_lifecycle.sync(store),
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),

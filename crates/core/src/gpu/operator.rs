@@ -16,6 +16,7 @@ use crate::runtime::wakeups::Wakeups;
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{Store, UserInfo};
+use crate::workload::GpuMemory;
 use std::collections::{BTreeMap, BTreeSet};
 
 type PodKey = (String, String);
@@ -41,6 +42,8 @@ pub struct GpuOperator {
     installed_strategy: BTreeMap<String, MigStrategy>,
     /// Each node's device plugin config now, or the error that kept the last one in place.
     configs: BTreeMap<String, Result<PluginConfig, String>>,
+    /// Pods whose allocation changed since the kubelet's device manager last heard.
+    handed_over: BTreeSet<PodKey>,
 }
 
 /// The label a learner (or the GPU Operator's ClusterPolicy) sets, and the one the manager answers on.
@@ -61,6 +64,8 @@ impl GpuOperator {
         self.installed_strategy.remove(node);
         self.configs.remove(node);
         self.reconfiguring.remove(node);
+        let gone = self.allocations.iter().filter(|(_, a)| a.node == node).map(|(k, _)| k.clone());
+        self.handed_over.extend(gone.collect::<Vec<_>>());
         self.allocations.retain(|_, a| a.node != node);
     }
 
@@ -179,6 +184,7 @@ impl GpuOperator {
         let live = pod.filter(|p| !matches!(p.phase(), "Succeeded" | "Failed"));
         let Some(pod) = live.filter(|p| p.node_name().is_some_and(|n| self.machines.contains_key(n))) else {
             if self.allocations.remove(&key).is_some() {
+                self.handed_over.insert(key.clone());
                 self.dirty.extend(pod.and_then(Pod::node_name).map(str::to_string));
             }
             return;
@@ -215,7 +221,26 @@ impl GpuOperator {
             }
         }
         if !containers.is_empty() {
+            self.handed_over.insert(key.clone());
             self.allocations.insert(key, PodDevices { node, containers });
+        }
+    }
+
+    /// Tells the kubelet's device manager what changed: each container's GPU memory, from the
+    /// devices it holds (a whole GPU's or a time-sliced replica's memory is the GPU's; a MIG
+    /// device's is its profile's).
+    pub fn hand_over_devices(&mut self, manager: &mut crate::kubelet::device_manager::DeviceManager) {
+        for key in std::mem::take(&mut self.handed_over) {
+            let mut containers = BTreeMap::new();
+            if let Some(allocation) = self.allocations.get(&key)
+                && let Some(machine) = self.machines.get(&allocation.node)
+            {
+                for (name, devices) in &allocation.containers {
+                    let total_mib = devices.iter().map(|d| device_memory_mib(machine, d)).sum();
+                    containers.insert(name.clone(), GpuMemory { total_mib, used_by_others_mib: 0 });
+                }
+            }
+            manager.set(&key.0, &key.1, containers);
         }
     }
 
@@ -347,6 +372,13 @@ impl GpuOperator {
             store.act_as(caller);
         }
     }
+}
+
+/// The memory one device gives a container, in MiB.
+fn device_memory_mib(machine: &GpuMachine, device: &Device) -> u64 {
+    let Some(gpu) = machine.gpus.get(device.gpu as usize) else { return 0 };
+    let mig = device.gpu_instance.and_then(|id| gpu.mig_devices().into_iter().find(|m| m.gpu_instance.id == id));
+    mig.map_or(gpu.model.memory_mib, |m| m.profile.memory_mib)
 }
 
 /// The operator's own namespace, where its config lives (created with the first GPU node).

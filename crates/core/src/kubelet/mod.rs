@@ -5,6 +5,7 @@
 
 pub mod backoff;
 pub mod container_runtime;
+pub mod device_manager;
 pub mod node;
 pub mod node_server;
 pub mod pod_worker;
@@ -31,6 +32,8 @@ type Key = (String, String);
 #[derive(Clone, Debug, Default)]
 pub struct Kubelet {
     pub(crate) informer: Informer,
+    /// The devices' GPU memory per container, as the GPU Operator's device plugin allocated them.
+    pub(crate) devices: device_manager::DeviceManager,
     /// What changed, synced in batches a turn may leave unfinished (`sync_some`).
     queue: WorkQueue<Key>,
     wakeups: Wakeups<Key>,
@@ -197,7 +200,9 @@ impl Kubelet {
         let mut runtime = self.pods.remove(&key).unwrap_or_else(|| unreachable_runtime(&pod));
         let node = self.nodes.get_mut(&node_name).expect("node runtime created above");
         let container_runtime = self.runtime.get();
-        let mut step = PodStep { store, node, pod: &pod, runtime: &mut runtime, container_runtime, now, wake: None };
+        let devices = &self.devices;
+        let mut step =
+            PodStep { store, node, pod: &pod, runtime: &mut runtime, container_runtime, devices, now, wake: None };
         if let Some(deadline) = pod.metadata.deletion_timestamp
             && !step.runtime.terminating
         {
@@ -241,7 +246,8 @@ impl Kubelet {
         }
         let now = store.now();
         let container_runtime = self.runtime.get();
-        let mut step = PodStep { store, node, pod: &pod, runtime, container_runtime, now, wake: None };
+        let devices = &self.devices;
+        let mut step = PodStep { store, node, pod: &pod, runtime, container_runtime, devices, now, wake: None };
         if !step.kill_now(ending) {
             return Err(format!("pod {name:?} has no running container"));
         }

@@ -26,6 +26,8 @@ pub struct ContainerProcess {
     pub sigterm_at: Option<SimTime>,
     /// The image it runs, and so what its process does.
     pub image: ImageInfo,
+    /// The GPU memory its devices give it.
+    pub gpu: Option<crate::workload::GpuMemory>,
 }
 
 /// Why a node gave no answer: the API server's error, worded as it words it.
@@ -87,7 +89,8 @@ impl NodeServer<'_> {
     pub fn running_container(&self, pod: &Pod, container: &str) -> Option<ContainerProcess> {
         let NodeServer::Simulated { kubelet, .. } = self else { return None };
         let runtime = kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name)?;
-        let ContainerPhase::Running(running) = &runtime.all().find(|c| c.name == container)?.phase else {
+        let runtime_container = runtime.all().find(|c| c.name == container)?;
+        let ContainerPhase::Running(running) = &runtime_container.phase else {
             return None;
         };
         let spec = pod.container(container)?;
@@ -97,6 +100,7 @@ impl NodeServer<'_> {
             hog_mib: running.hog_mib,
             sigterm_at: running.stopping.map(|s| s.sigterm_at),
             image,
+            gpu: runtime_container.gpu,
         })
     }
 
@@ -132,7 +136,10 @@ impl NodeServer<'_> {
             }
         };
         let Some(spec) = pod.container(container) else { return Ok(Vec::new()) };
-        let Some(instance) = self.instance(pod, container, previous, now)? else { return Ok(Vec::new()) };
+        let Some(mut instance) = self.instance(pod, container, previous, now)? else { return Ok(Vec::new()) };
+        // A container keeps its devices across restarts: its earlier runs saw the same GPU.
+        let runtime = kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name);
+        instance.state.gpu = runtime.and_then(|r| r.all().find(|c| c.name == container)).and_then(|c| c.gpu);
         let runtime = kubelet.container_runtime();
         let Ok(info) = runtime.resolve_image(spec.image.as_deref().unwrap_or("")) else { return Ok(Vec::new()) };
         let printed = instance.until.since(instance.started_at);
@@ -192,7 +199,7 @@ struct Instance {
 
 fn running(process: &ContainerProcess, now: SimTime) -> Instance {
     let sigterm_after = process.sigterm_at.filter(|at| *at <= now).map(|at| at.since(process.started_at));
-    let state = ProcessState { hog_mib: process.hog_mib, sigterm_after };
+    let state = ProcessState { hog_mib: process.hog_mib, sigterm_after, gpu: process.gpu };
     Instance { started_at: process.started_at, until: now, state }
 }
 

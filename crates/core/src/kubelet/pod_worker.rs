@@ -31,6 +31,7 @@ pub struct PodStep<'a> {
     pub runtime: &'a mut PodRuntime,
     /// The node's container runtime (what an image is and does).
     pub container_runtime: &'a dyn ContainerRuntime,
+    pub devices: &'a super::device_manager::DeviceManager,
     pub now: SimTime,
     /// The earliest time this pod needs another step.
     pub wake: Option<SimTime>,
@@ -236,6 +237,7 @@ impl PodStep<'_> {
         let id: String =
             (0..4).map(|_| format!("{:016x}", self.store.random_below(Purpose::ContainerId, u64::MAX))).collect();
         let container_id = format!("containerd://{id}");
+        c.gpu = self.devices.gpu_of(&self.pod.metadata.namespace, &self.pod.metadata.name, &c.name);
         let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
         running.ends = self.natural_end(c, &running);
         c.probes = Default::default();
@@ -251,7 +253,7 @@ impl PodStep<'_> {
         {
             return Some(oom_kill(self.now));
         }
-        let exit = info.workload.exit_at(spec)?;
+        let exit = info.workload.exit_at(spec, c.gpu)?;
         Some(Ending {
             at: running.started_at.plus(exit.after),
             exit_code: exit.exit_code,
@@ -421,7 +423,7 @@ impl PodStep<'_> {
             container: spec,
             pod_ip: &self.runtime.pod_ip,
             since_start: tick.since(running.started_at),
-            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None },
+            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None, gpu: c.gpu },
         };
         match crate::workload::run_probe(probe, &ctx) {
             ProbeOutcome::Success => None,
@@ -569,7 +571,7 @@ impl PodStep<'_> {
             container: spec,
             pod_ip: &self.runtime.pod_ip,
             since_start: self.now.since(running.started_at),
-            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None },
+            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None, gpu: c.gpu },
         };
         crate::workload::next_change(probe, &ctx).map(|d| running.started_at.plus(d))
     }

@@ -86,6 +86,8 @@ pub struct RuntimeContainer {
     /// The image this instance was pulled for; a different one in the spec means a new instance.
     pub image: String,
     pub probes: ProbeWorkers,
+    /// The GPU memory its devices give it (the device manager's, read at each start).
+    pub gpu: Option<crate::workload::GpuMemory>,
 }
 
 impl RuntimeContainer {
@@ -104,6 +106,7 @@ impl RuntimeContainer {
             image_id: String::new(),
             image: String::new(),
             probes: ProbeWorkers::default(),
+            gpu: None,
         }
     }
 

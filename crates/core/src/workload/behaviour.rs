@@ -2,6 +2,7 @@
 //! functions of time the kubelet asks of it: when it exits, what it uses, logs and answers.
 //! The simulator's stand-in for the container runtime running a real process.
 
+use super::inference::{GpuMemory, InferenceServer};
 use super::shell::{self, Timeline};
 use crate::api::container::Container;
 use crate::sim::time::{Duration, SimTime};
@@ -56,6 +57,10 @@ pub struct Behaviour {
     pub files: BTreeMap<String, String>,
     #[serde(default)]
     pub sigterm: Sigterm,
+    /// An inference server (`vllm serve MODEL`): its timings and models decide when it listens
+    /// on its port, what it logs and whether the GPU it was given is large enough.
+    #[serde(default)]
+    pub inference: Option<InferenceServer>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,6 +168,8 @@ pub struct ProcessState {
     pub hog_mib: u64,
     /// When SIGTERM arrived, counted from the container's start.
     pub sigterm_after: Option<Duration>,
+    /// The GPU memory the device plugin's devices give it, if any.
+    pub gpu: Option<GpuMemory>,
 }
 
 /// How a process ended on its own: `state.terminated` of the container status.
@@ -226,7 +233,7 @@ impl Workload {
     }
 
     /// When the process exits on its own, if ever.
-    pub fn exit_at(&self, container: &Container) -> Option<ProcessExit> {
+    pub fn exit_at(&self, container: &Container, gpu: Option<GpuMemory>) -> Option<ProcessExit> {
         let exited = |after: Duration, exit_code: i32| ProcessExit {
             after,
             exit_code,
@@ -245,7 +252,12 @@ impl Workload {
                      executable file not found in $PATH: unknown"
                 )),
             }),
-            None => self.behaviour.exit.as_ref().map(|spec| exited(Duration(spec.after_ms), spec.exit_code)),
+            None => match &self.behaviour.inference {
+                Some(server) => {
+                    server.plan(&self.argv(container), gpu, SimTime::ZERO).exit.map(|(at, c)| exited(at, c))
+                }
+                None => self.behaviour.exit.as_ref().map(|spec| exited(Duration(spec.after_ms), spec.exit_code)),
+            },
         }
     }
 
@@ -301,6 +313,10 @@ impl Workload {
         let mut lines: Vec<(Duration, String)> = match self.timeline(container, since_start) {
             Some(Ok(timeline)) => timeline.timed_logs(),
             Some(Err(_)) => Vec::new(),
+            None if self.behaviour.inference.is_some() => {
+                let server = self.behaviour.inference.as_ref().expect("checked");
+                server.plan(&self.argv(container), state.gpu, started_at).logs
+            }
             None => self
                 .behaviour
                 .logs
@@ -319,7 +335,11 @@ impl Workload {
     pub fn listening(&self, container: &Container, port: i32, since_start: Duration) -> bool {
         let opened = self.behaviour.listen.iter().any(|l| i32::from(l.port) == port && l.after_ms <= since_start.0);
         let declared = self.behaviour.listen_declared_ports && container.ports.iter().any(|p| p.container_port == port);
-        opened || declared
+        let serving = self.behaviour.inference.as_ref().is_some_and(|server| {
+            i32::from(server.port) == port
+                && server.ready_after(&self.argv(container)).is_some_and(|ready| ready <= since_start)
+        });
+        opened || declared || serving
     }
 
     /// The answer to `GET path` on `port` (path may carry a query: `/hog?mb=100`).
@@ -392,6 +412,9 @@ impl Workload {
         let mut points: Vec<u64> = behaviour.listen.iter().map(|l| l.after_ms).collect();
         points.extend(behaviour.routes.iter().flat_map(|r| r.responses.iter().map(|a| a.after_ms)));
         points.extend(behaviour.grpc_health.iter().map(|h| h.after_ms));
+        if let Some(server) = &behaviour.inference {
+            points.extend(server.ready_after(&self.argv(container)).map(|d| d.0));
+        }
         if let Some(Ok(timeline)) = self.timeline(container, horizon) {
             points.extend(timeline.effects.iter().map(|(at, _)| at.0));
         }

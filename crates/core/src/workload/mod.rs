@@ -5,6 +5,7 @@
 
 mod behaviour;
 mod catalogue;
+mod inference;
 mod probe;
 mod reference;
 mod shell;
@@ -14,6 +15,7 @@ pub use behaviour::{
     ProcessState, Response, Route, Sigterm, SigtermResponse, Startup, Workload,
 };
 pub use catalogue::{Catalogue, DefaultImage, ImageEntry, ImageInfo};
+pub use inference::{GpuMemory, InferenceServer};
 pub use probe::{ProbeContext, ProbeOutcome, next_change, run_probe};
 pub use reference::{ImageReference, PullError};
 

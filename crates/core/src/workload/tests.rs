@@ -281,11 +281,11 @@ fn processes_exit_as_their_images_do() {
         ("busybox:1.37", vec!["frobnicate"], Some((0, 128, "StartError"))),
     ];
     for (image, command, expected) in rows {
-        let exit = workload(image).exit_at(&container(&command, &[]));
+        let exit = workload(image).exit_at(&container(&command, &[]), None);
         let actual = exit.map(|e| (e.after.as_millis(), e.exit_code, e.reason));
         assert_eq!(actual, expected, "{image} {command:?}");
     }
-    let start_error = workload("busybox").exit_at(&container(&["frobnicate"], &[])).unwrap().message.unwrap();
+    let start_error = workload("busybox").exit_at(&container(&["frobnicate"], &[]), None).unwrap().message.unwrap();
     assert!(start_error.ends_with("exec: \"frobnicate\": executable file not found in $PATH: unknown"));
 }
 
@@ -367,7 +367,9 @@ fn servers_answer_requests_as_the_seed_shows() {
 
 #[test]
 fn the_builtin_catalogue_parses() {
-    assert!(Catalogue::from_yaml(include_str!("catalogue.yaml")).is_ok());
+    if let Err(error) = Catalogue::from_yaml(include_str!("catalogue.yaml")) {
+        panic!("{error}");
+    }
     assert!(Catalogue::builtin().images.len() >= 8);
 }
 
@@ -395,4 +397,38 @@ fn catalogue_mistakes_are_named_precisely() {
         let err = Catalogue::from_yaml(yaml).unwrap_err();
         assert!(err.starts_with(expected), "{err}");
     }
+}
+
+fn vllm(model: &str) -> (Workload, Container) {
+    let mut spec = container(&[], &[]);
+    spec.args = vec![model.to_string()];
+    (workload("vllm/vllm-openai:v0.11.0"), spec)
+}
+
+#[test]
+fn a_model_too_big_for_its_slice_dies_of_cuda_out_of_memory() {
+    let (server, spec) = vllm("meta-llama/Llama-2-13b-chat-hf");
+    let slice = Some(GpuMemory { total_mib: 20096, used_by_others_mib: 0 });
+    let exit = server.exit_at(&spec, slice).unwrap();
+    assert_eq!((exit.after, exit.exit_code, exit.reason), (Duration::from_millis(63_960), 1, "Error"));
+    let state = ProcessState { gpu: slice, ..Default::default() };
+    let logs = server.logs(&spec, "p", SimTime::ZERO, exit.after, state);
+    assert!(logs.last().unwrap().starts_with("torch.OutOfMemoryError: CUDA out of memory."), "{logs:#?}");
+    // The whole 40 GB GPU holds it.
+    assert_eq!(server.exit_at(&spec, Some(GpuMemory { total_mib: 40960, used_by_others_mib: 0 })), None);
+    // Without a GPU it cannot even pick a device.
+    assert_eq!(server.exit_at(&spec, None).unwrap().after, Duration::from_secs(4));
+}
+
+#[test]
+fn the_server_listens_only_once_the_model_is_loaded() {
+    let (server, spec) = vllm("mistralai/Mistral-7B-Instruct-v0.3");
+    // 15 s of start-up, 13,825 MiB of weights at 400 MiB/s, 20 s of warm-up.
+    assert!(!server.listening(&spec, 8000, Duration::from_millis(69_561)));
+    assert!(server.listening(&spec, 8000, Duration::from_millis(69_562)));
+    let state = ProcessState { gpu: Some(GpuMemory { total_mib: 20096, used_by_others_mib: 0 }), ..Default::default() };
+    let logs = server.logs(&spec, "p", SimTime::ZERO, Duration::from_secs(70), state);
+    assert_eq!(logs.len(), 8, "{logs:#?}");
+    assert!(logs[3].ends_with("Loading weights took 34.56 seconds"), "{logs:#?}");
+    assert!(logs[5].ends_with("Available KV cache memory: 3.66 GiB"), "{logs:#?}");
 }
