@@ -11,12 +11,12 @@ use super::mig_manager;
 use crate::api::meta::ObjectMeta;
 use crate::api::quantity::{Format, Quantity};
 use crate::api::{ConfigMap, Kind, Namespace, Node, Pod};
+use crate::kubelet::device_manager::ContainerDevices;
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{Store, UserInfo};
-use crate::workload::GpuMemory;
 use std::collections::{BTreeMap, BTreeSet};
 
 type PodKey = (String, String);
@@ -237,7 +237,10 @@ impl GpuOperator {
             {
                 for (name, devices) in &allocation.containers {
                     let total_mib = devices.iter().map(|d| device_memory_mib(machine, d)).sum();
-                    containers.insert(name.clone(), GpuMemory { total_mib, used_by_others_mib: 0 });
+                    // A time-sliced replica (`<uuid>::<n>`) is its device, shared.
+                    let physical =
+                        devices.iter().map(|d| d.id.split("::").next().unwrap_or(&d.id).to_string()).collect();
+                    containers.insert(name.clone(), ContainerDevices { total_mib, physical });
                 }
             }
             manager.set(&key.0, &key.1, containers);

@@ -200,7 +200,7 @@ impl Kubelet {
         let mut runtime = self.pods.remove(&key).unwrap_or_else(|| unreachable_runtime(&pod));
         let node = self.nodes.get_mut(&node_name).expect("node runtime created above");
         let container_runtime = self.runtime.get();
-        let devices = &self.devices;
+        let devices = &mut self.devices;
         let mut step =
             PodStep { store, node, pod: &pod, runtime: &mut runtime, container_runtime, devices, now, wake: None };
         if let Some(deadline) = pod.metadata.deletion_timestamp
@@ -246,7 +246,7 @@ impl Kubelet {
         }
         let now = store.now();
         let container_runtime = self.runtime.get();
-        let devices = &self.devices;
+        let devices = &mut self.devices;
         let mut step = PodStep { store, node, pod: &pod, runtime, container_runtime, devices, now, wake: None };
         if !step.kill_now(ending) {
             return Err(format!("pod {name:?} has no running container"));

@@ -137,9 +137,10 @@ impl NodeServer<'_> {
         };
         let Some(spec) = pod.container(container) else { return Ok(Vec::new()) };
         let Some(mut instance) = self.instance(pod, container, previous, now)? else { return Ok(Vec::new()) };
-        // A container keeps its devices across restarts: its earlier runs saw the same GPU.
+        // What the run was given: the running one's devices, or the last ended one's.
         let runtime = kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name);
-        instance.state.gpu = runtime.and_then(|r| r.all().find(|c| c.name == container)).and_then(|c| c.gpu);
+        let known = runtime.and_then(|r| r.all().find(|c| c.name == container));
+        instance.state.gpu = known.and_then(|c| if c.running().is_some() && !previous { c.gpu } else { c.last_gpu });
         let runtime = kubelet.container_runtime();
         let Ok(info) = runtime.resolve_image(spec.image.as_deref().unwrap_or("")) else { return Ok(Vec::new()) };
         let printed = instance.until.since(instance.started_at);

@@ -31,7 +31,7 @@ pub struct PodStep<'a> {
     pub runtime: &'a mut PodRuntime,
     /// The node's container runtime (what an image is and does).
     pub container_runtime: &'a dyn ContainerRuntime,
-    pub devices: &'a super::device_manager::DeviceManager,
+    pub devices: &'a mut super::device_manager::DeviceManager,
     pub now: SimTime,
     /// The earliest time this pod needs another step.
     pub wake: Option<SimTime>,
@@ -237,9 +237,14 @@ impl PodStep<'_> {
         let id: String =
             (0..4).map(|_| format!("{:016x}", self.store.random_below(Purpose::ContainerId, u64::MAX))).collect();
         let container_id = format!("containerd://{id}");
-        c.gpu = self.devices.gpu_of(&self.pod.metadata.namespace, &self.pod.metadata.name, &c.name);
+        let (namespace, pod) = (&self.pod.metadata.namespace, &self.pod.metadata.name);
+        c.gpu = self.devices.start(namespace, pod, &c.name);
         let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
         running.ends = self.natural_end(c, &running);
+        if let (Some(spec), Ok(info)) = (self.spec_of(c), self.image_info(c)) {
+            let held = info.workload.gpu_memory_held(spec, c.gpu);
+            self.devices.hold(namespace, pod, &c.name, held);
+        }
         c.probes = Default::default();
         c.phase = ContainerPhase::Running(running);
     }
@@ -279,6 +284,8 @@ impl PodStep<'_> {
     /// The process is gone: record it, then restart now, after a back-off, or never.
     fn exited(&mut self, c: &mut RuntimeContainer, running: &Running, ending: Ending, killed_for_restart: bool) {
         let now = self.now;
+        self.devices.release(&self.pod.metadata.namespace, &self.pod.metadata.name, &c.name);
+        c.last_gpu = c.gpu;
         let terminated = ContainerStateTerminated {
             exit_code: ending.exit_code,
             reason: Some(ending.reason.clone()),

@@ -88,6 +88,8 @@ pub struct RuntimeContainer {
     pub probes: ProbeWorkers,
     /// The GPU memory its devices give it (the device manager's, read at each start).
     pub gpu: Option<crate::workload::GpuMemory>,
+    /// What the last run that ended had been given (its logs are replayed from it).
+    pub last_gpu: Option<crate::workload::GpuMemory>,
 }
 
 impl RuntimeContainer {
@@ -107,6 +109,7 @@ impl RuntimeContainer {
             image: String::new(),
             probes: ProbeWorkers::default(),
             gpu: None,
+            last_gpu: None,
         }
     }
 

@@ -261,6 +261,13 @@ impl Workload {
         }
     }
 
+    /// GPU memory its process takes and keeps, given `gpu` (an inference server's
+    /// `--gpu-memory-utilization` of it, once it starts; nothing for other images).
+    pub fn gpu_memory_held(&self, container: &Container, gpu: Option<GpuMemory>) -> u64 {
+        let Some(server) = &self.behaviour.inference else { return 0 };
+        server.plan(&self.argv(container), gpu, SimTime::ZERO).holds_mib
+    }
+
     /// How it answers SIGTERM.
     pub fn on_sigterm(&self) -> SigtermResponse {
         let sigterm = &self.behaviour.sigterm;
