@@ -92,7 +92,9 @@ impl InferenceServer {
             log.raw(2_000, "vllm serve: error: the following arguments are required: model_tag");
             return log.exit(2_000, 2);
         };
-        log.info(0, "utils.py", &format!("non-default args: {{'model': '{model}'}}"));
+        let u = flags.gpu_memory_utilization;
+        let utilization = if u == 0.9 { String::new() } else { format!(", 'gpu_memory_utilization': {u}") };
+        log.info(0, "utils.py", &format!("non-default args: {{'model': '{model}'{utilization}}}"));
         let Some(millions) = self.models.get(&model) else {
             let text = format!(
                 "OSError: {model} is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'"
