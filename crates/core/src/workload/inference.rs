@@ -106,7 +106,7 @@ impl InferenceServer {
             log.raw(4_000, "RuntimeError: Failed to infer device type");
             return log.exit(4_000, 1);
         };
-        let weights_mib = (*millions as f64 * 1e6 * 2.0 / MIB).ceil() as u64;
+        let weights_mib = weights_mib(*millions);
         let wanted_mib = (gpu.total_mib as f64 * flags.gpu_memory_utilization) as u64;
         let free_mib = gpu.total_mib.saturating_sub(gpu.used_by_others_mib);
         let init = self.init_ms;
@@ -129,9 +129,8 @@ impl InferenceServer {
             let loaded_mib = gpu.total_mib.saturating_sub(512);
             let at = init + loaded_mib * 1000 / rate;
             let text = format!(
-                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB. GPU 0 has a total capacity of {:.2} GiB of which {:.2} MiB is free. Including non-PyTorch memory, this process has {:.2} GiB memory in use.",
+                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB. GPU 0 has a total capacity of {:.2} GiB of which 100.00 MiB is free. Including non-PyTorch memory, this process has {:.2} GiB memory in use.",
                 gib(gpu.total_mib),
-                (gpu.total_mib - loaded_mib.min(gpu.total_mib)).min(100) as f64,
                 gib(loaded_mib)
             );
             log.raw(at, &text);
@@ -159,6 +158,11 @@ impl InferenceServer {
     }
 }
 
+/// Weights in bf16/fp16: two bytes a parameter.
+fn weights_mib(millions_of_parameters: u64) -> u64 {
+    (millions_of_parameters as f64 * 1e6 * 2.0 / MIB).ceil() as u64
+}
+
 fn gib(mib: u64) -> f64 {
     mib as f64 * MIB / GIB
 }
@@ -169,7 +173,7 @@ impl InferenceServer {
     pub fn ready_after(&self, argv: &[String]) -> Option<Duration> {
         let flags = flags(argv);
         let millions = self.models.get(flags.model.as_deref()?)?;
-        let weights_mib = (*millions as f64 * 1e6 * 2.0 / MIB).ceil() as u64;
+        let weights_mib = weights_mib(*millions);
         Some(Duration(self.init_ms + weights_mib * 1000 / self.load_mib_per_second.max(1) + self.warmup_ms))
     }
 }
