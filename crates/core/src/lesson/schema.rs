@@ -15,7 +15,7 @@ pub fn lesson_schema_json() -> String {
     text
 }
 
-/// A cluster file's shape (`cluster.rs`): nodes with optional capacity, labels and taints.
+/// A cluster file's shape (`cluster.rs`): nodes with optional capacity, labels, taints and GPUs.
 impl JsonSchema for ClusterSpec {
     fn schema_name() -> Cow<'static, str> {
         "ClusterSpec".into()
@@ -41,6 +41,11 @@ impl JsonSchema for ClusterSpec {
                             "memory": quantity,
                             "pods": {"type": "integer"},
                             "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                            "gpu": {
+                                "type": "string",
+                                "description": "GPUs, MODEL[xN]: A100-SXM4-40GB, A100-SXM4-80GB, H100-SXM5-80GB, H200-SXM5-141GB, L4, T4"
+                            },
+                            "migStrategy": {"enum": ["none", "single", "mixed"]},
                             "taints": {
                                 "type": "array",
                                 "items": {

@@ -18,12 +18,17 @@ pub struct NodeScores {
 }
 
 impl NodeScores {
-    /// `(plugin, weight, score)` for each score plugin.
-    pub fn by_plugin(&self) -> impl Iterator<Item = (&'static str, i64, i64)> + '_ {
+    /// `(plugin, weight, score)` for each score plugin, with the weights its decision scored
+    /// with (`Decision::score_weights`).
+    pub fn by_plugin<'a>(
+        &'a self,
+        weights: &'a [i64; SCORE_PLUGINS],
+    ) -> impl Iterator<Item = (&'static str, i64, i64)> + 'a {
         DEFAULT_PROFILE
             .score_weights()
+            .zip(weights)
             .zip(self.plugin_scores)
-            .map(|((name, weight), score)| (name, weight, i64::from(score)))
+            .map(|(((name, _), weight), score)| (name, *weight, i64::from(score)))
     }
 }
 
@@ -72,6 +77,8 @@ pub struct Decision {
     pub nodes: Vec<NodeVerdict>,
     /// The filters' rejections; rejected nodes refused alike share one.
     pub rejections: Vec<Status>,
+    /// The weights the profile scored with, in score-plugin order.
+    pub score_weights: [i64; SCORE_PLUGINS],
     pub outcome: Outcome,
 }
 

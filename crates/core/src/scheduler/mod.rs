@@ -3,6 +3,7 @@
 //! is kept with its reasons. Mirrors pkg/scheduler (scheduler.go, schedule_one.go) with the
 //! default plugin set; runs as a controller (`sync` + `next_wake`).
 
+pub mod config;
 pub mod decision;
 pub mod framework;
 pub mod plugins;
@@ -17,6 +18,8 @@ use crate::runtime::informer::{Changes, Informer};
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::{DeleteOptions, Store};
+use config::SchedulerConfig;
+use config::config_map::ConfigSource;
 pub use decision::{Decision, NodeNames, NodeScores, NodeVerdict, Outcome};
 use framework::cache::{Cache, PodChange};
 use framework::cluster_event::ClusterEvent;
@@ -48,14 +51,16 @@ pub struct Scheduler {
     decision_order: VecDeque<PodKey>,
     /// Pods holding a node while they wait at Permit.
     waiting: WaitingPods,
+    /// Its profiles, from the kube-scheduler-config ConfigMap (or the defaults).
+    config: ConfigSource,
 }
 
 /// A pod this scheduler must place: unassigned, not being deleted, not finished, and asking for
-/// `default-scheduler`.
-pub fn needs_scheduling(pod: &Pod) -> bool {
+/// one of its profiles (`default-scheduler` unless configured otherwise).
+pub fn needs_scheduling(pod: &Pod, config: &SchedulerConfig) -> bool {
     pod.node_name().is_none()
         && pod.metadata.deletion_timestamp.is_none()
-        && pod.spec.scheduler_name.as_deref().unwrap_or(DEFAULT_SCHEDULER_NAME) == DEFAULT_SCHEDULER_NAME
+        && config.profile(pod.spec.scheduler_name.as_deref().unwrap_or(DEFAULT_SCHEDULER_NAME)).is_some()
         && !matches!(pod.phase(), "Succeeded" | "Failed")
 }
 
@@ -83,6 +88,11 @@ impl Scheduler {
     /// Every round starts by observing the store, so the next call simply goes on: a sync in
     /// parts schedules what one sync schedules, in the same order.
     pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize) -> bool {
+        if self.config.refresh(store) {
+            // As a scheduler restarted with a new file: it lists every pod again, so pods that
+            // ask for a profile it just gained join the queue.
+            self.synced = false;
+        }
         self.expire_waiting(store);
         loop {
             self.observe(store);
@@ -158,7 +168,7 @@ impl Scheduler {
         self.reassume_waiting(store);
         let pending: Vec<&Pod> = store
             .list::<Pod>(None)
-            .filter(|p| needs_scheduling(p))
+            .filter(|p| needs_scheduling(p, &self.config.current))
             .filter(|p| !self.waiting.contains(&key_of(p)))
             .collect();
         let keep: BTreeSet<PodKey> =
@@ -182,7 +192,7 @@ impl Scheduler {
     fn reassume_waiting(&mut self, store: &Store) {
         let keys: Vec<PodKey> = self.waiting.iter().map(|(k, _)| k.clone()).collect();
         for key in keys {
-            match store.try_get::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p)) {
+            match store.try_get::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p, &self.config.current)) {
                 Some(pod) => {
                     let mut assumed = pod.clone();
                     assumed.spec.node_name = self.waiting.get(&key).map(|w| w.node.clone());
@@ -235,7 +245,7 @@ impl Scheduler {
             self.queue.move_all_on_event(event, now, &plugins::DEFAULT_PROFILE);
         }
         let key = (namespace.to_string(), name.to_string());
-        let pending = store.try_get::<Pod>(namespace, name).filter(|p| needs_scheduling(p));
+        let pending = store.try_get::<Pod>(namespace, name).filter(|p| needs_scheduling(p, &self.config.current));
         if self.waiting.contains(&key) {
             if pending.is_none() {
                 // Deleted (or bound by someone else) while it waited: its node is free again.
@@ -261,13 +271,19 @@ impl Scheduler {
     /// One scheduling cycle for one pod, then its binding or failure handling.
     fn schedule_one(&mut self, store: &mut Store, key: PodKey) {
         // A shared handle: the cycle state reads the pod while Reserve and Bind write the store.
-        let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p)) else {
+        let config = &self.config.current;
+        let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1).filter(|p| needs_scheduling(p, config)) else {
             self.queue.forget(&key);
             return;
         };
+        let profile = config.profile(pod.spec.scheduler_name.as_deref().unwrap_or(DEFAULT_SCHEDULER_NAME));
+        let scoring = profile.and_then(|p| p.scoring.clone());
+        let score_weights = profile.and_then(|p| p.score_weights);
         let attempt = self.queue.attempts(&key) + 1;
         let uid = pod.metadata.uid;
-        let state = plugins::DEFAULT_PROFILE.cycle_state(store, &self.cache, &self.nominations, &pod);
+        let mut state = plugins::DEFAULT_PROFILE.cycle_state(store, &self.cache, &self.nominations, &pod);
+        state.scoring = scoring;
+        state.score_weights = score_weights;
         let result = schedule_pod(store, &self.cache, &state, &mut self.scratch, &mut self.next_start_node_index);
         let post_filter = match &result {
             Err((fit_error, verdicts)) => {
@@ -290,6 +306,7 @@ impl Scheduler {
                     node_names: self.cache.node_names().clone(),
                     nodes: result.verdicts,
                     rejections: result.rejections,
+                    score_weights: schedule_one::score_weights(&state),
                     outcome,
                 }
             }
@@ -304,6 +321,7 @@ impl Scheduler {
                     node_names: self.cache.node_names().clone(),
                     nodes: verdicts,
                     rejections,
+                    score_weights: schedule_one::score_weights(&state),
                     outcome,
                 }
             }

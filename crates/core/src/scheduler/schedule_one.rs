@@ -174,8 +174,10 @@ fn prioritize_nodes(
     verdicts: &mut Vec<NodeVerdict>,
 ) -> Vec<usize> {
     let profile = &DEFAULT_PROFILE;
+    let weights = score_weights(state);
     let context = profile.pre_score(store, cache, state, &scratch.feasible);
-    let applies: [bool; SCORE_PLUGINS] = std::array::from_fn(|i| (profile.score[i].applies)(&context));
+    let applies: [bool; SCORE_PLUGINS] =
+        std::array::from_fn(|i| weights[i] != 0 && (profile.score[i].applies)(&context));
     scratch.raw.clear();
     for &index in &scratch.feasible {
         let (node, fit) = (cache.node_at(index), cache.fit_at(index));
@@ -191,7 +193,7 @@ fn prioritize_nodes(
     let mut best = Vec::new();
     let mut best_total = i64::MIN;
     for (&index, scores) in scratch.feasible.iter().zip(&scratch.raw) {
-        let total: i64 = scores.iter().zip(profile.score_weights()).map(|(s, (_, weight))| s * weight).sum();
+        let total: i64 = scores.iter().zip(weights).map(|(s, weight)| s * weight).sum();
         if total > best_total {
             best_total = total;
             best.clear();
@@ -208,6 +210,11 @@ fn prioritize_nodes(
         });
     }
     best
+}
+
+/// The weights this cycle's profile scores with: the registry's, unless its file changed them.
+pub fn score_weights(state: &CycleState) -> [i64; SCORE_PLUGINS] {
+    state.score_weights.unwrap_or_else(|| DEFAULT_PROFILE.score.each_ref().map(|p| p.weight))
 }
 
 fn normalize_column(scratch: &mut Scratch, column: usize, normalize: impl Fn(&mut [i64])) {

@@ -79,7 +79,7 @@ fn a_pod_is_bound_with_a_scheduled_event() {
     assert_eq!(decision.outcome, Outcome::Bound { node });
     assert_eq!(decision.nodes.len(), 3);
     let scores = decision.nodes[0].scores.as_ref().unwrap();
-    assert_eq!(scores.by_plugin().next(), Some(("TaintToleration", 3, 100)));
+    assert_eq!(scores.by_plugin(&decision.score_weights).next(), Some(("TaintToleration", 3, 100)));
 }
 
 #[test]

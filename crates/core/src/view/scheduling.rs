@@ -63,7 +63,11 @@ pub fn pod_scheduling(sim: &Sim, namespace: &str, name: &str) -> Option<PodSched
                     total: scores.map(|s| i64::from(s.total)),
                     plugins: scores
                         .iter()
-                        .flat_map(|s| s.by_plugin().map(|(p, w, v)| (p.to_string(), w, v)).collect::<Vec<_>>())
+                        .flat_map(|s| {
+                            s.by_plugin(&decision.score_weights)
+                                .map(|(p, w, v)| (p.to_string(), w, v))
+                                .collect::<Vec<_>>()
+                        })
                         .collect(),
                 },
             };

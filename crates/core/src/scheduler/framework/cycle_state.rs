@@ -32,6 +32,11 @@ pub struct CycleState<'a> {
     /// A PreFilter plugin found the pod unschedulable anywhere (upstream's PreFilter status):
     /// no node is filtered, and the message says why.
     pub pre_filter_rejection: Option<crate::scheduler::framework::status::Status>,
+    /// The profile's NodeResourcesFit scoring strategy; None is upstream's default.
+    pub scoring: Option<Arc<crate::scheduler::config::ScoringStrategy>>,
+    /// The profile's score weights when its file changed them (0: the plugin is disabled);
+    /// None is the registry profile's own.
+    pub score_weights: Option<[i64; crate::scheduler::framework::registry::SCORE_PLUGINS]>,
 }
 
 impl<'a> CycleState<'a> {
@@ -67,6 +72,8 @@ impl<'a> CycleState<'a> {
             images,
             nominated,
             pre_filter_rejection: None,
+            scoring: None,
+            score_weights: None,
         }
     }
 

@@ -13,6 +13,7 @@ pub mod node_name;
 pub mod node_resources_fit;
 pub mod node_unschedulable;
 pub mod pod_topology_spread;
+pub mod resource_allocation;
 pub mod taint_toleration;
 
 use crate::scheduler::framework::registry::Profile;

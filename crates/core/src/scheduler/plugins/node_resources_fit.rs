@@ -1,7 +1,9 @@
 //! NodeResourcesFit: the pod's requests must fit in what the node's allocatable leaves after the
 //! requests of the pods already there (requests, never usage); scores favour the least allocated
-//! node. Mirrors plugins/noderesources/fit.go (`fitsRequest`) and least_allocated.go.
+//! node unless the profile's scoring strategy says otherwise (`resource_allocation`). Mirrors
+//! plugins/noderesources/fit.go (`fitsRequest`) and least_allocated.go.
 
+use super::resource_allocation::{self, least_requested_score};
 use crate::scheduler::framework::cluster_event::{ClusterEvent, on_node_events};
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
@@ -100,15 +102,8 @@ pub fn filter(state: &CycleState, node: &NodeInfo, fit: &NodeFit) -> Result<(), 
     Err(Status { code, plugin: NAME, reasons: short.reasons })
 }
 
-/// Upstream `leastRequestedScore`: the free share of the capacity, 0–100.
-fn least_requested_score(requested: i64, capacity: i64) -> i64 {
-    if capacity == 0 || requested > capacity {
-        return 0;
-    }
-    (capacity - requested) * 100 / capacity
-}
-
-/// LeastAllocated over cpu and memory (weight 1 each), with the non-zero requests.
+/// Upstream's default strategy, LeastAllocated over cpu and memory (weight 1 each) with the
+/// non-zero requests, on a path of its own: every cycle of an unconfigured profile runs it.
 pub fn score(state: &CycleState, node: &NodeFit) -> i64 {
     let pairs = [
         (node.non_zero_milli_cpu + state.requests.non_zero_milli_cpu, node.allocatable_milli_cpu),
@@ -131,10 +126,13 @@ pub const FILTER: FilterPlugin = FilterPlugin { name: NAME, filter, requeue_on: 
 fn node_or_pod_delete(event: ClusterEvent) -> bool {
     on_node_events(event) || event == ClusterEvent::AssignedPodDelete
 }
-/// Weight 1; LeastAllocated.
+/// Weight 1; the profile's scoring strategy (LeastAllocated unless configured).
 pub const SCORE: ScorePlugin =
     ScorePlugin { name: NAME, weight: 1, applies: always, score: score_node, normalize: None };
 
-fn score_node(context: &ScoreContext, _: &NodeInfo, fit: &NodeFit) -> i64 {
-    score(context.state, fit)
+fn score_node(context: &ScoreContext, node: &NodeInfo, fit: &NodeFit) -> i64 {
+    match &context.state.scoring {
+        None => score(context.state, fit),
+        Some(strategy) => resource_allocation::score(strategy, context.state, node, fit),
+    }
 }
