@@ -15,6 +15,7 @@ pub mod garbage_collector;
 pub mod horizontal_pod_autoscaler;
 pub mod namespace;
 pub mod node_lifecycle;
+pub mod pod_group;
 pub mod registry;
 pub mod replica_set;
 pub mod taint_eviction;
@@ -43,6 +44,8 @@ pub struct Controllers {
     pub endpoint_slice: endpoint_slice::EndpointSliceController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
+    /// scheduler-plugins' PodGroup status (with the coscheduling add-on).
+    pub pod_group: pod_group::PodGroupController,
     /// Where a pass cut short by its budget stopped (`run_some`).
     stopped: Option<StoppedPass>,
     /// Each controller's share of a pass (`turn_share`); tests shrink them.
@@ -187,6 +190,7 @@ impl Controllers {
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
             ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
+            ControllerName::PodGroup => self.pod_group.sync(store),
             // Sliced: `take_turn` runs them a share at a time.
             ControllerName::Deployment
             | ControllerName::ReplicaSet

@@ -19,12 +19,13 @@ pub enum ControllerName {
     TaintEviction,
     EndpointSlice,
     HorizontalPodAutoscaler,
+    PodGroup,
 }
 
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 11] = [
+    pub const PASS: [ControllerName; 12] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         ControllerName::Deployment,
@@ -36,6 +37,7 @@ impl ControllerName {
         ControllerName::TaintEviction,
         ControllerName::EndpointSlice,
         ControllerName::HorizontalPodAutoscaler,
+        ControllerName::PodGroup,
     ];
 
     /// Upstream's name for it (`--controllers` names; the scheduler's and kubelet's components).
@@ -52,6 +54,7 @@ impl ControllerName {
             ControllerName::TaintEviction => "taint-eviction-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
+            ControllerName::PodGroup => "podgroup-controller",
         }
     }
 
@@ -69,6 +72,8 @@ impl ControllerName {
             ControllerName::TaintEviction => "taint-eviction-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler",
+            // scheduler-plugins' controller manager, installed with the coscheduling add-on.
+            ControllerName::PodGroup => "scheduler-plugins-controller",
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
             // Its parts write as their own service accounts (`gpu/operator.rs`).
