@@ -42,7 +42,15 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     if port.is_some() && images.len() > 1 {
         return Output::failed("error: cannot use --port with multiple images");
     }
-    let containers: Vec<Value> = images.iter().map(|image| container(image, port)).collect();
+    // What follows `--` is the first container's command.
+    let command = args.positionals.get(1..).unwrap_or_default();
+    if images.len() > 1 && !command.is_empty() {
+        return Output::failed("error: cannot specify multiple --image options and command");
+    }
+    let mut containers: Vec<Value> = images.iter().map(|image| container(image, port)).collect();
+    if !command.is_empty() {
+        containers[0]["command"] = json!(command);
+    }
     let labels = json!({"app": name});
     let deployment = json!({
         "apiVersion": "apps/v1",
@@ -97,6 +105,11 @@ mod tests {
             text,
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  labels:\n    app: hello\n  name: hello\nspec:\n  replicas: 2\n  selector:\n    matchLabels:\n      app: hello\n  strategy: {}\n  template:\n    metadata:\n      labels:\n        app: hello\n    spec:\n      containers:\n      - image: hello:v1\n        name: hello\n        ports:\n        - containerPort: 8080\n        resources: {}\nstatus: {}\n"
         );
+        let (text, _) =
+            kubectl(&mut sim, "create deployment sleeper --image=busybox:1.37 --dry-run=client -o yaml -- sleep 3600");
+        assert!(text.contains("      containers:\n      - command:\n        - sleep\n        - \"3600\"\n        image: busybox:1.37\n        name: busybox\n"), "{text}");
+        let (text, _) = kubectl(&mut sim, "create deployment two --image=a --image=b -- sleep 1");
+        assert_eq!(text, "error: cannot specify multiple --image options and command\n");
         let (text, _) = kubectl(&mut sim, "create deployment hello --image=hello:v1 --dry-run=client -o json");
         assert!(text.starts_with("{\n    \"kind\": \"Deployment\",\n    \"apiVersion\": \"apps/v1\",\n    \"metadata\": {\n        \"name\": \"hello\","), "{text}");
         assert!(text.contains("\"resources\": {}\n                    }\n                ]\n            }\n        },\n        \"strategy\": {}\n    },\n    \"status\": {}\n}\n"), "{text}");

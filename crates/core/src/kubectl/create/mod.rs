@@ -90,8 +90,11 @@ fn create_one(
 }
 
 /// The one NAME a generator takes: `exactly one NAME is required, got N`.
+/// Upstream `NameFromCommandArgs`: exactly one word before any `--` (what follows it is a
+/// command, for the verbs that take one).
 pub fn one_name(args: &Args, verb: &Verb) -> Result<String, String> {
-    match args.positionals.as_slice() {
+    let before_dash = args.args_len_at_dash.unwrap_or(args.positionals.len());
+    match &args.positionals[..before_dash] {
         [name] => Ok(name.clone()),
         other => {
             Err(UsageError::command(format!("exactly one NAME is required, got {}", other.len())).render(verb.name))
