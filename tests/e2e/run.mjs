@@ -370,6 +370,24 @@ try {
     await page.locator(".mig-board").waitFor({ state: "detached" });
   }, page);
 
+  // Nodes sit in one lane per zone: a node dragged by its grip onto another lane is relabelled
+  // into that zone, and onto the bin it leaves the cluster, each as the typed command.
+  await step("drag-a-node-to-another-zone-and-to-the-bin", async () => {
+    await page.goto(`${base}/#/sandbox`);
+    await page.locator(".node").nth(2).waitFor();
+    await page.locator('.machine[data-machine="0"]').dragTo(page.locator(".cluster .nodes"));
+    const added = page.locator('.zone-lane[data-zone="no zone"] .node[data-node="node-4"]');
+    await added.waitFor();
+    await added.locator(".node-grip").dragTo(page.locator('.zone-lane[data-zone="zone-b"] .zone-name'));
+    await expectText(page, "$ kubectl label node node-4 topology.kubernetes.io/zone=zone-b --overwrite");
+    await page.locator('.zone-lane[data-zone="zone-b"] .node[data-node="node-4"]').waitFor();
+    await page.locator('.zone-lane[data-zone="no zone"]').waitFor({ state: "detached" });
+    await page.locator(".cluster .nodes").screenshot({ path: path.join(artifacts, "zone-lanes.png") });
+    await page.locator('.node[data-node="node-4"] .node-grip').dragTo(page.locator(".bin"));
+    await expectText(page, "$ lab node remove node-4");
+    await page.locator('.node[data-node="node-4"]').waitFor({ state: "detached" });
+  }, page);
+
   await step("drag-refused-by-the-scheduler", async () => {
     await page.goto(`${base}/#/sandbox`);
     await page.locator(".node").nth(2).waitFor();

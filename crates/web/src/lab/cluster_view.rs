@@ -1,13 +1,15 @@
-//! The cluster at a glance: nodes as cards (readiness, power, zone, requested vs allocatable
-//! CPU and memory, a menu to cordon, drain or power the node) holding their pods as chips
-//! (status by colour, shape and text, READY). Chips can be dragged onto a node or the bin, by
-//! mouse or keyboard (`pod_dnd.rs`). Redrawn after every change. Past `CARDS_UP_TO` nodes the
-//! cluster is drawn on a canvas instead (`node_canvas.rs`).
+//! The cluster at a glance: nodes as cards in one lane per zone (readiness, power, requested vs
+//! allocatable CPU and memory, a menu to cordon, drain, power, move or remove the node) holding
+//! their pods as chips (status by colour, shape and text, READY). Chips can be dragged onto a
+//! node or the bin, by mouse or keyboard (`pod_dnd.rs`); a node, by its grip, onto another
+//! zone's lane or the bin (`node_dnd.rs`). Redrawn after every change. Past `CARDS_UP_TO` nodes
+//! the cluster is drawn on a canvas instead (`node_canvas.rs`).
 
-use crate::lab::drag_commands::{self, DropTarget, PodRef};
+use crate::lab::drag_commands::{self, DropTarget, NodeDrop, PodRef};
 use crate::lab::inspector_view::{Inspected, InspectorView};
 use crate::lab::lab_handle::LabHandle;
 use crate::lab::node_canvas::NodeCanvas;
+use crate::lab::node_dnd;
 use crate::lab::node_palette::{self, NodePalette};
 use crate::lab::pod_dnd::{self, PodDnd};
 use kubelab_core::view::cluster::{self as cluster_model, NodeCard, PodChip};
@@ -38,7 +40,7 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
             on:drop=move |ev: DragEvent| if node_palette::drop_machine(lab, &ev) { ev.prevent_default() }>
             <h2 id="cluster-heading">"Cluster"</h2>
             <NodePalette lab=lab />
-            <p class="cluster-hint">"Click a pod to inspect it. Drag it onto a node to bind it, or onto the bin to delete it. Keyboard: focus a pod, I inspects, Enter picks it up, arrows choose, Enter drops, Escape cancels."</p>
+            <p class="cluster-hint">"Click a pod to inspect it. Drag it onto a node to bind it, or onto the bin to delete it. Keyboard: focus a pod, I inspects, Enter picks it up, arrows choose, Enter drops, Escape cancels. Drag a node by its grip onto another zone to relabel it, or onto the bin to remove it (or use its menu)."</p>
             {move || dnd.outcome.get().map(|(message, ok)| view! {
                 <pre class="drop-outcome" class:refused=!ok>{message}</pre>
             })}
@@ -46,8 +48,12 @@ pub fn ClusterView(lab: LabHandle) -> impl IntoView {
             {move || (!big.get()).then(|| {
                 let picture = picture();
                 let unscheduled = picture.unscheduled;
+                let lanes = zone_lanes(picture.nodes);
+                let zones: Vec<Option<String>> = lanes.iter().map(|(zone, _)| zone.clone()).collect();
+                let lanes: Vec<_> =
+                    lanes.into_iter().map(|(zone, nodes)| zone_lane(lab, dnd, inspected, zone, nodes, &zones)).collect();
                 view! {
-                    <div class="nodes">{picture.nodes.into_iter().map(|node| node_card(lab, dnd, inspected, node)).collect_view()}</div>
+                    <div class="nodes">{lanes}</div>
                     <Show when={let empty = unscheduled.is_empty(); move || !empty}>
                         <div class="unscheduled">
                             <h3>"Not on a node yet"</h3>
@@ -78,15 +84,74 @@ fn drop_zone(
 
 fn bin(lab: LabHandle, dnd: PodDnd) -> impl IntoView {
     let (allow, drop) = drop_zone(lab, dnd, DropTarget::Bin);
+    let on_drop = move |ev: DragEvent| {
+        if !node_dnd::drop_node(lab, dnd, &ev, NodeDrop::Bin) {
+            drop(ev);
+        }
+    };
     view! {
         <div class="bin" class:drop-aim=move || dnd.aim.get() == Some(DropTarget::Bin) data-target="bin"
-            on:dragover=allow on:drop=drop>
-            "Bin: drop a pod here to delete it"
+            on:dragover=allow on:drop=on_drop>
+            "Bin: drop a pod here to delete it, or a node to remove it"
         </div>
     }
 }
 
-fn node_card(lab: LabHandle, dnd: PodDnd, inspected: Inspected, node: NodeCard) -> impl IntoView {
+/// The nodes grouped by their zone label, zones in name order and unzoned nodes last.
+fn zone_lanes(nodes: Vec<NodeCard>) -> Vec<(Option<String>, Vec<NodeCard>)> {
+    let mut lanes: Vec<(Option<String>, Vec<NodeCard>)> = Vec::new();
+    for node in nodes {
+        match lanes.iter_mut().find(|(zone, _)| *zone == node.zone) {
+            Some((_, members)) => members.push(node),
+            None => lanes.push((node.zone.clone(), vec![node])),
+        }
+    }
+    lanes.sort_by(|a, b| (a.0.is_none(), &a.0).cmp(&(b.0.is_none(), &b.0)));
+    lanes
+}
+
+/// One zone's nodes; a node dropped here is relabelled into the zone.
+fn zone_lane(
+    lab: LabHandle,
+    dnd: PodDnd,
+    inspected: Inspected,
+    zone: Option<String>,
+    nodes: Vec<NodeCard>,
+    zones: &[Option<String>],
+) -> impl IntoView + use<> {
+    let heading = zone.clone().unwrap_or_else(|| "no zone".into());
+    let lane_name = heading.clone();
+    let target = zone.clone();
+    let on_dragover = move |ev: DragEvent| {
+        if target.is_some() && node_dnd::carries_node(&ev) {
+            ev.prevent_default();
+        }
+    };
+    let dropped = zone.clone();
+    let on_drop = move |ev: DragEvent| {
+        if let Some(zone) = dropped.clone()
+            && node_dnd::drop_node(lab, dnd, &ev, NodeDrop::Zone(zone))
+        {
+            ev.prevent_default();
+        }
+    };
+    let others: Vec<String> = zones.iter().flatten().filter(|z| Some(*z) != zone.as_ref()).cloned().collect();
+    let cards: Vec<_> = nodes.into_iter().map(|node| node_card(lab, dnd, inspected, node, &others)).collect();
+    view! {
+        <section class="zone-lane" data-zone=lane_name on:dragover=on_dragover on:drop=on_drop>
+            <h3 class="zone-name">{heading}</h3>
+            <div class="zone-nodes">{cards}</div>
+        </section>
+    }
+}
+
+fn node_card(
+    lab: LabHandle,
+    dnd: PodDnd,
+    inspected: Inspected,
+    node: NodeCard,
+    zones: &[String],
+) -> impl IntoView + use<> {
     let state = match (node.ready, node.schedulable) {
         (true, true) => "Ready",
         (true, false) => "Ready, SchedulingDisabled",
@@ -97,11 +162,14 @@ fn node_card(lab: LabHandle, dnd: PodDnd, inspected: Inspected, node: NodeCard) 
     let target = DropTarget::Node(node.name.clone());
     let aimed = target.clone();
     let (allow, drop) = drop_zone(lab, dnd, target);
-    let menu = node_menu(lab, &node);
+    let menu = node_menu(lab, dnd, &node, zones);
+    let grip_node = node.name.clone();
     view! {
         <article class="node" class:not-ready=!node.ready class:powered-off=node.powered_off data-node=node.name.clone()
             class:drop-aim=move || dnd.aim.get().as_ref() == Some(&aimed) on:dragover=allow on:drop=drop>
             <header>
+                <span class="node-grip" draggable="true" title="Drag onto another zone or the bin" aria-hidden="true"
+                    on:dragstart=move |ev: DragEvent| node_dnd::start(&ev, &grip_node)>"⠿"</span>
                 <h3>{node.name.clone()}</h3>
                 <span class="node-state">{if node.ready { "✓ " } else { "✕ " }}{state}</span>
                 {menu}
@@ -116,9 +184,14 @@ fn node_card(lab: LabHandle, dnd: PodDnd, inspected: Inspected, node: NodeCard) 
     }
 }
 
-/// The node's actions as a disclosure menu; each runs its command as if typed.
-fn node_menu(lab: LabHandle, node: &NodeCard) -> impl IntoView + use<> {
+/// The node's actions as a disclosure menu; each runs its command as if typed. The moves a
+/// drag of its grip makes (to another zone, to the bin) are here too, for the keyboard.
+fn node_menu(lab: LabHandle, dnd: PodDnd, node: &NodeCard, zones: &[String]) -> impl IntoView + use<> {
     let actions = drag_commands::node_actions(&node.name, node.schedulable, node.powered_off);
+    let mut moves: Vec<(String, NodeDrop)> =
+        zones.iter().map(|zone| (format!("Move to {zone}"), NodeDrop::Zone(zone.clone()))).collect();
+    moves.push(("Remove from the cluster".into(), NodeDrop::Bin));
+    let name = node.name.clone();
     view! {
         <details class="node-menu">
             <summary aria-label=format!("Actions for {}", node.name)>"⋯"</summary>
@@ -128,6 +201,15 @@ fn node_menu(lab: LabHandle, node: &NodeCard) -> impl IntoView + use<> {
                         close_menu(&ev);
                         lab.run_typed(&command);
                     }>{label}</button>
+                }).collect_view()}
+                {moves.into_iter().map(|(label, target)| {
+                    let name = name.clone();
+                    view! {
+                        <button type="button" on:click=move |ev| {
+                            close_menu(&ev);
+                            node_dnd::move_node(lab, dnd, &name, target.clone());
+                        }>{label}</button>
+                    }
                 }).collect_view()}
             </div>
         </details>

@@ -2,8 +2,9 @@
 //! dropped on a node is `lab pod bind` (refused with the scheduler's reasons when it does not
 //! fit), any pod dropped on the bin is `kubectl delete pod`, and a node's menu offers cordon,
 //! uncordon, drain and power; a machine from the palette dropped on the cluster is `lab node
-//! add`, and a MIG profile dropped on a GPU's slot is `nvidia-smi mig -cgi PROFILE:START -C` on
-//! its node. Plain Rust, so it is tested natively.
+//! add`, a node dragged onto another zone is `kubectl label node … topology.kubernetes.io/zone=…`
+//! and onto the bin `lab node remove`, and a MIG profile dropped on a GPU's slot is `nvidia-smi
+//! mig -cgi PROFILE:START -C` on its node. Plain Rust, so it is tested natively.
 
 /// A pod picked up in the cluster view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +43,27 @@ pub fn command_for(pod: &PodRef, target: &DropTarget) -> Result<String, String> 
              controller, if it has one, creates a replacement that the scheduler places.",
             pod.name
         )),
+    }
+}
+
+/// The label that puts a node in a zone (well-known, read by topology spreading).
+pub const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
+
+/// Where a node can be dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeDrop {
+    /// A zone's lane: the node is relabelled into it.
+    Zone(String),
+    /// The bin: the machine leaves the cluster.
+    Bin,
+}
+
+/// The command a node's drop runs, or why nothing runs.
+pub fn node_drop_command(node: &str, zone: Option<&str>, target: &NodeDrop) -> Result<String, String> {
+    match target {
+        NodeDrop::Bin => Ok(format!("lab node remove {node}")),
+        NodeDrop::Zone(to) if zone == Some(to.as_str()) => Err(format!("{node} is in {to} already.")),
+        NodeDrop::Zone(to) => Ok(format!("kubectl label node {node} {ZONE_LABEL}={to} --overwrite")),
     }
 }
 
@@ -95,6 +117,7 @@ pub fn mig_drop_command(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::LiveLab;
     use crate::lab::lab_session::LabSession;
 
     fn pod(namespace: &str, node: Option<&str>) -> PodRef {
@@ -129,6 +152,26 @@ mod tests {
         assert_eq!(command_for(&pod("default", Some("node-1")), &DropTarget::Bin), Ok("kubectl delete pod web".into()));
         assert!(command_for(&pod("default", Some("node-1")), &node).unwrap_err().contains("never moves"));
         assert!(command_for(&pod("default", Some("node-2")), &node).unwrap_err().contains("already runs"));
+    }
+
+    #[test]
+    fn a_node_dropped_on_a_zone_is_relabelled_and_on_the_bin_removed() {
+        let zone_b = NodeDrop::Zone("zone-b".into());
+        assert_eq!(
+            node_drop_command("node-1", Some("zone-a"), &zone_b),
+            Ok("kubectl label node node-1 topology.kubernetes.io/zone=zone-b --overwrite".into())
+        );
+        assert_eq!(node_drop_command("node-1", Some("zone-b"), &zone_b), Err("node-1 is in zone-b already.".into()));
+        assert_eq!(node_drop_command("node-1", None, &NodeDrop::Bin), Ok("lab node remove node-1".into()));
+        let mut session = LabSession::sandbox();
+        for command in [
+            node_drop_command("node-1", Some("zone-a"), &zone_b).unwrap(),
+            node_drop_command("node-2", None, &NodeDrop::Bin).unwrap(),
+        ] {
+            let entries = session.run(&command);
+            assert!(entries.iter().all(|e| e.succeeded), "{command}: {entries:?}");
+        }
+        assert_eq!(session.node_names(), ["node-1", "node-3"]);
     }
 
     #[test]

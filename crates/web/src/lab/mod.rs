@@ -18,6 +18,7 @@ pub mod manifest_editor;
 pub mod manifest_errors;
 pub mod mig_board;
 pub mod node_canvas;
+pub mod node_dnd;
 pub mod node_grid;
 pub mod node_palette;
 pub mod permalink;
