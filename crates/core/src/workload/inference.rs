@@ -51,10 +51,12 @@ pub struct Plan {
 struct Flags {
     model: Option<String>,
     gpu_memory_utilization: f64,
+    /// What vLLM says of a value it refuses, and the exit code (argparse's 2, pydantic's 1).
+    refused: Option<(String, i32)>,
 }
 
 fn flags(argv: &[String]) -> Flags {
-    let mut flags = Flags { model: None, gpu_memory_utilization: 0.9 };
+    let mut flags = Flags { model: None, gpu_memory_utilization: 0.9, refused: None };
     // The image's entrypoint is `vllm serve`: the container's args follow it, or a command
     // names it again (`command: [vllm, serve, MODEL]`).
     let after_serve = argv.iter().position(|w| w == "serve").map_or(0, |i| i + 1);
@@ -72,8 +74,23 @@ fn flags(argv: &[String]) -> Flags {
         match name {
             "--model" => flags.model = value(),
             "--gpu-memory-utilization" => {
-                if let Some(v) = value().and_then(|v| v.parse::<f64>().ok()) {
-                    flags.gpu_memory_utilization = v.clamp(0.01, 1.0);
+                let text = value().unwrap_or_default();
+                match text.parse::<f64>() {
+                    Ok(v) if v > 0.0 && v <= 1.0 => flags.gpu_memory_utilization = v,
+                    Ok(v) => {
+                        let bound = if v > 1.0 { "less than or equal to 1" } else { "greater than 0" };
+                        let kind = if v > 1.0 { "less_than_equal" } else { "greater_than" };
+                        let text = format!(
+                            "pydantic_core._pydantic_core.ValidationError: 1 validation error for CacheConfig\ngpu_memory_utilization\n  Input should be {bound} [type={kind}, input_value={text}, input_type=float]"
+                        );
+                        flags.refused = Some((text, 1));
+                    }
+                    Err(_) => {
+                        let text = format!(
+                            "vllm serve: error: argument --gpu-memory-utilization: invalid float value: '{text}'"
+                        );
+                        flags.refused = Some((text, 2));
+                    }
                 }
             }
             _ => {}
@@ -88,6 +105,10 @@ impl InferenceServer {
         let flags = flags(argv);
         let mut log = Log { started, lines: Vec::new() };
         log.info(0, "api_server.py", &format!("vLLM API server version {}", self.version));
+        if let Some((text, code)) = &flags.refused {
+            log.raw(2_000, text);
+            return log.exit(2_000, *code);
+        }
         let Some(model) = flags.model.clone() else {
             log.raw(2_000, "vllm serve: error: the following arguments are required: model_tag");
             return log.exit(2_000, 2);
