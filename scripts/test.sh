@@ -77,7 +77,7 @@ stage "native tests" cargo test --workspace
 stage "server API on PostgreSQL" server_on_postgres
 stage "lessons replay their solutions" kubelab lessons check lessons/
 stage "fuzz targets (a few seconds each)" scripts/fuzz.sh
-stage "web bundle" scripts/build-web.sh
+stage "web bundle (profile wasm-test)" env KUBELAB_WEB_PROFILE=wasm-test scripts/build-web.sh
 stage "determinism native = wasm" determinism
 stage "browser end-to-end" node tests/e2e/run.mjs
 stage "classes end-to-end" node tests/e2e/class.mjs
