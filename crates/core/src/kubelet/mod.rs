@@ -3,6 +3,7 @@
 //! deletion. Nothing ticks: each pod asks to be stepped again only when something is due.
 //! Mirrors pkg/kubelet (kubelet.go `syncPod`, pod_workers.go, kuberuntime, prober, status).
 
+pub mod admission;
 pub mod backoff;
 pub mod container_runtime;
 pub mod device_manager;
@@ -192,6 +193,10 @@ impl Kubelet {
             if pod.metadata.deletion_timestamp.is_some() {
                 // Never started here: nothing to stop.
                 let _ = store.delete::<Pod>(namespace, name, &force());
+                return;
+            }
+            if let Some((reason, message)) = admission::rejection(store, &pod, &node) {
+                admission::reject(store, &pod, &reason, message);
                 return;
             }
             let runtime = pod_worker::admit(&pod, self.node_runtime(&node_name), now);
