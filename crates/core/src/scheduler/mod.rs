@@ -64,6 +64,11 @@ pub fn needs_scheduling(pod: &Pod, config: &SchedulerConfig) -> bool {
         && !matches!(pod.phase(), "Succeeded" | "Failed")
 }
 
+/// The profile a pod asks for, whose name its scheduling Events report under.
+fn profile_name(pod: &Pod) -> &str {
+    pod.spec.scheduler_name.as_deref().unwrap_or(DEFAULT_SCHEDULER_NAME)
+}
+
 fn key_of(pod: &Pod) -> PodKey {
     (pod.metadata.namespace.clone(), pod.metadata.name.clone())
 }
@@ -361,7 +366,8 @@ impl Scheduler {
                 self.nominations.remove(key);
                 self.queue.move_all_on_event(ClusterEvent::AssignedPodAdd, store.now(), &plugins::DEFAULT_PROFILE);
                 let message = format!("Successfully assigned {}/{} to {node}", key.0, key.1);
-                store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message);
+                let reference = object_reference(&bound);
+                store.record_event_from(profile_name(&bound), reference, EventType::Normal, "Scheduled", message);
                 self.release_waiting(store);
                 Outcome::Bound { node: node.to_string() }
             }
@@ -414,7 +420,8 @@ impl Scheduler {
                     self.queue.forget(&key);
                     self.nominations.remove(&key);
                     let message = format!("Successfully assigned {}/{} to {}", key.0, key.1, waiting.node);
-                    store.record_event(object_reference(&bound), EventType::Normal, "Scheduled", message);
+                    let reference = object_reference(&bound);
+                    store.record_event_from(profile_name(&bound), reference, EventType::Normal, "Scheduled", message);
                     self.note_outcome(&key, Outcome::Bound { node: waiting.node.clone() });
                 }
                 Err(_) => self.queue.failed(&key, Vec::new(), store.now()),
@@ -449,10 +456,11 @@ impl Scheduler {
             let reference = object_reference(pod);
             let mut updated = pod.clone();
             set_unschedulable_condition(&mut updated, message, store.now());
+            let profile = profile_name(pod).to_string();
             if updated != *pod {
                 let _ = store.update_status(updated);
             }
-            store.record_event(reference, EventType::Warning, "FailedScheduling", message.to_string());
+            store.record_event_from(&profile, reference, EventType::Warning, "FailedScheduling", message.to_string());
         }
         self.queue.failed(key, vec![waiting.plugin], store.now());
         self.queue.move_all_on_event(ClusterEvent::AssignedPodDelete, store.now(), &plugins::DEFAULT_PROFILE);
@@ -498,10 +506,11 @@ impl Scheduler {
             if let Some(node) = nominated {
                 updated.status.nominated_node_name = Some(node);
             }
+            let profile = profile_name(pod).to_string();
             if updated != *pod {
                 let _ = store.update_status(updated);
             }
-            store.record_event(reference, EventType::Warning, "FailedScheduling", message.clone());
+            store.record_event_from(&profile, reference, EventType::Warning, "FailedScheduling", message.clone());
         }
         self.queue.failed(key, rejectors.into_iter().collect(), store.now());
         outcome.unwrap_or(Outcome::Unschedulable { message })
@@ -509,8 +518,9 @@ impl Scheduler {
 
     /// Deletes the victims (gracefully) with a DisruptionTarget condition and a `Preempted` event.
     fn preempt_victims(&mut self, store: &mut Store, preemptor: &PodKey, candidate: &Candidate) -> Vec<String> {
-        let preemptor_uid =
-            store.try_get::<Pod>(&preemptor.0, &preemptor.1).map(|p| p.metadata.uid).unwrap_or_default();
+        let preemptor_pod = store.try_get::<Pod>(&preemptor.0, &preemptor.1);
+        let preemptor_uid = preemptor_pod.map(|p| p.metadata.uid).unwrap_or_default();
+        let profile = preemptor_pod.map_or(DEFAULT_SCHEDULER_NAME, profile_name).to_string();
         let mut names = Vec::new();
         for (namespace, name) in &candidate.victims {
             let Some(victim) = store.try_get::<Pod>(namespace, name) else { continue };
@@ -520,7 +530,7 @@ impl Scheduler {
             let _ = store.update_status(updated);
             let _ = store.delete::<Pod>(namespace, name, &DeleteOptions::default());
             let message = format!("Preempted by pod {preemptor_uid} on node {}", candidate.node);
-            store.record_event(reference, EventType::Normal, "Preempted", message);
+            store.record_event_from(&profile, reference, EventType::Normal, "Preempted", message);
             names.push(format!("{namespace}/{name}"));
         }
         names

@@ -112,7 +112,30 @@ impl Store {
     pub fn record_event(&mut self, involved: ObjectReference, type_: EventType, reason: &str, message: String) {
         let user = self.user().clone();
         let (component, host) = user.event_source();
-        let reporter = Reporter { component, host };
+        self.record_reported(involved, type_, reason, message, Reporter { component, host });
+    }
+
+    /// `record_event` under another component's name: a scheduler profile reports under its
+    /// own `schedulerName` (each profile has its own recorder upstream).
+    pub fn record_event_from(
+        &mut self,
+        component: &str,
+        involved: ObjectReference,
+        type_: EventType,
+        reason: &str,
+        message: String,
+    ) {
+        self.record_reported(involved, type_, reason, message, Reporter { component, host: None });
+    }
+
+    fn record_reported(
+        &mut self,
+        involved: ObjectReference,
+        type_: EventType,
+        reason: &str,
+        message: String,
+        reporter: Reporter<'_>,
+    ) {
         let key = event_key(&involved, type_, reason, &message, reporter);
         let now = self.now();
         if let Some((namespace, name)) = self.event_index.get(&key).cloned()
