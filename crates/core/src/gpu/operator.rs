@@ -230,6 +230,15 @@ impl GpuOperator {
     /// devices it holds (a whole GPU's or a time-sliced replica's memory is the GPU's; a MIG
     /// device's is its profile's).
     pub fn hand_over_devices(&mut self, manager: &mut crate::kubelet::device_manager::DeviceManager) {
+        for (node, machine) in &self.machines {
+            let strict: Vec<String> = match &machine.time_slicing {
+                Some(sharing) if sharing.fail_requests_greater_than_one => {
+                    sharing.resources.iter().filter(|r| r.replicas >= 2).map(|r| sharing.shared_name(&r.name)).collect()
+                }
+                _ => Vec::new(),
+            };
+            manager.set_one_replica_only(node, strict);
+        }
         for key in std::mem::take(&mut self.handed_over) {
             let mut containers = BTreeMap::new();
             if let Some(allocation) = self.allocations.get(&key)

@@ -3,8 +3,11 @@
 //! NodeResourcesFit). A pod the scheduler placed passed the same fit against the same cluster;
 //! a pod written straight onto a node (`spec.nodeName`, no PodScheduled condition) did not, and
 //! one the node cannot hold is rejected: Failed, with upstream's reason and message, and a
-//! Warning Event. Its ReplicaSet, if it has one, makes another, which the scheduler places.
+//! Warning Event. Its ReplicaSet, if it has one, makes another, which the scheduler places. A
+//! device plugin may refuse any pod's request (a time-sliced GPU asked for twice under
+//! `failRequestsGreaterThanOne`), scheduled or not.
 
+use super::device_manager::DeviceManager;
 use crate::api::{Node, Pod};
 use crate::scheduler::framework::types::{PodRequests, Resource};
 use crate::store::Store;
@@ -12,7 +15,16 @@ use crate::store::event_recorder::{EventType, object_reference};
 
 /// Why the node refuses the pod: the reason (`OutOfcpu`, `UnexpectedAdmissionError`) and the
 /// message, or None when it fits.
-pub fn rejection(store: &Store, pod: &Pod, node: &Node) -> Option<(String, String)> {
+pub fn rejection(store: &Store, pod: &Pod, node: &Node, devices: &DeviceManager) -> Option<(String, String)> {
+    // The device plugin's own refusals, which no scheduler sees coming.
+    for container in pod.spec.containers.iter() {
+        for (resource, quantity) in container.resources.limits.iter() {
+            if let Some(refusal) = devices.allocate_refusal(&node.metadata.name, resource, quantity.value()) {
+                let message = format!("Allocate failed due to {refusal}, which is unexpected");
+                return Some(("UnexpectedAdmissionError".into(), message));
+            }
+        }
+    }
     if pod.status.conditions.iter().any(|c| c.type_ == "PodScheduled" && c.status == "True") {
         return None;
     }

@@ -22,6 +22,9 @@ pub struct ContainerDevices {
 #[derive(Clone, Debug, Default)]
 pub struct DeviceManager {
     pods: BTreeMap<PodKey, BTreeMap<String, ContainerDevices>>,
+    /// Per node, the time-sliced resources whose plugin refuses a request for more than one
+    /// replica (`failRequestsGreaterThanOne`).
+    one_replica_only: BTreeMap<String, Vec<String>>,
     /// GPU memory each running container's process holds, and on which physical devices.
     holds: BTreeMap<ContainerKey, (Vec<String>, u64)>,
 }
@@ -36,6 +39,26 @@ impl DeviceManager {
         } else {
             self.pods.insert(key, containers);
         }
+    }
+
+    /// The node's plugin config now: which shared resources take one replica per request.
+    pub fn set_one_replica_only(&mut self, node: &str, resources: Vec<String>) {
+        if resources.is_empty() {
+            self.one_replica_only.remove(node);
+        } else {
+            self.one_replica_only.insert(node.to_string(), resources);
+        }
+    }
+
+    /// The device plugin's Allocate refusal for a container asking `count` of `resource` on
+    /// `node` (k8s-device-plugin's words, behind the kubelet's gRPC error), if it refuses.
+    pub fn allocate_refusal(&self, node: &str, resource: &str, count: i64) -> Option<String> {
+        let strict = self.one_replica_only.get(node)?;
+        (count > 1 && strict.iter().any(|r| r == resource)).then(|| {
+            format!(
+                "rpc error: code = Unknown desc = request for '{resource}: {count}' too large: maximum request size for shared resources is 1"
+            )
+        })
     }
 
     /// A container starts: the memory its devices give it, less what other processes on the

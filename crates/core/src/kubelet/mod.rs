@@ -195,7 +195,7 @@ impl Kubelet {
                 let _ = store.delete::<Pod>(namespace, name, &force());
                 return;
             }
-            if let Some((reason, message)) = admission::rejection(store, &pod, &node) {
+            if let Some((reason, message)) = admission::rejection(store, &pod, &node, &self.devices) {
                 admission::reject(store, &pod, &reason, message);
                 return;
             }
