@@ -298,6 +298,43 @@ fn format_memory(bytes: i64) -> String {
 mod tests {
     use super::*;
 
+    fn card(name: &str, zone: Option<&str>) -> NodeCard {
+        NodeCard {
+            name: name.into(),
+            ready: true,
+            schedulable: true,
+            powered_off: false,
+            zone: zone.map(str::to_string),
+            cpu_requested_millis: 0,
+            cpu_allocatable_millis: 4000,
+            memory_requested_bytes: 0,
+            memory_allocatable_bytes: 1 << 34,
+            pods: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn nodes_group_into_zone_lanes_in_name_order_with_the_unzoned_last() {
+        let nodes = vec![
+            card("gpu-1", None),
+            card("node-2", Some("zone-b")),
+            card("node-1", Some("zone-a")),
+            card("node-4", Some("zone-b")),
+        ];
+        let lanes: Vec<(Option<String>, Vec<String>)> = zone_lanes(nodes)
+            .into_iter()
+            .map(|(zone, nodes)| (zone, nodes.into_iter().map(|n| n.name).collect()))
+            .collect();
+        assert_eq!(
+            lanes,
+            [
+                (Some("zone-a".into()), vec!["node-1".to_string()]),
+                (Some("zone-b".into()), vec!["node-2".into(), "node-4".into()]),
+                (None, vec!["gpu-1".into()]),
+            ]
+        );
+    }
+
     #[test]
     fn quantities_print_readably() {
         assert_eq!(format_cpu(4000), "4");
