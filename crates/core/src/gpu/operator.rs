@@ -44,6 +44,8 @@ pub struct GpuOperator {
     configs: BTreeMap<String, Result<PluginConfig, String>>,
     /// Pods whose allocation changed since the kubelet's device manager last heard.
     handed_over: BTreeSet<PodKey>,
+    /// Nodes whose time-slicing config changed (or that left) since the kubelet last heard.
+    sharing_changed: BTreeSet<String>,
 }
 
 /// The label a learner (or the GPU Operator's ClusterPolicy) sets, and the one the manager answers on.
@@ -64,6 +66,7 @@ impl GpuOperator {
         self.installed_strategy.remove(node);
         self.configs.remove(node);
         self.reconfiguring.remove(node);
+        self.sharing_changed.insert(node.to_string());
         let gone = self.allocations.iter().filter(|(_, a)| a.node == node).map(|(k, _)| k.clone());
         self.handed_over.extend(gone.collect::<Vec<_>>());
         self.allocations.retain(|_, a| a.node != node);
@@ -230,14 +233,15 @@ impl GpuOperator {
     /// devices it holds (a whole GPU's or a time-sliced replica's memory is the GPU's; a MIG
     /// device's is its profile's).
     pub fn hand_over_devices(&mut self, manager: &mut crate::kubelet::device_manager::DeviceManager) {
-        for (node, machine) in &self.machines {
-            let strict: Vec<String> = match &machine.time_slicing {
+        for node in std::mem::take(&mut self.sharing_changed) {
+            let sharing = self.machines.get(&node).and_then(|m| m.time_slicing.as_ref());
+            let strict: Vec<String> = match sharing {
                 Some(sharing) if sharing.fail_requests_greater_than_one => {
                     sharing.resources.iter().filter(|r| r.replicas >= 2).map(|r| sharing.shared_name(&r.name)).collect()
                 }
                 _ => Vec::new(),
             };
-            manager.set_one_replica_only(node, strict);
+            manager.set_one_replica_only(&node, strict);
         }
         for key in std::mem::take(&mut self.handed_over) {
             let mut containers = BTreeMap::new();
@@ -338,6 +342,7 @@ impl GpuOperator {
                 let machine = self.machines.get_mut(node).expect("a GPU node");
                 machine.strategy = config.mig_strategy.unwrap_or(self.installed_strategy[node]);
                 machine.time_slicing = config.time_slicing.clone();
+                self.sharing_changed.insert(node.to_string());
             }
             Err(error) => {
                 let message = format!("device plugin config not applied: {error}");

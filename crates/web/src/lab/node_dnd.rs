@@ -7,7 +7,6 @@ use crate::lab::drag_commands::{self, NodeDrop};
 use crate::lab::lab_handle::LabHandle;
 use crate::lab::pod_dnd::PodDnd;
 use leptos::ev::DragEvent;
-use leptos::prelude::*;
 
 /// The drag's data type: the name of the node being carried.
 pub const NODE_TYPE: &str = "application/x-kubelab-node";
@@ -39,13 +38,5 @@ pub fn drop_node(lab: LabHandle, dnd: PodDnd, ev: &DragEvent, target: NodeDrop) 
 /// Runs `node`'s move to `target` and shows what it did, as a pod's drop does.
 pub fn move_node(lab: LabHandle, dnd: PodDnd, node: &str, target: NodeDrop) {
     let zone = lab.peek(|session| session.picture().nodes.into_iter().find(|n| n.name == node).and_then(|n| n.zone));
-    let (message, succeeded) = match drag_commands::node_drop_command(node, zone.as_deref(), &target) {
-        Ok(command) => match lab.run_typed(&command) {
-            Some(entry) => (format!("$ {command}\n{}", entry.output.trim_end()), entry.succeeded),
-            None => (command, false),
-        },
-        Err(why) => (why, false),
-    };
-    lab.announce(message.lines().last().unwrap_or_default().to_string());
-    dnd.outcome.set(Some((message, succeeded)));
+    dnd.run_drop(lab, drag_commands::node_drop_command(node, zone.as_deref(), &target));
 }

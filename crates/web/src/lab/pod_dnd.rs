@@ -47,7 +47,13 @@ impl PodDnd {
         let Some(pod) = self.held.get_untracked() else { return };
         self.held.set(None);
         self.aim.set(None);
-        let (message, succeeded) = match drag_commands::command_for(&pod, &target) {
+        self.run_drop(lab, drag_commands::command_for(&pod, &target));
+    }
+
+    /// Runs a drop's command as if typed (or says why there is none), then shows and announces
+    /// what it did. Node drops (`node_dnd.rs`) end here too.
+    pub fn run_drop(&self, lab: LabHandle, command: Result<String, String>) {
+        let (message, succeeded) = match command {
             Ok(command) => match lab.run_typed(&command) {
                 Some(entry) => (format!("$ {command}\n{}", entry.output.trim_end()), entry.succeeded),
                 None => (command, false),
