@@ -6,7 +6,7 @@
 use crate::api::Pod;
 use crate::scheduler::framework::cache::Cache;
 use crate::scheduler::framework::plugin_states::PluginStates;
-use crate::scheduler::framework::types::{PodKey, PodRequests, Resource, normalized_image_name};
+use crate::scheduler::framework::types::{PodKey, PodRequests, Resource, SCORE_PLUGINS, normalized_image_name};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -33,10 +33,10 @@ pub struct CycleState<'a> {
     /// no node is filtered, and the message says why.
     pub pre_filter_rejection: Option<crate::scheduler::framework::status::Status>,
     /// The profile's NodeResourcesFit scoring strategy; None is upstream's default.
-    pub scoring: Option<Arc<crate::scheduler::config::ScoringStrategy>>,
+    pub scoring: Option<Arc<crate::scheduler::framework::scoring_strategy::ScoringStrategy>>,
     /// The profile's score weights when its file changed them (0: the plugin is disabled);
     /// None is the registry profile's own.
-    pub score_weights: Option<[i64; crate::scheduler::framework::registry::SCORE_PLUGINS]>,
+    pub score_weights: Option<[i64; SCORE_PLUGINS]>,
 }
 
 impl<'a> CycleState<'a> {

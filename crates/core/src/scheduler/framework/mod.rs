@@ -13,6 +13,7 @@ pub mod plugin_states;
 pub mod registry;
 pub mod scalar_name;
 pub mod scheduling_queue;
+pub mod scoring_strategy;
 pub mod status;
 pub mod types;
 pub mod waiting_pods;

@@ -92,8 +92,7 @@ pub struct BindPlugin {
     pub bind: BindFn,
 }
 
-/// How many score plugins a profile has (a decision keeps one score per plugin per node).
-pub const SCORE_PLUGINS: usize = 7;
+pub use super::types::SCORE_PLUGINS;
 
 pub struct Profile {
     /// The `schedulerName` pods ask for.

@@ -19,6 +19,9 @@ pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
 /// A pod's identity in the scheduler: (namespace, name).
 pub type PodKey = (String, String);
 
+/// How many score plugins a profile has (a decision keeps one score per plugin per node).
+pub const SCORE_PLUGINS: usize = 7;
+
 /// Amounts of compute resources, in the units upstream keeps them: millicores, bytes, counts.
 /// Scalar (extended) resources are kept sorted by name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

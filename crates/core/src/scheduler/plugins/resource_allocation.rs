@@ -4,9 +4,9 @@
 //! resource_allocation.go, least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go
 //! and helper/shape_score.go.
 
-use crate::scheduler::config::{ScoringStrategy, ScoringStrategyType, UtilizationShapePoint};
 use crate::scheduler::framework::cycle_state::CycleState;
 use crate::scheduler::framework::node_fit::NodeFit;
+use crate::scheduler::framework::scoring_strategy::{ScoringStrategy, ScoringStrategyType, UtilizationShapePoint};
 use crate::scheduler::framework::types::{NodeInfo, is_scalar_resource_name};
 
 const MAX_NODE_SCORE: i64 = 100;
