@@ -46,7 +46,9 @@ impl std::fmt::Display for ScriptError {
 
 /// Parses a whole script, so a typo on line 40 is reported before line 1 runs.
 pub fn parse(text: &str) -> Result<Vec<Step>, ScriptError> {
-    let lines: Vec<&str> = text.lines().collect();
+    // Every trailing carriage return goes, not only the one `lines` takes before a newline: a
+    // step is recorded from these lines, and its replay must parse to the same text again.
+    let lines: Vec<&str> = text.lines().map(|line| line.trim_end_matches('\r')).collect();
     let mut steps = Vec::new();
     let mut i = 0;
     while i < lines.len() {
