@@ -22,7 +22,10 @@
 //! - [`lesson`] — the lesson format (YAML), the lesson lab, the linter and the JSON Schema.
 //! - [`workload`] — what images do: the catalogue (registry), pulls, processes over time, probes.
 //! - [`gpu`] — GPU models and MIG geometry, the GPU Operator (GFD, device plugin, MIG manager),
-//!   `nvidia-smi`.
+//!   NVIDIA's DRA driver, `nvidia-smi`.
+//! - [`dra`] — Dynamic Resource Allocation: a node's devices from its ResourceSlices, the CEL
+//!   selectors' environment, the structured allocator the scheduler calls.
+//! - [`cel`] — the Common Expression Language as Kubernetes configures it (DRA selectors).
 //!
 //! No IO, threads, wall clock or global randomness anywhere in this crate.
 
@@ -31,9 +34,11 @@
 pub mod addons;
 pub mod api;
 pub mod apiserver;
+pub mod cel;
 pub mod checks;
 pub mod cluster;
 pub mod controllers;
+pub mod dra;
 pub mod error;
 pub mod gpu;
 pub mod kubectl;

@@ -6,6 +6,7 @@
 //! custom resources with its CRDs.
 
 mod coscheduling;
+mod nvidia_dra_driver;
 
 use crate::api::Object;
 use crate::apiserver::Client;
@@ -25,7 +26,7 @@ pub struct Addon {
 }
 
 /// Every add-on a lab can install, by name.
-pub const ADDONS: &[Addon] = &[coscheduling::ADDON];
+pub const ADDONS: &[Addon] = &[coscheduling::ADDON, nvidia_dra_driver::ADDON];
 
 pub fn find(name: &str) -> Result<&'static Addon, String> {
     ADDONS.iter().find(|a| a.name == name).ok_or_else(|| {

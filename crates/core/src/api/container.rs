@@ -130,12 +130,25 @@ pub struct ResourceRequirements {
     pub limits: ResourceList,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub requests: ResourceList,
+    /// DRA: which of the pod's `resourceClaims` (and which request in it) the container uses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<ResourceClaimRef>,
 }
 
 impl ResourceRequirements {
     pub fn is_empty(&self) -> bool {
-        self.limits.is_empty() && self.requests.is_empty()
+        self.limits.is_empty() && self.requests.is_empty() && self.claims.is_empty()
     }
+}
+
+/// core/v1 `ResourceClaim` (a container's reference, not the resource.k8s.io kind).
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResourceClaimRef {
+    #[serde(default)]
+    pub name: String,
+    pub request: Option<String>,
 }
 
 /// A probe: one handler plus its timing (upstream `Probe` with the embedded `ProbeHandler`).

@@ -9,6 +9,7 @@ pub mod config_map;
 pub mod container;
 pub mod custom_resource_definition;
 pub mod deployment;
+pub mod device_class;
 pub mod endpoint_slice;
 pub mod event;
 pub mod horizontal_pod_autoscaler;
@@ -24,6 +25,9 @@ pub mod pod_group;
 pub mod priority_class;
 pub mod quantity;
 pub mod replica_set;
+pub mod resource_claim;
+pub mod resource_claim_template;
+pub mod resource_slice;
 pub mod secret;
 pub mod service;
 pub mod shared;
@@ -34,6 +38,7 @@ pub mod volume;
 pub use config_map::ConfigMap;
 pub use custom_resource_definition::CustomResourceDefinition;
 pub use deployment::Deployment;
+pub use device_class::DeviceClass;
 pub use endpoint_slice::EndpointSlice;
 pub use event::Event;
 pub use horizontal_pod_autoscaler::HorizontalPodAutoscaler;
@@ -45,6 +50,9 @@ pub use pod::Pod;
 pub use pod_group::PodGroup;
 pub use priority_class::PriorityClass;
 pub use replica_set::ReplicaSet;
+pub use resource_claim::ResourceClaim;
+pub use resource_claim_template::ResourceClaimTemplate;
+pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
 pub use service::Service;
 
@@ -79,6 +87,13 @@ macro_rules! for_each_kind {
             Lease => leases ("coordination.k8s.io", "v1", "leases", "lease", [], namespaced),
             CustomResourceDefinition => custom_resource_definitions ("apiextensions.k8s.io", "v1",
                 "customresourcedefinitions", "customresourcedefinition", ["crd", "crds"], cluster),
+            // Dynamic Resource Allocation: only v1 is served by default in 1.36, and none of
+            // the four has a short name.
+            DeviceClass => device_classes ("resource.k8s.io", "v1", "deviceclasses", "deviceclass", [], cluster),
+            ResourceClaim => resource_claims ("resource.k8s.io", "v1", "resourceclaims", "resourceclaim", [], namespaced),
+            ResourceClaimTemplate => resource_claim_templates ("resource.k8s.io", "v1",
+                "resourceclaimtemplates", "resourceclaimtemplate", [], namespaced),
+            ResourceSlice => resource_slices ("resource.k8s.io", "v1", "resourceslices", "resourceslice", [], cluster),
             // Custom resources: served once an add-on installs their CRD.
             PodGroup => pod_groups ("scheduling.x-k8s.io", "v1alpha1", "podgroups", "podgroup", ["pg", "pgs"], namespaced, crd),
         }

@@ -83,6 +83,32 @@ pub struct PodSpec {
     #[serde(default, skip_serializing_if = "shared_vec_is_empty")]
     pub readiness_gates: Shared<Vec<PodReadinessGate>>,
     pub os: Option<Shared<PodOs>>,
+    /// The DRA claims the pod's containers may use, each a ResourceClaim or a template.
+    #[serde(default, skip_serializing_if = "shared_vec_is_empty")]
+    pub resource_claims: Shared<Vec<PodResourceClaim>>,
+}
+
+/// `pod.spec.resourceClaims[]`: a name the containers refer to, and the claim behind it
+/// (exactly one of the two fields).
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PodResourceClaim {
+    #[serde(default)]
+    pub name: String,
+    pub resource_claim_name: Option<String>,
+    pub resource_claim_template_name: Option<String>,
+}
+
+/// `pod.status.resourceClaimStatuses[]`: the claim the resourceclaim controller made for a
+/// template entry.
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PodResourceClaimStatus {
+    #[serde(default)]
+    pub name: String,
+    pub resource_claim_name: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -141,6 +167,8 @@ pub struct PodStatus {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ephemeral_container_statuses: Vec<ContainerStatus>,
     pub qos_class: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_claim_statuses: Vec<PodResourceClaimStatus>,
 }
 
 /// A container added to a running pod for troubleshooting (core/v1 EphemeralContainer): no

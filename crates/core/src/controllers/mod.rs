@@ -18,6 +18,7 @@ pub mod node_lifecycle;
 pub mod pod_group;
 pub mod registry;
 pub mod replica_set;
+pub mod resource_claim;
 pub mod taint_eviction;
 
 use crate::metrics::load::LoadTable;
@@ -34,6 +35,8 @@ pub struct Controllers {
     pub namespace: namespace::NamespaceController,
     pub replica_set: replica_set::ReplicaSetController,
     pub deployment: deployment::DeploymentController,
+    /// Claims for pods from ResourceClaimTemplates, and their release (DRA).
+    pub resource_claim: resource_claim::ResourceClaimController,
     pub scheduler: crate::scheduler::Scheduler,
     /// The simulated kubelets of every node (not a controller upstream, but the same loop shape).
     pub kubelet: crate::kubelet::Kubelet,
@@ -182,6 +185,7 @@ impl Controllers {
         match name {
             ControllerName::GarbageCollector => self.garbage_collector.sync(store),
             ControllerName::Namespace => self.namespace.sync(store),
+            ControllerName::ResourceClaim => self.resource_claim.sync(store),
             ControllerName::GpuOperator => {
                 self.gpu_operator.sync(store);
                 self.gpu_operator.hand_over_devices(&mut self.kubelet.devices);
@@ -207,6 +211,7 @@ impl Controllers {
             (ControllerName::GarbageCollector, &self.garbage_collector.informer),
             (ControllerName::Deployment, &self.deployment.informer),
             (ControllerName::ReplicaSet, &self.replica_set.informer),
+            (ControllerName::ResourceClaim, &self.resource_claim.informer),
             (ControllerName::Scheduler, &self.scheduler.informer),
             (ControllerName::Kubelet, &self.kubelet.informer),
             (ControllerName::GpuOperator, &self.gpu_operator.informer),

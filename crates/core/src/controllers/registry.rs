@@ -12,6 +12,7 @@ pub enum ControllerName {
     Namespace,
     Deployment,
     ReplicaSet,
+    ResourceClaim,
     Scheduler,
     Kubelet,
     GpuOperator,
@@ -25,11 +26,12 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 12] = [
+    pub const PASS: [ControllerName; 13] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
+        ControllerName::ResourceClaim,
         ControllerName::Scheduler,
         ControllerName::Kubelet,
         ControllerName::GpuOperator,
@@ -47,6 +49,7 @@ impl ControllerName {
             ControllerName::Namespace => "namespace-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::ResourceClaim => "resourceclaim-controller",
             ControllerName::Scheduler => "default-scheduler",
             ControllerName::Kubelet => "kubelet",
             ControllerName::GpuOperator => "gpu-operator",
@@ -68,6 +71,7 @@ impl ControllerName {
             ControllerName::Namespace => "namespace-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::ResourceClaim => "resource-claim-controller",
             ControllerName::NodeLifecycle => "node-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",

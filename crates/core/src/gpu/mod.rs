@@ -5,6 +5,7 @@
 pub mod device;
 pub mod device_plugin;
 pub mod device_plugin_config;
+pub mod dra_driver;
 pub mod feature_discovery;
 pub mod machine;
 pub mod mig;

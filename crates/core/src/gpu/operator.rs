@@ -5,12 +5,13 @@
 
 use super::device_plugin::{self, Device};
 use super::device_plugin_config::{self as plugin_config, PluginConfig};
+use super::dra_driver;
 use super::feature_discovery;
 use super::machine::{GpuMachine, MigStrategy};
 use super::mig_manager;
 use crate::api::meta::ObjectMeta;
 use crate::api::quantity::{Format, Quantity};
-use crate::api::{ConfigMap, Kind, Namespace, Node, Pod};
+use crate::api::{ConfigMap, DeviceClass, Kind, Namespace, Node, Pod, ResourceSlice};
 use crate::kubelet::device_manager::ContainerDevices;
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
@@ -154,6 +155,8 @@ impl GpuOperator {
                         Kind::Pod => {
                             pods.insert((event.namespace.clone(), event.name.clone()));
                         }
+                        // The DRA driver installed or removed: every node publishes anew.
+                        Kind::DeviceClass => nodes.extend(self.machines.keys().cloned()),
                         Kind::ConfigMap
                             if event.namespace == plugin_config::CONFIG_MAP_NAMESPACE
                                 && event.name == plugin_config::CONFIG_MAP_NAME =>
@@ -196,6 +199,16 @@ impl GpuOperator {
             return;
         }
         let node = pod.node_name().unwrap_or_default().to_string();
+        if !pod.spec.resource_claims.is_empty() {
+            // DRA: the driver prepares the devices the pod's claims were allocated.
+            let claims = crate::dra::pod_claims::claims(store, pod).unwrap_or_default();
+            let containers = dra_driver::pod_devices(pod, &claims, &self.machines[&node]);
+            if !containers.is_empty() {
+                self.handed_over.insert(key.clone());
+                self.allocations.insert(key, PodDevices { node, containers });
+            }
+            return;
+        }
         let devices = device_plugin::devices(&self.machines[&node]);
         let taken: BTreeSet<&str> = self
             .node_allocations(&node)
@@ -372,8 +385,12 @@ impl GpuOperator {
             let _ = store.update(updated);
             store.act_as(caller);
         }
+        let dra = dra_driver_installed(store);
+        publish_slice(store, node, dra.then_some(machine));
         let Some(object) = store.try_get::<Node>("", node) else { return };
-        let capacity = device_plugin::capacity(&device_plugin::devices(machine));
+        // With the DRA driver in its place, the device plugin advertises nothing.
+        let devices = if dra { Vec::new() } else { device_plugin::devices(machine) };
+        let capacity = device_plugin::capacity(&devices);
         let mut status = object.status.clone();
         for list in [&mut status.capacity, &mut status.allocatable] {
             list.retain(|name, _| !name.starts_with("nvidia.com/"));
@@ -389,6 +406,41 @@ impl GpuOperator {
             store.act_as(caller);
         }
     }
+}
+
+/// Whether the `nvidia-dra-driver` add-on is installed (its `gpu.nvidia.com` DeviceClass is
+/// there): its kubelet plugin then publishes the GPUs as ResourceSlices.
+pub fn dra_driver_installed(store: &Store) -> bool {
+    let class = store.try_get::<DeviceClass>("", dra_driver::GPU_CLASS);
+    class.is_some_and(|c| c.metadata.labels.get(crate::addons::ADDON_LABEL).is_some())
+}
+
+/// The driver's slice for the node, written where it differs; `None` removes it.
+fn publish_slice(store: &mut Store, node: &str, machine: Option<&GpuMachine>) {
+    let existing = store
+        .list::<ResourceSlice>(None)
+        .find(|s| s.spec.driver == dra_driver::DRIVER && s.node() == Some(node))
+        .cloned();
+    let wanted = match (machine, store.try_get::<Node>("", node)) {
+        (Some(machine), Some(object)) => Some(dra_driver::slice(object, machine)),
+        _ => None,
+    };
+    let caller =
+        store.act_as(UserInfo::service_account("nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu-kubelet-plugin"));
+    match (existing, wanted) {
+        (None, Some(slice)) => {
+            let _ = store.create(slice);
+        }
+        (Some(mut existing), Some(slice)) if existing.spec != slice.spec => {
+            existing.spec = slice.spec;
+            let _ = store.update(existing);
+        }
+        (Some(existing), None) => {
+            let _ = store.delete::<ResourceSlice>("", &existing.metadata.name, &crate::store::DeleteOptions::default());
+        }
+        _ => {}
+    }
+    store.act_as(caller);
 }
 
 /// The memory one device gives a container, in MiB.

@@ -33,6 +33,9 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         CustomResourceDefinition => (&["NAME", "CREATED AT"], &[]),
         // The CRD's additionalPrinterColumns, upper-cased as kubectl prints a server's table.
         PodGroup => (&["NAME", "PHASE", "MINMEMBER", "RUNNING", "SUCCEEDED", "FAILED", "AGE"], &[]),
+        DeviceClass | ResourceClaimTemplate => (&["NAME", "AGE"], &[]),
+        ResourceClaim => (&["NAME", "STATE", "AGE"], &[]),
+        ResourceSlice => (&["NAME", "NODE", "DRIVER", "POOL", "AGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -88,12 +91,35 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             let counts = [status.running, status.succeeded, status.failed].map(cell);
             (vec![phase, cell(spec.min_member)].into_iter().chain(counts).chain([age]).collect(), vec![])
         }
+        Object::DeviceClass(_) | Object::ResourceClaimTemplate(_) => (vec![age], vec![]),
+        Object::ResourceClaim(claim) => (vec![claim_state(claim), age], vec![]),
+        Object::ResourceSlice(slice) => {
+            let spec = &slice.spec;
+            (vec![spec.node_name.clone().unwrap_or_default(), spec.driver.clone(), spec.pool.name.clone(), age], vec![])
+        }
     };
     cells.insert(0, name);
     if wide {
         cells.extend(extra);
     }
     cells
+}
+
+/// printResourceClaim's STATE: `deleted`, `pending` or `allocated`, then `reserved`.
+fn claim_state(claim: &crate::api::ResourceClaim) -> String {
+    let mut states = Vec::new();
+    if claim.metadata.is_being_deleted() {
+        states.push("deleted");
+    }
+    match &claim.status.allocation {
+        None if states.is_empty() => states.push("pending"),
+        None => {}
+        Some(_) => states.push("allocated"),
+    }
+    if !claim.status.reserved_for.is_empty() {
+        states.push("reserved");
+    }
+    states.join(",")
 }
 
 fn num(n: Option<i32>) -> String {

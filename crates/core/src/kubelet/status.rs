@@ -17,10 +17,11 @@ pub fn pod_status(pod: &Pod, rt: &PodRuntime, now: SimTime) -> PodStatus {
     let mut status = PodStatus {
         phase: Some(phase(pod, rt).to_string()),
         host_ip: pod.status.host_ip.clone(),
-
         start_time: Some(Time(rt.admitted_at)),
         qos_class: pod.status.qos_class.clone(),
         nominated_node_name: pod.status.nominated_node_name.clone(),
+        // Written by the resourceclaim controller; the kubelet keeps what it found.
+        resource_claim_statuses: pod.status.resource_claim_statuses.clone(),
         ..Default::default()
     };
     let unready: Vec<&str> = statuses.iter().filter(|s| !s.ready).map(|s| s.name.as_str()).collect();

@@ -78,6 +78,10 @@ fn fingerprint(pod: &Pod) -> u64 {
     let mut hasher = DefaultHasher::new();
     pod.metadata.labels.hash(&mut hasher);
     pod.metadata.generation.hash(&mut hasher);
+    // Upstream's UpdatePodGeneratedResourceClaim: the claims made for it are its to use now.
+    for status in &pod.status.resource_claim_statuses {
+        (&status.name, &status.resource_claim_name).hash(&mut hasher);
+    }
     hasher.finish()
 }
 
@@ -152,7 +156,12 @@ impl Scheduler {
         }
         let events: Vec<(Kind, String, String)> = match self.informer.poll(store) {
             Changes::Events(events) => events
-                .filter(|e| matches!(e.kind, Kind::Pod | Kind::Node))
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        Kind::Pod | Kind::Node | Kind::ResourceClaim | Kind::ResourceSlice | Kind::DeviceClass
+                    )
+                })
                 .map(|e| (e.kind, e.namespace.clone(), e.name.clone()))
                 .collect(),
             Changes::Relist => return self.relist(store),
@@ -160,7 +169,8 @@ impl Scheduler {
         for (kind, namespace, name) in events {
             match kind {
                 Kind::Node => self.on_node(store, &name),
-                _ => self.on_pod(store, &namespace, &name),
+                Kind::Pod => self.on_pod(store, &namespace, &name),
+                _ => self.queue.move_all_on_event(ClusterEvent::DeviceChange, store.now(), &plugins::DEFAULT_PROFILE),
             }
         }
     }
@@ -286,14 +296,23 @@ impl Scheduler {
         let score_weights = profile.and_then(|p| p.score_weights);
         let attempt = self.queue.attempts(&key) + 1;
         let uid = pod.metadata.uid;
+        if !plugins::dynamic_resources::pre_enqueue(store, &pod) {
+            // Upstream's PreEnqueue: not tried at all (no event) until its claims exist.
+            self.queue.failed(&key, vec![plugins::dynamic_resources::NAME], store.now());
+            return;
+        }
         let mut state = plugins::DEFAULT_PROFILE.cycle_state(store, &self.cache, &self.nominations, &pod);
         state.scoring = scoring;
         state.score_weights = score_weights;
+        if let Some(message) = state.scheduler_error.take() {
+            return self.handle_error(store, &key, message);
+        }
         let result = schedule_pod(store, &self.cache, &state, &mut self.scratch, &mut self.next_start_node_index);
         let post_filter = match &result {
             Err((fit_error, verdicts)) => {
                 let rejected: Vec<usize> = verdicts.iter().map(|v| v.node as usize).collect();
-                Some(plugins::default_preemption::preempt(store, &self.cache, &state, fit_error, &rejected))
+                let preemption = plugins::default_preemption::preempt(store, &self.cache, &state, fit_error, &rejected);
+                Some(plugins::dynamic_resources::post_filter(&state, preemption))
             }
             Ok(_) => None,
         };
@@ -514,6 +533,26 @@ impl Scheduler {
         }
         self.queue.failed(key, rejectors.into_iter().collect(), store.now());
         outcome.unwrap_or(Outcome::Unschedulable { message })
+    }
+
+    /// An attempt a plugin abandoned with an error (upstream `handleSchedulingFailure` with an
+    /// Error status): the message as it is, and the condition's reason `SchedulerError`.
+    fn handle_error(&mut self, store: &mut Store, key: &PodKey, message: String) {
+        if let Some(pod) = store.try_get::<Pod>(&key.0, &key.1) {
+            let reference = object_reference(pod);
+            let mut updated = pod.clone();
+            set_unschedulable_condition(&mut updated, &message, store.now());
+            if let Some(condition) = updated.status.conditions.iter_mut().find(|c| c.type_ == "PodScheduled") {
+                condition.reason = Some("SchedulerError".into());
+            }
+            let profile = profile_name(pod).to_string();
+            if updated != *pod {
+                let _ = store.update_status(updated);
+            }
+            store.record_event_from(&profile, reference, EventType::Warning, "FailedScheduling", message.clone());
+        }
+        self.queue.failed(key, Vec::new(), store.now());
+        self.note_outcome(key, Outcome::Unschedulable { message });
     }
 
     /// Deletes the victims (gracefully) with a DisruptionTarget condition and a `Preempted` event.

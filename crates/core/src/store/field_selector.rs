@@ -2,7 +2,7 @@
 //! and `!=` over the few fields each kind supports, as the API server's field label
 //! conversion functions allow (pkg/registry/*/strategy.go `GetAttrs`/`*ToSelectableFields`).
 
-use crate::api::{Event, Kind, Namespace, Node, Pod, Resource, Secret};
+use crate::api::{Event, Kind, Namespace, Node, Pod, Resource, ResourceSlice, Secret};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Term {
@@ -86,6 +86,10 @@ fn supported_fields(kind: Kind) -> &'static [&'static str] {
             "source",
             "type",
         ],
+        // ResourceSlice's field label conversion (pkg/apis/resource/v1 conversion.go).
+        Kind::ResourceSlice => {
+            &["metadata.name", "metadata.namespace", "spec.nodeName", "spec.driver", "spec.pool.name"]
+        }
         _ => &["metadata.name", "metadata.namespace"],
     }
 }
@@ -110,6 +114,14 @@ fn field_value<T: Resource>(object: &T, field: &str) -> Option<String> {
     }
     if let Some(secret) = any.downcast_ref::<Secret>() {
         return (field == "type").then(|| secret.type_.clone().unwrap_or_default());
+    }
+    if let Some(slice) = any.downcast_ref::<ResourceSlice>() {
+        return match field {
+            "spec.nodeName" => Some(slice.spec.node_name.clone().unwrap_or_default()),
+            "spec.driver" => Some(slice.spec.driver.clone()),
+            "spec.pool.name" => Some(slice.spec.pool.name.clone()),
+            _ => None,
+        };
     }
     any.downcast_ref::<Event>().and_then(|e| event_field(e, field))
 }

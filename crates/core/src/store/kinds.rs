@@ -4,13 +4,14 @@
 
 use super::{
     DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults, priority_class,
-    validation,
+    resource_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{
-    ConfigMap, CustomResourceDefinition, Deployment, EndpointSlice, Event, HorizontalPodAutoscaler, Kind, Lease,
-    Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource, Secret, Service,
+    ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, HorizontalPodAutoscaler, Kind,
+    Lease, Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim,
+    ResourceClaimTemplate, ResourceSlice, Secret, Service,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -260,6 +261,45 @@ impl Stored for PriorityClass {
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         priority_class::validate_priority_class(self, old)
+    }
+}
+
+impl Stored for DeviceClass {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        resource_validation::device_class(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
+impl Stored for ResourceSlice {
+    table_fns!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        resource_validation::resource_slice(self)
+    }
+}
+
+impl Stored for ResourceClaim {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        resource_validation::default_claim(&mut self.spec.devices);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        resource_validation::resource_claim(self, old)
+    }
+}
+
+impl Stored for ResourceClaimTemplate {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        resource_validation::default_claim(&mut self.spec.spec.devices);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        resource_validation::resource_claim_template(self, old)
     }
 }
 

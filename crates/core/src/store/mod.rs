@@ -18,6 +18,7 @@ pub mod lab_limits;
 pub mod node_lease;
 pub mod owner_index;
 pub mod priority_class;
+pub mod resource_validation;
 pub mod table;
 pub mod trace;
 pub mod user;

@@ -286,12 +286,65 @@ pub fn pod_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
             &["Always", "OnFailure", "Never"],
         ));
     }
+    causes.extend(resource_claims(spec, path));
     if let Some(grace) = spec.termination_grace_period_seconds.filter(|g| *g < 0) {
         causes.push(FieldError::invalid(
             format!("{path}.terminationGracePeriodSeconds"),
             grace.to_string(),
             "must be greater than or equal to 0",
         ));
+    }
+    causes
+}
+
+/// `validatePodResourceClaims` and each container's `resources.claims`: every entry names one
+/// claim or one template, and a container uses only entries the pod has, each once.
+fn resource_claims(spec: &PodSpec, path: &str) -> Vec<FieldError> {
+    let mut causes = Vec::new();
+    for (i, claim) in spec.resource_claims.iter().enumerate() {
+        let value = format!(
+            "{{\"Name\":{},\"ResourceClaimName\":{},\"ResourceClaimTemplateName\":{}}}",
+            go_quote(&claim.name),
+            claim.resource_claim_name.as_deref().map_or("null".into(), go_quote),
+            claim.resource_claim_template_name.as_deref().map_or("null".into(), go_quote)
+        );
+        let at = format!("{path}.resourceClaims[{i}]");
+        match (&claim.resource_claim_name, &claim.resource_claim_template_name) {
+            (None, None) => causes.push(FieldError::invalid(
+                &at,
+                value,
+                "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+            )),
+            (Some(_), Some(_)) => causes.push(FieldError::invalid(
+                &at,
+                value,
+                "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
+            )),
+            _ => {}
+        }
+    }
+    let mut names: Vec<&str> = spec.resource_claims.iter().map(|c| c.name.as_str()).collect();
+    names.sort();
+    for (list, field) in [(&spec.init_containers, "initContainers"), (&spec.containers, "containers")] {
+        for (i, c) in list.iter().enumerate() {
+            let mut seen = BTreeSet::new();
+            for (j, claim) in c.resources.claims.iter().enumerate() {
+                let at = format!("{path}.{field}[{i}].resources.claims[{j}]");
+                if claim.name.is_empty() {
+                    causes.push(FieldError::required(&at, ""));
+                } else if !names.contains(&claim.name.as_str()) {
+                    let detail = match names.is_empty() {
+                        true => "must be one of the names in pod.spec.resourceClaims which is empty".to_string(),
+                        false => format!("must be one of the names in pod.spec.resourceClaims: {}", names.join(", ")),
+                    };
+                    let mut error = FieldError::not_found(&at, &claim.name);
+                    error.detail = detail;
+                    causes.push(error);
+                } else if !seen.insert(format!("{}/{}", claim.name, claim.request.as_deref().unwrap_or_default())) {
+                    causes.push(FieldError::duplicate(&at, &claim.name));
+                }
+            }
+        }
     }
     causes
 }

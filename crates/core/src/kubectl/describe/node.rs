@@ -9,7 +9,7 @@ use crate::api::container::ResourceList;
 use crate::api::meta::{MicroTime, Time};
 use crate::api::node::Taint;
 use crate::api::quantity::Quantity;
-use crate::api::{Kind, Node, Object, Pod};
+use crate::api::{Kind, Node, Object, Pod, ResourceSlice};
 use crate::store::node_lease::NODE_LEASE_NAMESPACE;
 
 pub fn describe(describer: &Describer<'_>, node: &Node) -> String {
@@ -32,6 +32,7 @@ pub fn describe(describer: &Describer<'_>, node: &Node) -> String {
     }
     resource_list(&mut w, "Capacity", &node.status.capacity);
     resource_list(&mut w, "Allocatable", &node.status.allocatable);
+    node_local_slices(&mut w, describer, node);
     system_info(&mut w, node);
     if let Some(cidr) = node.spec.pod_cidr.as_deref().filter(|c| !c.is_empty()) {
         w.write(LEVEL_0, &format!("PodCIDR:\t{cidr}\n"));
@@ -54,6 +55,30 @@ pub fn describe(describer: &Describer<'_>, node: &Node) -> String {
     found.extend(events::search(describer, &by_name));
     events::describe(&mut w, describer, found);
     w.finish()
+}
+
+/// New in kubectl 1.36: the DRA pools whose slices are this node's own (`spec.nodeName`), at
+/// most ten, then how many more.
+fn node_local_slices(w: &mut PrefixWriter, describer: &Describer<'_>, node: &Node) {
+    let mut pools: std::collections::BTreeMap<(&str, &str), (usize, usize)> = Default::default();
+    for slice in describer.store.list::<ResourceSlice>(None).filter(|s| s.node() == Some(node.metadata.name.as_str())) {
+        let entry = pools.entry((slice.spec.driver.as_str(), slice.spec.pool.name.as_str())).or_default();
+        entry.0 += 1;
+        entry.1 += slice.spec.devices.len();
+    }
+    if pools.is_empty() {
+        return;
+    }
+    const MAX_POOLS: usize = 10;
+    w.write(LEVEL_0, "Node-Local ResourceSlices:\n");
+    w.write(LEVEL_1, "Driver\tPool\tSlices\tDevices\n");
+    w.write(LEVEL_1, "------\t----\t------\t-------\n");
+    for ((driver, pool), (slices, devices)) in pools.iter().take(MAX_POOLS) {
+        w.write(LEVEL_1, &format!("{driver}\t{pool}\t{slices}\t{devices}\n"));
+    }
+    if pools.len() > MAX_POOLS {
+        w.write(LEVEL_1, &format!("...and {} more pools\n", pools.len() - MAX_POOLS));
+    }
 }
 
 /// `findNodeRoles`: `node-role.kubernetes.io/<role>` labels and `kubernetes.io/role`, sorted.

@@ -9,6 +9,8 @@ pub enum ClusterEvent {
     AssignedPodAdd,
     AssignedPodUpdate,
     AssignedPodDelete,
+    /// A ResourceClaim, ResourceSlice or DeviceClass was added or changed (DRA).
+    DeviceChange,
 }
 
 /// For a plugin whose rejection only a node's change can lift (`FilterPlugin::requeue_on`).

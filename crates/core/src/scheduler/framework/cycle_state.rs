@@ -32,6 +32,9 @@ pub struct CycleState<'a> {
     /// A PreFilter plugin found the pod unschedulable anywhere (upstream's PreFilter status):
     /// no node is filtered, and the message says why.
     pub pre_filter_rejection: Option<crate::scheduler::framework::status::Status>,
+    /// A plugin failed (upstream's Error status, e.g. a CEL runtime error in a selector): the
+    /// attempt is abandoned with this message, no node judged.
+    pub scheduler_error: Option<String>,
     /// The profile's NodeResourcesFit scoring strategy; None is upstream's default.
     pub scoring: Option<Arc<crate::scheduler::framework::scoring_strategy::ScoringStrategy>>,
     /// The profile's score weights when its file changed them (0: the plugin is disabled);
@@ -72,6 +75,7 @@ impl<'a> CycleState<'a> {
             images,
             nominated,
             pre_filter_rejection: None,
+            scheduler_error: None,
             scoring: None,
             score_weights: None,
         }

@@ -5,6 +5,7 @@ pub mod balanced_allocation;
 pub mod coscheduling;
 pub mod default_binder;
 pub mod default_preemption;
+pub mod dynamic_resources;
 pub mod helper;
 pub mod image_locality;
 pub mod inter_pod_affinity;
@@ -21,7 +22,8 @@ use crate::scheduler::framework::registry::Profile;
 /// The default profile (`default-scheduler`): upstream's default plugin set in its order, with
 /// its weights (`apis/config/v1/default_plugins.go`), and scheduler-plugins' Coscheduling, which
 /// does nothing until the `coscheduling` add-on is installed (as when that add-on's scheduler
-/// replaces the default one). Plugins without state to reserve are in no Reserve list.
+/// replaces the default one). Plugins without state to reserve are in no Reserve list;
+/// DynamicResources reserves devices.
 pub const DEFAULT_PROFILE: Profile = Profile {
     scheduler_name: crate::scheduler::DEFAULT_SCHEDULER_NAME,
     pre_filter: &[
@@ -29,6 +31,7 @@ pub const DEFAULT_PROFILE: Profile = Profile {
         pod_topology_spread::PRE_FILTER,
         inter_pod_affinity::PRE_FILTER,
         coscheduling::PRE_FILTER,
+        dynamic_resources::PRE_FILTER,
     ],
     filter: &[
         node_unschedulable::FILTER,
@@ -38,6 +41,7 @@ pub const DEFAULT_PROFILE: Profile = Profile {
         node_resources_fit::FILTER,
         pod_topology_spread::FILTER,
         inter_pod_affinity::FILTER,
+        dynamic_resources::FILTER,
     ],
     post_filter: &[default_preemption::NAME],
     pre_score: &[node_affinity::PRE_SCORE, pod_topology_spread::PRE_SCORE, inter_pod_affinity::PRE_SCORE],
@@ -50,7 +54,7 @@ pub const DEFAULT_PROFILE: Profile = Profile {
         balanced_allocation::SCORE,
         image_locality::SCORE,
     ],
-    reserve: &[],
+    reserve: &[dynamic_resources::RESERVE],
     permit: &[coscheduling::PERMIT],
     bind: &[default_binder::BIND],
 };
@@ -65,7 +69,10 @@ mod tests {
     #[test]
     fn the_default_profile_is_upstreams_with_its_weights() {
         let pre_filters: Vec<&str> = DEFAULT_PROFILE.pre_filter.iter().map(|p| p.name).collect();
-        assert_eq!(pre_filters, ["NodeAffinity", "PodTopologySpread", "InterPodAffinity", "Coscheduling"]);
+        assert_eq!(
+            pre_filters,
+            ["NodeAffinity", "PodTopologySpread", "InterPodAffinity", "Coscheduling", "DynamicResources"]
+        );
         let filters: Vec<&str> = DEFAULT_PROFILE.filter.iter().map(|p| p.name).collect();
         assert_eq!(
             filters,
@@ -76,7 +83,8 @@ mod tests {
                 "NodeAffinity",
                 "NodeResourcesFit",
                 "PodTopologySpread",
-                "InterPodAffinity"
+                "InterPodAffinity",
+                "DynamicResources"
             ]
         );
         let scores: Vec<(&str, i64)> = DEFAULT_PROFILE.score_weights().collect();
