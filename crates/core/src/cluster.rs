@@ -64,7 +64,9 @@ impl NodeTemplate {
     pub fn gpu_machine(&self) -> Result<Option<GpuMachine>, String> {
         let Some(text) = &self.gpu else { return Ok(None) };
         let inventory = GpuInventory::parse(text).map_err(|e| format!("node {:?}: gpu: {e}", self.name))?;
-        Ok(Some(GpuMachine::new(&self.name, &inventory, self.mig_strategy.unwrap_or_default())))
+        let mut machine = GpuMachine::new(&self.name, &inventory, self.mig_strategy.unwrap_or_default());
+        machine.cpus = u32::try_from(self.cpu.value()).unwrap_or(0);
+        Ok(Some(machine))
     }
 }
 

@@ -114,16 +114,25 @@ pub fn capacity(devices: &[Device]) -> BTreeMap<String, i64> {
     counts
 }
 
-/// The kubelet device manager's pick: `count` free devices of `resource`, in the plugin's
-/// order, or `None` when fewer are free (the kubelet then rejects the pod with
-/// `UnexpectedAdmissionError`).
+/// The kubelet device manager's pick: `count` free devices of `resource`, or `None` when fewer
+/// are free (the kubelet then rejects the pod with `UnexpectedAdmissionError`). Several whole
+/// GPUs come as the plugin's `GetPreferredAllocation` prefers them, the best-connected set
+/// (`topology::best_set`); otherwise the first free in the plugin's order.
 pub fn allocate<'a>(
+    machine: &GpuMachine,
     devices: &'a [Device],
     taken: &dyn Fn(&str) -> bool,
     resource: &str,
     count: usize,
 ) -> Option<Vec<&'a Device>> {
-    let picked: Vec<&Device> = devices.iter().filter(|d| d.resource == resource && !taken(&d.id)).take(count).collect();
+    let free: Vec<&Device> = devices.iter().filter(|d| d.resource == resource && !taken(&d.id)).collect();
+    let whole_gpus = free.iter().all(|d| d.gpu_instance.is_none() && !d.id.contains("::"));
+    if count >= 2 && whole_gpus {
+        let indexes: Vec<u32> = free.iter().map(|d| d.gpu).collect();
+        let set = super::topology::best_set(machine, &indexes, count)?;
+        return Some(free.into_iter().filter(|d| set.contains(&d.gpu)).collect());
+    }
+    let picked: Vec<&Device> = free.into_iter().take(count).collect();
     (picked.len() == count).then_some(picked)
 }
 

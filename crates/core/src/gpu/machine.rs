@@ -79,12 +79,15 @@ pub struct GpuMachine {
     pub time_slicing: Option<TimeSlicing>,
     /// The `nvidia.com/mig.config` the MIG manager last applied (or failed to).
     pub applied_config: Option<String>,
+    /// The machine's CPU cores, split evenly over its NUMA nodes (`nvidia-smi topo -m`'s
+    /// affinity); 0 when not known.
+    pub cpus: u32,
 }
 
 impl GpuMachine {
     pub fn new(node: &str, inventory: &GpuInventory, strategy: MigStrategy) -> GpuMachine {
         let gpus = (0..inventory.count).map(|i| Gpu::new(inventory.model, node, i)).collect();
-        GpuMachine { gpus, strategy, time_slicing: None, applied_config: None }
+        GpuMachine { gpus, strategy, time_slicing: None, applied_config: None, cpus: 0 }
     }
 
     /// The model of its GPUs (a machine has one kind).

@@ -13,6 +13,7 @@ pub mod mig_manager;
 pub mod model;
 pub mod nvidia_smi;
 pub mod operator;
+pub mod topology;
 
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,10 @@ pub struct GpuModel {
     pub compute: (u32, u32),
     /// GPUs of this model on one board share an NVLink (NVSwitch) domain; PCIe cards do not.
     pub nvlink: bool,
+    /// NVLinks each GPU bonds to every other through the NVSwitches (`nvidia-smi topo -m`'s
+    /// `NV12`, `NV18`); 0 without NVLink.
+    #[serde(default)]
+    pub nvlinks: u32,
     /// The MIG geometry, for MIG-capable models.
     #[serde(default)]
     pub mig: Option<MigGeometry>,

@@ -209,7 +209,8 @@ impl GpuOperator {
             }
             return;
         }
-        let devices = device_plugin::devices(&self.machines[&node]);
+        let machine = &self.machines[&node];
+        let devices = device_plugin::devices(machine);
         let taken: BTreeSet<&str> = self
             .node_allocations(&node)
             .flat_map(|(_, a)| a.containers.iter().flat_map(|(_, d)| d.iter().map(|d| d.id.as_str())))
@@ -225,7 +226,9 @@ impl GpuOperator {
                 let busy = |id: &str| taken.contains(id) || given.contains(id);
                 // Too few free: the kubelet would reject the pod (UnexpectedAdmissionError);
                 // the scheduler's fit keeps that from happening.
-                let Some(picked) = device_plugin::allocate(&devices, &busy, resource, quantity.value() as usize) else {
+                let Some(picked) =
+                    device_plugin::allocate(machine, &devices, &busy, resource, quantity.value() as usize)
+                else {
                     continue;
                 };
                 let picked: Vec<Device> = picked.into_iter().cloned().collect();

@@ -7,6 +7,7 @@ pub mod admission;
 pub mod backoff;
 pub mod container_runtime;
 pub mod device_manager;
+pub mod dynamic_resources;
 pub mod node;
 pub mod node_server;
 pub mod pod_worker;
@@ -197,6 +198,13 @@ impl Kubelet {
             }
             if let Some((reason, message)) = admission::rejection(store, &pod, &node, &self.devices) {
                 admission::reject(store, &pod, &reason, message);
+                return;
+            }
+            if let Some(message) = dynamic_resources::unprepared(store, &pod) {
+                let reference = crate::store::event_recorder::object_reference(&*pod);
+                let warning = crate::store::event_recorder::EventType::Warning;
+                store.record_event(reference, warning, "FailedPrepareDynamicResources", message);
+                self.wakeups.add_at(now.plus(dynamic_resources::RETRY), key.clone());
                 return;
             }
             let runtime = pod_worker::admit(&pod, self.node_runtime(&node_name), now);

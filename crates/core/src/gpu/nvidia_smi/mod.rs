@@ -7,6 +7,7 @@
 mod listing;
 mod mig_commands;
 mod mig_tables;
+mod topo;
 
 use super::device::Gpu;
 use super::device_plugin::Device;
@@ -86,6 +87,7 @@ pub fn run(machine: &mut GpuMachine, scope: Scope<'_>, in_use: &InUse, args: &[S
             match rest.as_slice() {
                 [] => (listing::table(&visible, host, now), 0),
                 ["-L" | "--list-gpus"] => (listing::list(&visible), 0),
+                ["topo", "-m" | "--matrix"] => (topo::matrix(machine, &visible), 0),
                 _ => (INVALID.into(), 2),
             }
         }
