@@ -142,16 +142,24 @@ fn request_name(name: &str, at: &str) -> Vec<FieldError> {
 }
 
 fn exact_request(request: &ExactDeviceRequest, at: &str) -> Vec<FieldError> {
-    let mut causes = class_name(&request.device_class_name, at);
-    causes.extend(selectors(&request.selectors, &format!("{at}.selectors")));
-    causes.extend(mode_and_count(request.allocation_mode.as_deref(), request.count, at));
-    causes
+    one_request(&request.device_class_name, &request.selectors, request.allocation_mode.as_deref(), request.count, at)
 }
 
 fn sub_request(request: &DeviceSubRequest, at: &str) -> Vec<FieldError> {
-    let mut causes = class_name(&request.device_class_name, at);
-    causes.extend(selectors(&request.selectors, &format!("{at}.selectors")));
-    causes.extend(mode_and_count(request.allocation_mode.as_deref(), request.count, at));
+    one_request(&request.device_class_name, &request.selectors, request.allocation_mode.as_deref(), request.count, at)
+}
+
+/// What an exact request and a subrequest share: the class, the selectors, mode and count.
+fn one_request(
+    class: &str,
+    list: &[DeviceSelector],
+    mode: Option<&str>,
+    count: Option<i64>,
+    at: &str,
+) -> Vec<FieldError> {
+    let mut causes = class_name(class, at);
+    causes.extend(selectors(list, &format!("{at}.selectors")));
+    causes.extend(mode_and_count(mode, count, at));
     causes
 }
 
