@@ -337,3 +337,22 @@ fn time_slicing_replicates_only_the_resources_it_lists() {
     assert_eq!(labels.get("nvidia.com/mig-3g.20gb.product"), Some("NVIDIA-A100-SXM4-40GB-MIG-3g.20gb-SHARED"));
     assert_eq!(labels.get("nvidia.com/gpu.product"), Some("NVIDIA-A100-SXM4-40GB"));
 }
+
+#[test]
+fn the_best_connected_gpus_are_preferred_and_an_nvswitch_board_is_all_one() {
+    use super::topology::{Link, best_set, link};
+    let mut cards = GpuMachine::new("t4-box", &GpuInventory::parse("T4x8").unwrap(), MigStrategy::None);
+    cards.cpus = 64;
+    assert_eq!(link(&cards, 0, 1), Link::SingleSwitch);
+    assert_eq!(link(&cards, 0, 2), Link::NumaNode);
+    assert_eq!(link(&cards, 3, 4), Link::System);
+    assert_eq!(super::topology::cpu_affinity(&cards, 5), "32-63");
+    // 1, 2 and 3 are free next to each other, but only 2 and 3 share a switch.
+    assert_eq!(best_set(&cards, &[1, 2, 3, 5], 2), Some(vec![2, 3]));
+    // Four of one socket beat a set that crosses to the other.
+    assert_eq!(best_set(&cards, &[0, 1, 2, 3, 4, 5], 4), Some(vec![0, 1, 2, 3]));
+    assert_eq!(best_set(&cards, &[6], 2), None);
+    let board = GpuMachine::new("dgx", &GpuInventory::parse("H100-SXM5-80GBx8").unwrap(), MigStrategy::None);
+    assert_eq!(link(&board, 0, 7), Link::NvLink(18));
+    assert_eq!(best_set(&board, &[1, 4, 6, 7], 2), Some(vec![1, 4]), "all pairs equal: the lowest first");
+}
