@@ -471,6 +471,13 @@ impl Scheduler {
     fn reject_waiting(&mut self, store: &mut Store, key: &PodKey, message: &str) {
         let Some(waiting) = self.waiting.remove(key) else { return };
         self.cache.forget_assumed(key);
+        // Upstream runs every Reserve plugin's Unreserve for a rejected waiting pod: the devices
+        // its claims were given come free.
+        if let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1) {
+            let profile = &plugins::DEFAULT_PROFILE;
+            let state = profile.cycle_state(store, &self.cache, &self.nominations, &pod);
+            profile.run_unreserve(store, &state, &waiting.node, profile.reserve.len());
+        }
         if let Some(pod) = store.try_get::<Pod>(&key.0, &key.1) {
             let reference = object_reference(pod);
             let mut updated = pod.clone();

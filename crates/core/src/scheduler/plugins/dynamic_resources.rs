@@ -75,7 +75,8 @@ pub fn post_filter(state: &CycleState<'_>, preemption: PostFilter) -> PostFilter
 
 fn pre_filter(state: &mut CycleState<'_>, store: &Store, cache: &Cache) {
     let pod = state.pod;
-    if pod.spec.resource_claims.is_empty() {
+    // Upstream stops at the first PreFilter that refuses the pod; this one then never ran.
+    if pod.spec.resource_claims.is_empty() || state.pre_filter_rejection.is_some() {
         return;
     }
     let claims = match pod_claims::claims(store, pod) {
