@@ -4,8 +4,8 @@
 
 use super::error::Fault;
 use super::types::Type;
-use super::value::{MapKey, Value, equals, numeric_cmp};
-use super::{quantity, semver};
+use super::value::{MapKey, Value, equals, format_double, numeric_cmp};
+use super::{quantity, semver_library};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -212,7 +212,7 @@ pub(crate) fn call(function: &str, args: &[Value]) -> Result<Value, Fault> {
     if let Some(r) = quantity::call(function, args) {
         return r;
     }
-    if let Some(r) = semver::call(function, args) {
+    if let Some(r) = semver_library::call(function, args) {
         return r;
     }
     match (function, args) {
@@ -461,43 +461,6 @@ fn parse_go_bool(s: &str) -> Option<bool> {
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
         _ => None,
     }
-}
-
-/// Go's `strconv.FormatFloat(d, 'g', -1, 64)`, which cel-go's `string(double)` uses:
-/// the shortest digits that round-trip, in exponent form below 1e-4 and from 1e6 up
-/// (`1e+06`, `1.5e-05`), plain otherwise.
-pub(crate) fn format_double(d: f64) -> String {
-    if d.is_nan() {
-        return "NaN".to_owned();
-    }
-    if d.is_infinite() {
-        return if d > 0.0 { "+Inf" } else { "-Inf" }.to_owned();
-    }
-    let sign = if d.is_sign_negative() { "-" } else { "" };
-    if d == 0.0 {
-        return format!("{sign}0");
-    }
-    // Rust's `{:e}` gives the same shortest round-trip digits: "1.234567e6".
-    let sci = format!("{:e}", d.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    if !(-4..6).contains(&exp) {
-        let (first, rest) = digits.split_at(1.min(digits.len()));
-        let dot = if rest.is_empty() { String::new() } else { format!(".{rest}") };
-        let esign = if exp < 0 { '-' } else { '+' };
-        return format!("{sign}{first}{dot}e{esign}{:02}", exp.abs());
-    }
-    let point = exp + 1;
-    if point <= 0 {
-        return format!("{sign}0.{}{digits}", "0".repeat(point.unsigned_abs() as usize));
-    }
-    let point = point as usize;
-    if digits.len() <= point {
-        return format!("{sign}{digits}{}", "0".repeat(point - digits.len()));
-    }
-    let (int, frac) = digits.split_at(point);
-    format!("{sign}{int}.{frac}")
 }
 
 // ---------------------------------------------------------------------------------------

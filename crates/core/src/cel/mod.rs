@@ -24,6 +24,7 @@ mod lexer;
 mod parser;
 mod quantity;
 mod semver;
+mod semver_library;
 mod types;
 mod value;
 

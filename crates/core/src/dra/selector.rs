@@ -8,7 +8,6 @@ use crate::api::resource_claim::DeviceSelector;
 use crate::api::resource_slice::DeviceAttribute;
 use crate::api::{DeviceClass, ResourceClaim};
 use crate::cel::{self, Activation, Env, MapValue, ObjectType, ObjectValue, Program, Type, Value};
-use crate::store::Store;
 use std::collections::BTreeMap;
 
 /// `CELSelectorExpressionMaxLength`.
@@ -63,9 +62,10 @@ pub struct Selectors {
 }
 
 impl Selectors {
-    pub fn new(store: &Store) -> Selectors {
-        let classes = store
-            .list::<DeviceClass>(None)
+    /// For the cluster's DeviceClasses.
+    pub fn new<'c>(classes: impl IntoIterator<Item = &'c DeviceClass>) -> Selectors {
+        let classes = classes
+            .into_iter()
             .map(|c| (c.metadata.name.clone(), c.spec.selectors.iter().map(expression_of).collect()))
             .collect();
         Selectors { classes, programs: BTreeMap::new(), devices: BTreeMap::new() }

@@ -50,7 +50,7 @@ fn allocated(store: &Store, claim: &str, in_use: &[&str]) -> Result<String, Allo
     let node = NodeDevices::on_node("node-1", store.list::<ResourceSlice>(None));
     let busy: BTreeSet<_> =
         node.devices.iter().filter(|d| in_use.contains(&d.id.device.as_str())).map(|d| d.id.clone()).collect();
-    let mut selectors = Selectors::new(store);
+    let mut selectors = Selectors::new(store.list::<DeviceClass>(None));
     let allocation = allocate(&[&claim], &node, &busy, &mut selectors)?;
     let picks: Vec<String> = allocation[0].iter().map(|r| format!("{}={}", r.request, r.device)).collect();
     Ok(picks.join(" "))

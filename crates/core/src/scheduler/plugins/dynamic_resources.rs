@@ -142,7 +142,7 @@ fn fits(
 ) -> Result<BTreeMap<String, Allocation>, String> {
     let slices: Vec<&ResourceSlice> = store.list::<ResourceSlice>(None).collect();
     let in_use = devices_in_use(store);
-    let mut selectors = Selectors::new(store);
+    let mut selectors = Selectors::new(store.list::<DeviceClass>(None));
     let mut fits = BTreeMap::new();
     for i in 0..cache.node_count() {
         let node = &*cache.node_at(i).name;
