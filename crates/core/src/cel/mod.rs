@@ -14,6 +14,13 @@
 //! The Kubernetes environment it mirrors: the standard library with cross-type numeric
 //! comparisons and homogeneous aggregate literals, `ext.Strings` version 2, `cel.bind`, and
 //! the Kubernetes quantity and semver libraries.
+//!
+//! Where it differs from cel-go (each seen against a cel-go build): `matches` uses regex-lite,
+//! so a bad pattern's message is regex-lite's and `\p{L}`-style classes are missing; only the
+//! first parser error is reported; runtime cost is one per node plus sizes, not cel-go's model;
+//! `type(x)` prints `type`, not `type(int)`. Not built: optional syntax (`.?`, `[?`), message
+//! construction, timestamps and durations, two-variable comprehensions, `ext.Sets` and the
+//! lists, regex, URL, IP/CIDR and format libraries, quantity `mul`/`div`.
 
 mod ast;
 mod checker;
