@@ -166,12 +166,17 @@ impl Scheduler {
                 .collect(),
             Changes::Relist => return self.relist(store),
         };
+        let mut devices_changed = false;
         for (kind, namespace, name) in events {
             match kind {
                 Kind::Node => self.on_node(store, &name),
                 Kind::Pod => self.on_pod(store, &namespace, &name),
-                _ => self.queue.move_all_on_event(ClusterEvent::DeviceChange, store.now(), &plugins::DEFAULT_PROFILE),
+                _ => devices_changed = true,
             }
+        }
+        // However many claims, slices and classes changed, the rejected pods move once.
+        if devices_changed {
+            self.queue.move_all_on_event(ClusterEvent::DeviceChange, store.now(), &plugins::DEFAULT_PROFILE);
         }
     }
 
