@@ -117,21 +117,26 @@ fn should_be_in_endpoints(pod: &Pod) -> bool {
     !matches!(pod.phase(), "Succeeded" | "Failed") && pod.status.pod_ip.as_deref().is_some_and(|ip| !ip.is_empty())
 }
 
-/// `podToEndpoint`: serving = Ready; terminating = being deleted; ready = serving and not terminating.
-fn pod_to_endpoint(store: &Store, pod: &Pod, publish_not_ready: bool) -> Endpoint {
+/// `podToEndpoint`'s conditions: serving = Ready; terminating = being deleted; ready =
+/// serving and not terminating (or always, for a Service publishing not-ready addresses).
+pub fn endpoint_conditions(pod: &Pod, publish_not_ready: bool) -> EndpointConditions {
     let serving = pod.is_ready();
     let terminating = pod.metadata.deletion_timestamp.is_some();
+    EndpointConditions {
+        ready: Some(publish_not_ready || (serving && !terminating)),
+        serving: Some(serving),
+        terminating: Some(terminating),
+    }
+}
+
+fn pod_to_endpoint(store: &Store, pod: &Pod, publish_not_ready: bool) -> Endpoint {
     let zone = pod
         .node_name()
         .and_then(|n| store.try_get::<Node>("", n))
         .and_then(|n| n.metadata.labels.get("topology.kubernetes.io/zone").map(str::to_string));
     Endpoint {
         addresses: vec![pod.status.pod_ip.clone().unwrap_or_default()],
-        conditions: EndpointConditions {
-            ready: Some(publish_not_ready || (serving && !terminating)),
-            serving: Some(serving),
-            terminating: Some(terminating),
-        },
+        conditions: endpoint_conditions(pod, publish_not_ready),
         node_name: pod.node_name().map(str::to_string),
         zone,
         target_ref: Some(ObjectReference {

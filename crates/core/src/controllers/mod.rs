@@ -45,6 +45,8 @@ pub struct Controllers {
     pub gpu_operator: crate::gpu::GpuOperator,
     pub node_lifecycle: node_lifecycle::NodeLifecycleController,
     pub endpoint_slice: endpoint_slice::EndpointSliceController,
+    /// Every node's kube-proxy: the Service rules each has programmed, over time.
+    pub kube_proxy: crate::network::KubeProxy,
     pub taint_eviction: taint_eviction::TaintEvictionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
     /// scheduler-plugins' PodGroup status (with the coscheduling add-on).
@@ -193,6 +195,7 @@ impl Controllers {
             ControllerName::NodeLifecycle => self.node_lifecycle.sync(store),
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
+            ControllerName::KubeProxy => self.kube_proxy.sync(store),
             ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
             ControllerName::PodGroup => self.pod_group.sync(store),
             // Sliced: `take_turn` runs them a share at a time.
@@ -218,6 +221,7 @@ impl Controllers {
             (ControllerName::NodeLifecycle, &self.node_lifecycle.informer),
             (ControllerName::TaintEviction, &self.taint_eviction.informer),
             (ControllerName::EndpointSlice, &self.endpoint_slice.informer),
+            (ControllerName::KubeProxy, &self.kube_proxy.informer),
             (ControllerName::HorizontalPodAutoscaler, &self.horizontal_pod_autoscaler.informer),
         ];
         informers.into_iter().map(|(name, informer)| (name, informer.relists())).collect()

@@ -19,6 +19,7 @@ pub enum ControllerName {
     NodeLifecycle,
     TaintEviction,
     EndpointSlice,
+    KubeProxy,
     HorizontalPodAutoscaler,
     PodGroup,
 }
@@ -26,7 +27,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 13] = [
+    pub const PASS: [ControllerName; 14] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         ControllerName::Deployment,
@@ -38,6 +39,7 @@ impl ControllerName {
         ControllerName::NodeLifecycle,
         ControllerName::TaintEviction,
         ControllerName::EndpointSlice,
+        ControllerName::KubeProxy,
         ControllerName::HorizontalPodAutoscaler,
         ControllerName::PodGroup,
     ];
@@ -56,6 +58,7 @@ impl ControllerName {
             ControllerName::NodeLifecycle => "node-lifecycle-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
+            ControllerName::KubeProxy => "kube-proxy",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
             ControllerName::PodGroup => "podgroup-controller",
         }
@@ -80,6 +83,8 @@ impl ControllerName {
             ControllerName::PodGroup => "scheduler-plugins-controller",
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
+            // Reads Services and EndpointSlices, writes nothing.
+            ControllerName::KubeProxy => return None,
             // Its parts write as their own service accounts (`gpu/operator.rs`).
             ControllerName::GpuOperator => return None,
         };

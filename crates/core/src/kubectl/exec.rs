@@ -1,13 +1,11 @@
-//! `kubectl exec`: runs a command in a running container through the workload model (busybox
-//! applets, files), with `wget` reaching pods and Services (`wget.rs`), and `hostname`/`env`
-//! answered from the pod. Mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go and
+//! `kubectl exec`: runs a command in a running container, through the busybox shell with the
+//! pod's environment and network (`pod_shell.rs`) in images that have one. Mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go and
 //! containerd's exec errors. `-i`/`-t` are accepted; a script has no terminal to attach.
 
 use super::args::{Args, Flag};
 use super::output::Output;
-use super::{Context, Verb, namespace_of, pods, wget};
+use super::{Context, Verb, namespace_of, pod_shell, pods};
 use crate::api::Pod;
-use crate::api::container::Container;
 use crate::kubectl::UsageError;
 use crate::kubelet::node_server::NodeServer;
 use crate::sim::Sim;
@@ -107,31 +105,15 @@ fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -> Result<(S
             return Ok(outcome);
         }
     }
-    if info.workload.behaviour.shell {
-        match program {
-            "wget" => return Ok(wget::wget(sim, pod, &command[1..])),
-            "hostname" => return Ok((format!("{}\n", pod.metadata.name), 0)),
-            "env" | "printenv" if command.len() == 1 => return Ok((environment(pod, &spec), 0)),
-            _ => {}
-        }
+    if !info.workload.behaviour.shell || !crate::shell::is_applet(program) {
+        return Err(exec_not_found(sim, &command[0]));
     }
-    match info.workload.exec(&spec, command, since_start) {
-        Ok(result) => Ok((result.output, result.exit.map_or(0, |(_, code)| code))),
-        Err(missing) => Err(exec_not_found(sim, &missing)),
+    let files = info.workload.files_at(&spec, since_start);
+    let (output, code, slept) = pod_shell::run(sim, pod, &spec, process.started_at, files, command);
+    if slept > crate::sim::time::Duration::ZERO {
+        sim.advance(slept);
     }
-}
-
-/// The process environment: the image's PATH, the hostname, the container's literal `env`.
-fn environment(pod: &Pod, spec: &Container) -> String {
-    let mut text = String::from("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n");
-    text.push_str(&format!("HOSTNAME={}\n", pod.metadata.name));
-    for var in &spec.env {
-        if let Some(value) = &var.value {
-            text.push_str(&format!("{}={value}\n", var.name));
-        }
-    }
-    text.push_str("HOME=/root\n");
-    text
+    Ok((output, code))
 }
 
 /// containerd's answer when the image has no such program (the exec id from the lab's rng).
@@ -191,7 +173,7 @@ mod tests {
 
     #[test]
     fn wget_reaches_services_through_a_ready_endpoint() {
-        let mut sim = lab(&format!("{CLIENT}kubectl apply -f hello-service.yaml\nsleep 1s\n"));
+        let mut sim = lab(&format!("{CLIENT}kubectl apply -f hello-service.yaml\nsleep 3s\n"));
         for name in ["hello", "hello.default", "hello.default.svc.cluster.local"] {
             let text = run(&mut sim, &format!("kubectl exec client -- wget -qO- http://{name}"));
             assert!(text.starts_with("hello from hello-") && text.ends_with(" (v1)\n"), "{text}");

@@ -30,6 +30,7 @@ pub mod label;
 pub mod logs;
 pub mod output;
 pub mod patch;
+pub mod pod_shell;
 pub mod pods;
 pub mod port_forward;
 pub mod print_flags;
@@ -48,7 +49,6 @@ pub mod top;
 pub mod usage_error;
 pub mod version;
 pub mod watch;
-pub mod wget;
 pub mod yaml;
 
 use crate::sim::Sim;

@@ -1,9 +1,12 @@
 //! Request load, as `lab load TARGET --rps N` sets it: each target's requests per second are
-//! spread evenly over its ready pods (kube-proxy only sends traffic to ready endpoints). Pure
-//! data: usage is computed from it when read, so nothing ticks.
+//! spread evenly over the endpoints kube-proxy would pick from (`network::service_rules::
+//! usable`: the ready ones, else those serving while they terminate). Pure data: usage is
+//! computed from it when read, so nothing ticks.
 
 use crate::api::labels::Selector;
 use crate::api::{Deployment, Kind, Pod, ReplicaSet, Service};
+use crate::controllers::endpoint_slice::endpoint_conditions;
+use crate::network::service_rules::{Backend, usable};
 use crate::store::Store;
 use std::collections::BTreeMap;
 
@@ -50,16 +53,33 @@ impl LoadTable {
     }
 }
 
-/// The ready, not terminating pods a target sends traffic to, in name order.
+/// The pods a target's traffic reaches, in name order: those kube-proxy would send a new
+/// connection to, classified as the EndpointSlice controller classifies them.
 fn ready_pods(store: &Store, namespace: &str, kind: Kind, name: &str) -> Vec<String> {
     let Some(selector) = target_selector(store, namespace, kind, name) else { return Vec::new() };
-    store
+    let pods: Vec<&Pod> = store
         .list::<Pod>(Some(namespace))
         .filter(|p| selector.matches(&p.metadata.labels))
-        .filter(|p| p.metadata.deletion_timestamp.is_none() && p.is_ready())
         .filter(|p| kind != Kind::Pod || p.metadata.name == name)
-        .map(|p| p.metadata.name.clone())
-        .collect()
+        .filter(|p| p.status.pod_ip.is_some() && !matches!(p.phase(), "Succeeded" | "Failed"))
+        .collect();
+    let backends: Vec<Backend> = pods
+        .iter()
+        .map(|pod| {
+            let conditions = endpoint_conditions(pod, false);
+            Backend {
+                ip: pod.status.pod_ip.clone().unwrap_or_default(),
+                port: 0,
+                node: pod.node_name().map(str::to_string),
+                ready: conditions.ready == Some(true),
+                serving: conditions.serving == Some(true),
+                terminating: conditions.terminating == Some(true),
+            }
+        })
+        .collect();
+    let usable_ips: Vec<&str> = usable(&backends, None).into_iter().map(|b| b.ip.as_str()).collect();
+    let by_ip = |p: &&&Pod| usable_ips.contains(&p.status.pod_ip.as_deref().unwrap_or(""));
+    pods.iter().filter(by_ip).map(|p| p.metadata.name.clone()).collect()
 }
 
 fn target_selector(store: &Store, namespace: &str, kind: Kind, name: &str) -> Option<Selector> {

@@ -5,6 +5,7 @@
 //! terminal would.
 
 pub mod lab;
+pub mod local_pipe;
 pub mod sim_run;
 pub mod trace_replay;
 pub mod words;
@@ -16,7 +17,12 @@ use crate::sim::time::Duration;
 /// What one script line asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    Kubectl { argv: Vec<String>, stdin: Option<String> },
+    /// `pipe`: what follows a `|`, run on kubectl's output in the learner's shell.
+    Kubectl {
+        argv: Vec<String>,
+        stdin: Option<String>,
+        pipe: Option<String>,
+    },
     Sleep(Duration),
     Lab(Vec<String>),
 }
@@ -57,6 +63,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, ScriptError> {
         i += 1;
         let err = |message: String| ScriptError { line: number, message };
         let (command, heredoc_tag) = split_heredoc(raw);
+        let (command, pipe) = local_pipe::split(command);
         let mut words = words::split(command).map_err(err)?;
         let background = words.len() > 1 && words.last().is_some_and(|w| w == "&");
         if background {
@@ -78,7 +85,8 @@ pub fn parse(text: &str) -> Result<Vec<Step>, ScriptError> {
             None => None,
         };
         let action = match first.as_str() {
-            "kubectl" => Action::Kubectl { argv: words[1..].to_vec(), stdin },
+            "kubectl" => Action::Kubectl { argv: words[1..].to_vec(), stdin, pipe: pipe.map(str::to_string) },
+            _ if pipe.is_some() => return Err(err("only a kubectl command's output can be piped".into())),
             "sleep" => match words.as_slice() {
                 [_, duration] => Action::Sleep(Duration::parse(duration).map_err(err)?),
                 _ => return Err(err("usage: sleep DURATION (e.g. 30s, 5m, 1h2m)".into())),
@@ -212,11 +220,19 @@ fn run_step_watching(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (Str
 
 fn run_action(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (String, bool, Option<Watch>) {
     match &step.action {
-        Action::Kubectl { argv, stdin } => {
+        Action::Kubectl { argv, stdin, pipe } => {
             let mut ctx = Context { sim, files, stdin: stdin.as_deref() };
             let (output, watch) = kubectl::run_watching(&mut ctx, argv);
             ctx.sim.settle();
-            (output.render(), output.succeeded(), watch)
+            match pipe {
+                // kubectl's stderr (its warnings and errors) goes past the pipe to the terminal.
+                Some(pipe) => {
+                    let (stdout, stderr) = (output.stdout(), output.stderr());
+                    let (piped, ok) = local_pipe::run(pipe, &stdout);
+                    (stderr + &piped, ok, watch)
+                }
+                None => (output.render(), output.succeeded(), watch),
+            }
         }
         Action::Sleep(duration) => match sim.store().limits().check_sleep(step.written.trim(), *duration) {
             Ok(()) => {
@@ -243,7 +259,11 @@ mod tests {
         assert_eq!(steps.len(), 3);
         assert_eq!(
             steps[0].action,
-            Action::Kubectl { argv: vec!["apply".into(), "-f".into(), "-".into()], stdin: Some("kind: X\n".into()) }
+            Action::Kubectl {
+                argv: vec!["apply".into(), "-f".into(), "-".into()],
+                stdin: Some("kind: X\n".into()),
+                pipe: None
+            }
         );
         assert_eq!(steps[0].written, "kubectl apply -f - <<EOF\nkind: X\nEOF");
         assert_eq!(steps[1].action, Action::Sleep(Duration::from_secs(5)));

@@ -256,6 +256,12 @@ impl Sim {
         &mut self.controllers.gpu_operator
     }
 
+    /// kube-proxy's rules and the store together: a connection reads the rules and draws its
+    /// endpoint from the store's random streams.
+    pub fn proxy_and_store(&mut self) -> (&mut crate::network::KubeProxy, &mut Store) {
+        (&mut self.controllers.kube_proxy, &mut self.store)
+    }
+
     /// Runs controllers until nothing changes, then schedules timers for new writes and traces them.
     /// While deferred (`defer_settling`) the passes are only noted as owed.
     pub fn settle(&mut self) {

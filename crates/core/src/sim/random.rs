@@ -25,9 +25,11 @@ pub enum Purpose {
     ClusterIp,
     /// NodePorts from 30000–32767.
     NodePort,
+    /// Each node's kube-proxy propagation delay.
+    ProxyDelay,
 }
 
-const PURPOSES: usize = 9;
+const PURPOSES: usize = 10;
 
 impl Purpose {
     const ALL: [Purpose; PURPOSES] = [
@@ -40,6 +42,7 @@ impl Purpose {
         Purpose::ServiceRouting,
         Purpose::ClusterIp,
         Purpose::NodePort,
+        Purpose::ProxyDelay,
     ];
 
     /// A fixed tag per purpose, so a purpose added later gets a stream of its own without
@@ -55,6 +58,7 @@ impl Purpose {
             Purpose::ServiceRouting => 7,
             Purpose::ClusterIp => 8,
             Purpose::NodePort => 9,
+            Purpose::ProxyDelay => 10,
         }
     }
 }

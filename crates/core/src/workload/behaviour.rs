@@ -398,10 +398,7 @@ impl Workload {
         if !self.behaviour.shell {
             return Err(argv.first().cloned().unwrap_or_default());
         }
-        let files = match self.timeline(container, since_start) {
-            Some(Ok(main)) => main.files_at(&self.behaviour.files, since_start),
-            _ => self.behaviour.files.clone(),
-        };
+        let files = self.files_at(container, since_start);
         let run = shell::run(argv, &files, Duration::ZERO).map_err(|shell::NotFound(program)| program)?;
         let mut output: String = run.logs_until(Duration(u64::MAX)).into_iter().map(|line| line + "\n").collect();
         let mut cap = output.len().min(10 * 1024);
@@ -410,6 +407,15 @@ impl Workload {
         }
         output.truncate(cap);
         Ok(ExecResult { exit: run.exit, output })
+    }
+
+    /// The files in the container `since_start` after its process began: the image's, as its
+    /// main process has changed them.
+    pub fn files_at(&self, container: &Container, since_start: Duration) -> BTreeMap<String, String> {
+        match self.timeline(container, since_start) {
+            Some(Ok(main)) => main.files_at(&self.behaviour.files, since_start),
+            _ => self.behaviour.files.clone(),
+        }
     }
 
     /// Every moment after start at which something observable can change (listening, answers,

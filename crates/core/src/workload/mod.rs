@@ -18,6 +18,7 @@ pub use catalogue::{Catalogue, DefaultImage, ImageEntry, ImageInfo};
 pub use inference::{GpuMemory, InferenceServer};
 pub use probe::{ProbeContext, ProbeOutcome, next_change, run_probe};
 pub use reference::{ImageReference, PullError};
+pub use shell::PATH as IMAGE_PATH;
 
 #[cfg(test)]
 mod tests;

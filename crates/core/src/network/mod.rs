@@ -1,0 +1,12 @@
+//! The cluster's network: Services → EndpointSlices → each node's kube-proxy rules → a
+//! connection to a pod, with cluster DNS beside it. Everything that sends a request — `wget`
+//! in a pod, a request from outside, request load — goes through [`connection`].
+
+pub mod connection;
+pub mod dns;
+pub mod kube_proxy;
+pub mod nslookup;
+pub mod service_rules;
+pub mod wget;
+
+pub use kube_proxy::KubeProxy;
