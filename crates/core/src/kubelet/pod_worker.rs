@@ -476,6 +476,53 @@ impl PodStep<'_> {
         next
     }
 
+    /// How long the container's preStop hook runs, which SIGTERM waits for
+    /// (pkg/kubelet/lifecycle/handlers.go): a `sleep` action its seconds, an exec hook as long
+    /// as its command takes in the image (forever: until the grace period ends), an httpGet
+    /// hook as long as the handler takes to answer. A hook that cannot run takes no time and
+    /// says why (the `FailedPreStopHook` event's message, as handlers.go words it).
+    fn pre_stop_duration(&self, c: &RuntimeContainer, running: &Running) -> Result<Duration, String> {
+        let Some(spec) = self.spec_of(c) else { return Ok(Duration::ZERO) };
+        let Some(hook) = spec.lifecycle.as_ref().and_then(|l| l.pre_stop.as_ref()) else { return Ok(Duration::ZERO) };
+        if let Some(sleep) = &hook.sleep {
+            return Ok(Duration::from_secs(sleep.seconds.max(0) as u64));
+        }
+        let Ok(info) = self.image_info(c) else { return Ok(Duration::ZERO) };
+        let since_start = self.now.since(running.started_at);
+        if let Some(exec) = &hook.exec {
+            return match info.workload.exec(spec, &exec.command, since_start) {
+                Ok(result) => Ok(result.exit.map_or(FOREVER, |(after, _)| after)),
+                Err(program) => Err(self.failed_exec_hook(spec, &exec.command, &program)),
+            };
+        }
+        let Some(http) = &hook.http_get else { return Ok(Duration::ZERO) };
+        let port = match &http.port {
+            crate::api::intstr::IntOrString::Int(port) => Some(*port),
+            crate::api::intstr::IntOrString::String(name) => {
+                spec.ports.iter().find(|p| p.name.as_deref() == Some(name.as_str())).map(|p| p.container_port)
+            }
+        };
+        let path = http.path.as_deref().unwrap_or("/");
+        let answer =
+            port.and_then(|port| info.workload.respond(spec, path, port, &self.pod.metadata.name, since_start).ok());
+        Ok(answer.map_or(Duration::ZERO, |answer| answer.latency))
+    }
+
+    /// `Exec lifecycle hook ([sh -c sleep 5]) for Container "hello" in Pod "NAME_NS(UID)" failed…`.
+    fn failed_exec_hook(&self, spec: &Container, command: &[String], program: &str) -> String {
+        let pod = &self.pod.metadata;
+        let exec_id = crate::workload::pseudo_digest(&format!("{}/{}/{}", pod.uid, spec.name, command.join(" ")));
+        format!(
+            "Exec lifecycle hook ([{}]) for Container {:?} in Pod \"{}_{}({})\" failed - error: rpc error: code = Unknown desc = failed to exec in container: failed to start exec {:?}: OCI runtime exec failed: exec failed: unable to start container process: exec: {program:?}: executable file not found in $PATH: unknown, message: \"\"",
+            command.join(" "),
+            spec.name,
+            pod.name,
+            pod.namespace,
+            pod.uid,
+            exec_id.trim_start_matches("sha256:"),
+        )
+    }
+
     /// The pod is being deleted: stop every running container (preStop, SIGTERM, SIGKILL at the deadline).
     pub fn terminate(&mut self, deadline: SimTime) {
         self.runtime.terminating = true;
@@ -485,7 +532,13 @@ impl PodStep<'_> {
             match c.phase.clone() {
                 ContainerPhase::Running(running) if running.stopping.is_none() => {
                     self.event(&c, EventType::Normal, "Killing", format!("Stopping container {}", c.name));
-                    let pre_stop = self.spec_of(&c).map_or(Duration::ZERO, pre_stop_duration);
+                    let pre_stop = match self.pre_stop_duration(&c, &running) {
+                        Ok(duration) => duration,
+                        Err(message) => {
+                            self.event(&c, EventType::Warning, "FailedPreStopHook", message);
+                            Duration::ZERO
+                        }
+                    };
                     let sigterm_at = self.now.plus(pre_stop).min(deadline);
                     c.phase = ContainerPhase::Running(self.stopping(&c, &running, sigterm_at, deadline, false));
                 }
@@ -595,17 +648,9 @@ pub fn oom_kill(at: SimTime) -> Ending {
     Ending { at, exit_code: 137, reason: "OOMKilled".to_string(), message: None }
 }
 
+/// A hook that never ends: it runs until the grace period's SIGKILL.
+const FOREVER: Duration = Duration(u64::MAX / 4);
+
 fn exit_reason(code: i32) -> String {
     if code == 0 { "Completed".to_string() } else { "Error".to_string() }
-}
-
-/// A preStop `sleep` delays SIGTERM; exec and httpGet hooks are taken as instant.
-fn pre_stop_duration(spec: &Container) -> Duration {
-    let seconds = spec
-        .lifecycle
-        .as_ref()
-        .and_then(|l| l.pre_stop.as_ref())
-        .and_then(|h| h.sleep.as_ref())
-        .map_or(0, |s| s.seconds);
-    Duration::from_secs(seconds.max(0) as u64)
 }

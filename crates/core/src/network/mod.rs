@@ -7,6 +7,9 @@ pub mod dns;
 pub mod kube_proxy;
 pub mod nslookup;
 pub mod service_rules;
+pub mod traffic;
 pub mod wget;
 
 pub use kube_proxy::KubeProxy;
+#[cfg(test)]
+mod tests;

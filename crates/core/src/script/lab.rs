@@ -72,6 +72,19 @@ pub const LAB_VERBS: &[LabVerb] = &[
         ],
         run: load,
     },
+    LabVerb {
+        words: &["traffic", "start"],
+        usage: "lab traffic start svc/NAME [--rps 100] [--port PORT] [--path /] [-n NAMESPACE]",
+        flags: super::lab_traffic::START_FLAGS,
+        run: super::lab_traffic::start,
+    },
+    LabVerb { words: &["traffic", "stop"], usage: "lab traffic stop", flags: &[], run: super::lab_traffic::stop },
+    LabVerb {
+        words: &["traffic", "show"],
+        usage: "lab traffic show [--failed]",
+        flags: super::lab_traffic::SHOW_FLAGS,
+        run: super::lab_traffic::show,
+    },
 ];
 
 const NAMESPACE: Flag = Flag::value("namespace", Some('n'), "The pod's namespace");

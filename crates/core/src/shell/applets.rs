@@ -10,11 +10,11 @@ pub const FOREVER: i32 = i32::MIN;
 
 /// The applets a busybox image has on its `$PATH`.
 pub const APPLETS: &[&str] = &[
-    "sh", "ash", "sleep", "echo", "printf", "cat", "touch", "rm", "test", "[", "[[", "true", "false", "exit", ":",
-    "mkdir", "ls", "date", "env", "printenv", "hostname", "wget", "nslookup", "nc", "ip", "ps", "kill", "trap", "cd",
-    "export", "unset", "read", "eval", "exec", "shift", "set", "wait", "break", "continue", "tail", "head", "top",
-    "seq", "sort", "uniq", "wc", "grep", "basename", "dirname", "id", "whoami", "pwd", "uname", "which", "command",
-    "ping", "umask", "ulimit", "cut", "tr",
+    "sh", "ash", "bash", "sleep", "echo", "printf", "cat", "touch", "rm", "test", "[", "[[", "true", "false", "exit",
+    ":", "mkdir", "ls", "date", "env", "printenv", "hostname", "wget", "nslookup", "nc", "ip", "ps", "kill", "trap",
+    "cd", "export", "unset", "read", "eval", "exec", "shift", "set", "wait", "break", "continue", "tail", "head",
+    "top", "seq", "sort", "uniq", "wc", "grep", "basename", "dirname", "id", "whoami", "pwd", "uname", "which",
+    "command", "ping", "umask", "ulimit", "cut", "tr",
 ];
 
 /// The applets that read stdin; the others leave it to the next command (`while read`).

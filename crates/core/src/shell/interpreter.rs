@@ -505,7 +505,8 @@ impl<'h> Shell<'h> {
     /// The shell's own commands: those that change the shell itself, and the file writers.
     fn builtin(&mut self, name: &str, args: &[String]) -> Option<Flow> {
         let flow = match name {
-            "sh" | "ash" => self.sh(args),
+            // Images with bash (ubuntu, debian) run it as the same shell.
+            "sh" | "ash" | "bash" => self.sh(args),
             "exit" => Flow::Exit(args.first().and_then(|code| code.parse().ok()).unwrap_or(self.status)),
             "break" | "continue" => {
                 let levels = args.first().and_then(|n| n.parse().ok()).filter(|n| *n > 0).unwrap_or(1);

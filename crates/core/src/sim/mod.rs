@@ -29,6 +29,8 @@ use time::{Duration, SimTime};
 pub enum Timer {
     /// A controller asked to run again now (a deadline, back-off or probe fell due).
     WakeControllers,
+    /// The traffic generator's next second of requests.
+    Traffic,
 }
 
 /// Upper bound on the timers one wait lets fire (a wait that never ends is a bug, not a hang).
@@ -64,6 +66,8 @@ pub struct Sim {
     lifecycle: LifecycleHistory,
     /// Whether the lifecycle history is kept (on; the benchmark turns it off to weigh it).
     record_lifecycles: bool,
+    /// The traffic generator, while one runs (`lab traffic start`).
+    traffic: Option<crate::network::traffic::Generator>,
 }
 
 impl Sim {
@@ -86,6 +90,7 @@ impl Sim {
             lifecycle: LifecycleHistory::default(),
             record_lifecycles: true,
             over_budget: false,
+            traffic: None,
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -331,6 +336,36 @@ impl Sim {
             Timer::WakeControllers => {
                 self.scheduled_wake = None;
             }
+            Timer::Traffic => self.traffic_batch(),
+        }
+    }
+
+    /// Starts sending `rps` requests per second to `target`, from now on (replacing any run).
+    pub fn start_traffic(&mut self, target: crate::network::traffic::Target, rps: u32) {
+        self.traffic = Some(crate::network::traffic::Generator::new(target, rps, self.now));
+        self.queue.schedule(self.now, Timer::Traffic);
+    }
+
+    /// Stops the generator; what it counted.
+    pub fn stop_traffic(&mut self) -> Option<crate::network::traffic::Generator> {
+        self.traffic.take()
+    }
+
+    pub fn traffic(&self) -> Option<&crate::network::traffic::Generator> {
+        self.traffic.as_ref()
+    }
+
+    /// One second of requests, if a generator runs and its batch is due; then the next.
+    fn traffic_batch(&mut self) {
+        let Some(generator) = &self.traffic else { return };
+        if generator.next > self.now {
+            return;
+        }
+        let (target, rps) = (generator.target.clone(), generator.rps);
+        let second = crate::network::traffic::run_batch(self, &target, rps);
+        if let Some(generator) = &mut self.traffic {
+            crate::network::traffic::record(generator, second);
+            self.queue.schedule(generator.next, Timer::Traffic);
         }
     }
 

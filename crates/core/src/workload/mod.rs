@@ -17,6 +17,7 @@ pub use behaviour::{
 pub use catalogue::{Catalogue, DefaultImage, ImageEntry, ImageInfo};
 pub use inference::{GpuMemory, InferenceServer};
 pub use probe::{ProbeContext, ProbeOutcome, next_change, run_probe};
+pub use reference::pseudo_digest;
 pub use reference::{ImageReference, PullError};
 pub use shell::PATH as IMAGE_PATH;
 

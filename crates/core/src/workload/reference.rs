@@ -156,7 +156,7 @@ fn is_digest(digest: &str) -> bool {
 }
 
 /// A stable, content-like digest for an image the simulator invents (FNV-1a, widened to 256 bits).
-pub(crate) fn pseudo_digest(seed: &str) -> String {
+pub fn pseudo_digest(seed: &str) -> String {
     let mut hex = String::with_capacity(64);
     for round in 0u64..4 {
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15);
