@@ -6,6 +6,8 @@
 //! custom resources with its CRDs.
 
 mod coscheduling;
+mod ingress_nginx;
+mod metallb;
 mod nvidia_dra_driver;
 
 use crate::api::Object;
@@ -26,7 +28,13 @@ pub struct Addon {
 }
 
 /// Every add-on a lab can install, by name.
-pub const ADDONS: &[Addon] = &[coscheduling::ADDON, nvidia_dra_driver::ADDON];
+pub const ADDONS: &[Addon] = &[coscheduling::ADDON, ingress_nginx::ADDON, metallb::ADDON, nvidia_dra_driver::ADDON];
+
+/// The objects of an add-on's manifest (YAML the add-on ships, checked by its test).
+fn manifest_objects(text: &str) -> Vec<Object> {
+    let values = crate::manifest::parse_documents(text).unwrap_or_default();
+    values.into_iter().filter_map(|value| crate::api::codec::decode(value).ok()).collect()
+}
 
 pub fn find(name: &str) -> Result<&'static Addon, String> {
     ADDONS.iter().find(|a| a.name == name).ok_or_else(|| {

@@ -13,6 +13,8 @@ pub mod device_class;
 pub mod endpoint_slice;
 pub mod event;
 pub mod horizontal_pod_autoscaler;
+pub mod ingress;
+pub mod ingress_class;
 pub mod intstr;
 pub mod label_selector;
 pub mod labels;
@@ -42,6 +44,8 @@ pub use device_class::DeviceClass;
 pub use endpoint_slice::EndpointSlice;
 pub use event::Event;
 pub use horizontal_pod_autoscaler::HorizontalPodAutoscaler;
+pub use ingress::Ingress;
+pub use ingress_class::IngressClass;
 pub use lease::Lease;
 pub use meta::ObjectMeta;
 pub use namespace::Namespace;
@@ -94,6 +98,8 @@ macro_rules! for_each_kind {
             ResourceClaimTemplate => resource_claim_templates ("resource.k8s.io", "v1",
                 "resourceclaimtemplates", "resourceclaimtemplate", [], namespaced),
             ResourceSlice => resource_slices ("resource.k8s.io", "v1", "resourceslices", "resourceslice", [], cluster),
+            Ingress => ingresses ("networking.k8s.io", "v1", "ingresses", "ingress", ["ing"], namespaced),
+            IngressClass => ingress_classes ("networking.k8s.io", "v1", "ingressclasses", "ingressclass", [], cluster),
             // Custom resources: served once an add-on installs their CRD.
             PodGroup => pod_groups ("scheduling.x-k8s.io", "v1alpha1", "podgroups", "podgroup", ["pg", "pgs"], namespaced, crd),
         }

@@ -47,6 +47,10 @@ pub struct Controllers {
     pub endpoint_slice: endpoint_slice::EndpointSliceController,
     /// Every node's kube-proxy: the Service rules each has programmed, over time.
     pub kube_proxy: crate::network::KubeProxy,
+    /// ingress-nginx's controller (with its add-on): Ingress status, and its round robin.
+    pub ingress_nginx: crate::network::ingress::IngressController,
+    /// MetalLB's controller (with its add-on): LoadBalancer addresses.
+    pub metallb: crate::network::load_balancer::LoadBalancerController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
     /// scheduler-plugins' PodGroup status (with the coscheduling add-on).
@@ -196,6 +200,8 @@ impl Controllers {
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
             ControllerName::KubeProxy => self.kube_proxy.sync(store),
+            ControllerName::IngressNginx => self.ingress_nginx.sync(store),
+            ControllerName::MetalLb => self.metallb.sync(store),
             ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
             ControllerName::PodGroup => self.pod_group.sync(store),
             // Sliced: `take_turn` runs them a share at a time.
@@ -222,6 +228,8 @@ impl Controllers {
             (ControllerName::TaintEviction, &self.taint_eviction.informer),
             (ControllerName::EndpointSlice, &self.endpoint_slice.informer),
             (ControllerName::KubeProxy, &self.kube_proxy.informer),
+            (ControllerName::IngressNginx, &self.ingress_nginx.informer),
+            (ControllerName::MetalLb, &self.metallb.informer),
             (ControllerName::HorizontalPodAutoscaler, &self.horizontal_pod_autoscaler.informer),
         ];
         informers.into_iter().map(|(name, informer)| (name, informer.relists())).collect()

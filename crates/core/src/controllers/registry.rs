@@ -20,6 +20,8 @@ pub enum ControllerName {
     TaintEviction,
     EndpointSlice,
     KubeProxy,
+    IngressNginx,
+    MetalLb,
     HorizontalPodAutoscaler,
     PodGroup,
 }
@@ -27,7 +29,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 14] = [
+    pub const PASS: [ControllerName; 16] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         ControllerName::Deployment,
@@ -40,6 +42,8 @@ impl ControllerName {
         ControllerName::TaintEviction,
         ControllerName::EndpointSlice,
         ControllerName::KubeProxy,
+        ControllerName::IngressNginx,
+        ControllerName::MetalLb,
         ControllerName::HorizontalPodAutoscaler,
         ControllerName::PodGroup,
     ];
@@ -59,6 +63,8 @@ impl ControllerName {
             ControllerName::TaintEviction => "taint-eviction-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::KubeProxy => "kube-proxy",
+            ControllerName::IngressNginx => "nginx-ingress-controller",
+            ControllerName::MetalLb => "metallb-controller",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
             ControllerName::PodGroup => "podgroup-controller",
         }
@@ -85,6 +91,9 @@ impl ControllerName {
             ControllerName::Kubelet => return None,
             // Reads Services and EndpointSlices, writes nothing.
             ControllerName::KubeProxy => return None,
+            // The ingress-nginx add-on's controller, under its own service account.
+            ControllerName::IngressNginx => return Some(UserInfo::service_account("ingress-nginx", "ingress-nginx")),
+            ControllerName::MetalLb => return Some(UserInfo::service_account("metallb-system", "controller")),
             // Its parts write as their own service accounts (`gpu/operator.rs`).
             ControllerName::GpuOperator => return None,
         };

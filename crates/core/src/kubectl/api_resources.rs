@@ -134,7 +134,7 @@ mod tests {
         let text = run(&mut sim, "kubectl api-resources --namespaced=false -o name");
         assert_eq!(
             text,
-            "namespaces\nnodes\ncustomresourcedefinitions.apiextensions.k8s.io\ndeviceclasses.resource.k8s.io\nresourceslices.resource.k8s.io\npriorityclasses.scheduling.k8s.io\n"
+            "namespaces\nnodes\ncustomresourcedefinitions.apiextensions.k8s.io\ningressclasses.networking.k8s.io\ndeviceclasses.resource.k8s.io\nresourceslices.resource.k8s.io\npriorityclasses.scheduling.k8s.io\n"
         );
         let text = run(&mut sim, "kubectl api-resources --api-group=apps --no-headers");
         assert_eq!(

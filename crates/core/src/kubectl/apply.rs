@@ -23,6 +23,7 @@ pub const VERB: Verb = Verb {
             Some('k'),
             "Process a kustomization directory. This flag can't be used together with -f or -R.",
         ),
+        super::print_flags::DRY_RUN,
     ],
     run,
 };
@@ -38,6 +39,10 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         (false, None) => read_filenames(ctx, &filenames),
     };
     let namespace = args.get("namespace").map(str::to_string);
+    let dry_run = match super::print_flags::parse(&args) {
+        Ok((dry_run, _)) => dry_run,
+        Err(message) => return Output::failed(message),
+    };
     let mut out = Output::default();
     for source in sources {
         let documents = match source.documents {
@@ -48,8 +53,8 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             }
         };
         for document in documents {
-            match apply_one(ctx, &source.name, document, namespace.as_deref()) {
-                Ok(line) => out.line(line),
+            match apply_one(ctx, &source.name, document, namespace.as_deref(), dry_run) {
+                Ok(line) => out.line(format!("{line}{}", dry_run.suffix())),
                 Err(message) => out.error(message),
             }
         }
@@ -66,6 +71,7 @@ fn apply_one(
     source: &str,
     mut document: Value,
     namespace: Option<&str>,
+    dry_run: super::print_flags::DryRun,
 ) -> Result<String, String> {
     let kind = codec::kind_of(&document).map_err(|e| type_error(&e, source, &document))?;
     super::resource_args::mapping(ctx.sim.store(), kind, &document, source)?;
@@ -75,8 +81,11 @@ fn apply_one(
     let name = document.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
     let ns = document.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string();
     let label = format!("{}/{name}", info.singular_qualified());
-    let api = &mut ctx.api();
+    let client_only = dry_run == super::print_flags::DryRun::Client;
+    let api = &mut ctx.api().dry_run(dry_run == super::print_flags::DryRun::Server);
     match api.store().get_object(kind, &ns, &name) {
+        Err(_) if client_only => Ok(format!("{label} created")),
+        Ok(_) if client_only => Ok(format!("{label} configured")),
         Err(_) => {
             let object = codec::decode(document).map_err(|e| decode_error(&e, "creating", source))?;
             api.create(object).map(|_| format!("{label} created")).map_err(|e| api_error(&e, "creating", source))

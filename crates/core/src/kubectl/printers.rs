@@ -36,6 +36,8 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         DeviceClass | ResourceClaimTemplate => (&["NAME", "AGE"], &[]),
         ResourceClaim => (&["NAME", "STATE", "AGE"], &[]),
         ResourceSlice => (&["NAME", "NODE", "DRIVER", "POOL", "AGE"], &[]),
+        Ingress => (&["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"], &[]),
+        IngressClass => (&["NAME", "CONTROLLER", "PARAMETERS", "AGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -93,6 +95,14 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         }
         Object::DeviceClass(_) | Object::ResourceClaimTemplate(_) => (vec![age], vec![]),
         Object::ResourceClaim(claim) => (vec![claim_state(claim), age], vec![]),
+        Object::Ingress(ingress) => (ingress_row(ingress, age, wide), vec![]),
+        Object::IngressClass(class) => {
+            let parameters = class.spec.parameters.as_ref().map_or("<none>".to_string(), |p| {
+                let group = p.api_group.as_ref().map_or(String::new(), |g| format!(".{g}"));
+                format!("{}{group}/{}", p.kind, p.name)
+            });
+            (vec![class.spec.controller.clone().unwrap_or_default(), parameters, age], vec![])
+        }
         Object::ResourceSlice(slice) => {
             let spec = &slice.spec;
             (vec![spec.node_name.clone().unwrap_or_default(), spec.driver.clone(), spec.pool.name.clone(), age], vec![])
@@ -103,6 +113,33 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         cells.extend(extra);
     }
     cells
+}
+
+/// printIngress: the class (`<none>`), the hosts (`*` for a rule without one; past three,
+/// `+ N more...`), the load balancer's addresses and `80` or `80, 443` with TLS.
+fn ingress_row(ingress: &crate::api::Ingress, age: String, wide: bool) -> Vec<String> {
+    let spec = &ingress.spec;
+    let class = spec.ingress_class_name.clone().unwrap_or_else(|| "<none>".into());
+    let hosts: Vec<&str> =
+        spec.rules.iter().map(|r| r.host.as_deref().filter(|h| !h.is_empty()).unwrap_or("*")).collect();
+    let hosts = match hosts.len() {
+        0 => "*".to_string(),
+        1..=3 => hosts.join(","),
+        n => format!("{} + {} more...", hosts[..3].join(","), n - 3),
+    };
+    let addresses: Vec<String> = ingress
+        .status
+        .load_balancer
+        .ingress
+        .iter()
+        .filter_map(|i| i.ip.clone().or_else(|| i.hostname.clone()))
+        .collect();
+    let mut address = addresses.join(",");
+    if !wide && address.len() > 16 {
+        address = format!("{}...", &address[..13]);
+    }
+    let ports = if spec.tls.is_empty() { "80" } else { "80, 443" };
+    vec![class, hosts, address, ports.to_string(), age]
 }
 
 /// printResourceClaim's STATE: `deleted`, `pending` or `allocated`, then `reserved`.

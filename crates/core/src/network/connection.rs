@@ -56,7 +56,7 @@ pub fn connect(sim: &mut Sim, client: Client<'_>, ip: &str, port: i32) -> Route 
         Client::Pod(pod) => pod.node_name().map(str::to_string),
         // Traffic for an external IP arrives at the node announcing it (MetalLB's layer 2
         // mode: one node answers ARP for it); kube-proxy's rules on that node take it on.
-        Client::Outside => announcing_node(sim),
+        Client::Outside => announcing_node(sim, ip),
     };
     let Some(node) = client_node else { return Route::Unreachable };
     let now = sim.now();
@@ -93,12 +93,27 @@ fn is_service_address(sim: &Sim, ip: &str) -> bool {
         })
 }
 
-/// The first Ready node by name: the one a layer-2 load balancer announces external IPs from.
-fn announcing_node(sim: &Sim) -> Option<String> {
-    sim.store()
+/// The node a layer-2 load balancer announces `ip` from: the first Ready node by name, and
+/// for `externalTrafficPolicy: Local` the first with a ready endpoint of the Service (MetalLB's
+/// speakers announce only from those).
+fn announcing_node(sim: &Sim, ip: &str) -> Option<String> {
+    let store = sim.store();
+    let ready = |n: &&Node| n.condition("Ready").is_some_and(|c| c.status == "True");
+    let service = store.list::<crate::api::Service>(None).find(|s| {
+        s.spec.external_ips.iter().any(|e| e == ip)
+            || s.status.load_balancer.ingress.iter().any(|i| i.ip.as_deref() == Some(ip))
+    });
+    let local = service.filter(|s| s.spec.external_traffic_policy.as_deref() == Some("Local"));
+    let local_nodes: Option<Vec<String>> = local.map(|s| {
+        let rules = super::service_rules::ServiceRules::build(store, s);
+        let backends = rules.ports.iter().flat_map(|p| super::service_rules::usable(&p.backends, None));
+        backends.filter_map(|b| b.node.clone()).collect()
+    });
+    let announcing = store
         .list::<Node>(None)
-        .find(|n| n.condition("Ready").is_some_and(|c| c.status == "True"))
-        .map(|n| n.metadata.name.clone())
+        .filter(ready)
+        .find(|n| local_nodes.as_ref().is_none_or(|nodes| nodes.contains(&n.metadata.name)));
+    announcing.map(|n| n.metadata.name.clone())
 }
 
 /// `node`'s kube-proxy: the matching rule, then an endpoint by the iptables pick.
@@ -144,6 +159,12 @@ impl Answer {
 
 /// The pod at `ip` answers `GET path` on `port` from whichever container listens there.
 pub fn request(sim: &mut Sim, ip: &str, port: i32, path: &str) -> Answer {
+    request_host(sim, ip, port, path, None, 0)
+}
+
+/// The same with a `Host` header (what an ingress controller routes by); `hops` counts the
+/// proxies the request went through already.
+pub fn request_host(sim: &mut Sim, ip: &str, port: i32, path: &str, host: Option<&str>, hops: u32) -> Answer {
     let Some(pod) = super::dns::pod_with_ip(sim.store(), ip).cloned() else { return Answer::Unreachable };
     let (namespace, name) = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
     let Some(node) = sim.pod_node_server(&pod) else { return Answer::Unreachable };
@@ -151,6 +172,11 @@ pub fn request(sim: &mut Sim, ip: &str, port: i32, path: &str) -> Answer {
     let mut response = None;
     for spec in pod.spec.containers.iter() {
         let Some(process) = node.running_container(&pod, &spec.name) else { continue };
+        let controller = process.image.workload.behaviour.ingress_controller.clone();
+        if let Some(controller) = controller.filter(|_| port == 80 || port == 443) {
+            let host = host.map_or_else(|| ip.to_string(), str::to_string);
+            return super::ingress::serve(sim, &controller, &host, path, port == 443, hops);
+        }
         if let Ok(http) = process.image.workload.respond(spec, path, port, &name, now.since(process.started_at)) {
             response = Some((spec.name.clone(), http));
             break;

@@ -4,7 +4,10 @@
 
 pub mod connection;
 pub mod dns;
+pub mod ingress;
+pub mod ingress_rules;
 pub mod kube_proxy;
+pub mod load_balancer;
 pub mod nslookup;
 pub mod service_rules;
 pub mod traffic;

@@ -167,8 +167,9 @@ fn file_name(path: &str) -> String {
     if last.is_empty() { "index.html".into() } else { last.to_string() }
 }
 
-fn reason_phrase(status: u16) -> &'static str {
+pub fn reason_phrase(status: u16) -> &'static str {
     match status {
+        200 => "OK",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",
@@ -177,6 +178,7 @@ fn reason_phrase(status: u16) -> &'static str {
         502 => "Bad Gateway",
         503 => "Service Unavailable",
         504 => "Gateway Timeout",
+        508 => "Loop Detected",
         _ => "",
     }
 }

@@ -78,6 +78,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
         flags: super::lab_traffic::START_FLAGS,
         run: super::lab_traffic::start,
     },
+    LabVerb {
+        words: &["curl"],
+        usage: "lab curl [-i] [-k] [-H 'Host: NAME'] URL",
+        flags: super::lab_curl::FLAGS,
+        run: super::lab_curl::curl,
+    },
     LabVerb { words: &["traffic", "stop"], usage: "lab traffic stop", flags: &[], run: super::lab_traffic::stop },
     LabVerb {
         words: &["traffic", "show"],

@@ -267,6 +267,11 @@ impl Sim {
         (&mut self.controllers.kube_proxy, &mut self.store)
     }
 
+    /// ingress-nginx's controller state (its round-robin turns).
+    pub fn ingress_controller_mut(&mut self) -> &mut crate::network::ingress::IngressController {
+        &mut self.controllers.ingress_nginx
+    }
+
     /// Runs controllers until nothing changes, then schedules timers for new writes and traces them.
     /// While deferred (`defer_settling`) the passes are only noted as owed.
     pub fn settle(&mut self) {

@@ -3,15 +3,15 @@
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
 use super::{
-    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults, priority_class,
-    resource_validation, validation,
+    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults,
+    networking_validation, priority_class, resource_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{
-    ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, HorizontalPodAutoscaler, Kind,
-    Lease, Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim,
-    ResourceClaimTemplate, ResourceSlice, Secret, Service,
+    ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, HorizontalPodAutoscaler,
+    Ingress, IngressClass, Kind, Lease, Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource,
+    ResourceClaim, ResourceClaimTemplate, ResourceSlice, Secret, Service,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -261,6 +261,28 @@ impl Stored for PriorityClass {
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         priority_class::validate_priority_class(self, old)
+    }
+}
+
+impl Stored for Ingress {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn before_create(&mut self, store: &mut Store) {
+        networking_validation::default_ingress_class(self, store);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        networking_validation::ingress(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
+impl Stored for IngressClass {
+    table_fns!();
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        networking_validation::ingress_class(self, old)
     }
 }
 

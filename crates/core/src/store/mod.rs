@@ -15,6 +15,7 @@ pub mod event_recorder;
 pub mod field_selector;
 pub mod kinds;
 pub mod lab_limits;
+pub mod networking_validation;
 pub mod node_lease;
 pub mod owner_index;
 pub mod priority_class;

@@ -61,6 +61,10 @@ pub struct Behaviour {
     /// on its port, what it logs and whether the GPU it was given is large enough.
     #[serde(default)]
     pub inference: Option<InferenceServer>,
+    /// An ingress controller (`k8s.io/ingress-nginx`): requests on its HTTP ports are routed
+    /// by the Ingresses of the classes naming this controller (`network/ingress.rs`).
+    #[serde(default)]
+    pub ingress_controller: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

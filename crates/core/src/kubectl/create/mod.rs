@@ -1,9 +1,10 @@
 //! `kubectl create -f FILE|-` (create only: an existing object is an AlreadyExists error) and the
-//! generators `create deployment|namespace|configmap|priorityclass|secret|service`. Mirrors
+//! generators `create deployment|ingress|namespace|configmap|priorityclass|secret|service`. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/create (create.go and one file per generator).
 
 pub mod configmap;
 pub mod deployment;
+pub mod ingress;
 pub mod namespace;
 pub mod priorityclass;
 pub mod secret;
@@ -31,8 +32,15 @@ pub const VERB: Verb = Verb {
     run,
 };
 
-pub const SUBCOMMANDS: &[Verb] =
-    &[configmap::VERB, deployment::VERB, namespace::VERB, priorityclass::VERB, secret::VERB, service::VERB];
+pub const SUBCOMMANDS: &[Verb] = &[
+    configmap::VERB,
+    deployment::VERB,
+    ingress::VERB,
+    namespace::VERB,
+    priorityclass::VERB,
+    secret::VERB,
+    service::VERB,
+];
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let filenames = args.all("filename").to_vec();

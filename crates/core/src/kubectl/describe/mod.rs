@@ -8,6 +8,7 @@ mod deployment;
 mod events;
 mod generic;
 mod horizontal_pod_autoscaler;
+mod ingress;
 mod node;
 mod pod;
 mod replica_set;
@@ -171,6 +172,7 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::ReplicaSet(rs) => replica_set::describe(describer, rs),
         Object::Node(node) => node::describe(describer, node),
         Object::Service(svc) => service::describe(describer, svc),
+        Object::Ingress(ingress) => ingress::describe(describer, ingress),
         Object::ConfigMap(cm) => config::describe_config_map(describer, cm),
         Object::Secret(secret) => config::describe_secret(secret),
         Object::HorizontalPodAutoscaler(hpa) => horizontal_pod_autoscaler::describe(describer, hpa),
