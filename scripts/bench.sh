@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine, slices, lifecycle); then the
-# engine scenario at a tenth of the size natively and in the wasm32 bundle in headless chromium,
-# twice in turn so the two compare within one run, and once under Node; then the full-size
+# Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine, slices, lifecycle,
+# gpu_scheduler, traffic); then the engine scenario at a tenth of the size natively and in the
+# wasm32 bundle in headless chromium, twice in turn so the two compare within one run, and once
+# under Node; then the traffic scenario under Node; then the full-size
 # scenario in chromium; then the server's load benchmark; then the browser budgets
 # (tests/e2e/budgets.mjs: first load, time to interactive, frames, a 5,000-node sandbox).
 # Extra arguments go to cargo bench.
@@ -20,6 +21,10 @@ for round in 1 2; do
   node tests/e2e/engine-bench.mjs 10
 done
 node tests/wasm/bench.mjs 10
+
+echo
+echo "== traffic: simulated requests per second of wall time, wasm32 under Node (native: the traffic bench above)"
+node tests/wasm/traffic-bench.mjs
 
 echo
 echo "== engine at full size in chromium (the native figure is the engine bench's, above)"

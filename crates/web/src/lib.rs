@@ -114,6 +114,17 @@ impl EngineBench {
     pub fn idle_hour(&mut self) -> u64 {
         self.cluster.idle_hour()
     }
+
+    /// The traffic benchmark's setup: `pods` Running behind the Service `web`.
+    pub fn serve(&mut self, pods: usize) {
+        self.cluster.serve(pods);
+    }
+
+    /// Returns JSON `{"requests", "ok"}`: the traffic generator at `rps` for `seconds`.
+    pub fn traffic(&mut self, rps: u32, seconds: u64) -> String {
+        let (requests, ok) = self.cluster.traffic(rps, seconds);
+        serde_json::json!({"requests": requests, "ok": ok}).to_string()
+    }
 }
 
 #[cfg(test)]

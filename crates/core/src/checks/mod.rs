@@ -14,6 +14,7 @@ pub mod node;
 pub mod pods;
 pub mod ran;
 pub mod rollout;
+pub mod traffic;
 
 use crate::api::Kind;
 use crate::store::Store;
@@ -46,6 +47,8 @@ pub enum Check {
     Rollout(rollout::RolloutCheck),
     /// The learner ran a kubectl verb.
     Ran(ran::RanCheck),
+    /// What the traffic generator counted on its latest run to a Service.
+    Traffic(traffic::TrafficCheck),
     /// Every check passes.
     All(Vec<Check>),
     /// At least one check passes.
@@ -59,6 +62,8 @@ pub enum Check {
 pub struct Context<'a> {
     pub store: &'a Store,
     pub history: &'a History,
+    /// The traffic generator's latest run (running, or the last one stopped).
+    pub traffic: Option<&'a crate::network::traffic::Generator>,
 }
 
 impl Context<'_> {
@@ -95,6 +100,7 @@ impl Check {
             Check::Node(c) => c.evaluate(ctx),
             Check::Rollout(c) => c.evaluate(ctx),
             Check::Ran(c) => c.evaluate(ctx),
+            Check::Traffic(c) => c.evaluate(ctx),
             Check::All(checks) => compose::all(checks, ctx),
             Check::Any(checks) => compose::any(checks, ctx),
             Check::Not(check) => compose::not(check, ctx),
@@ -106,7 +112,7 @@ impl Check {
     pub fn problems(&self) -> Vec<String> {
         match self {
             Check::Pods(c) => c.problems(),
-            Check::Deployment(_) | Check::Node(_) | Check::Rollout(_) => Vec::new(),
+            Check::Deployment(_) | Check::Node(_) | Check::Rollout(_) | Check::Traffic(_) => Vec::new(),
             Check::Exists(c) | Check::Gone(c) => c.problems(),
             Check::Field(c) => c.problems(),
             Check::Applied(c) => c.problems(),

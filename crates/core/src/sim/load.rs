@@ -75,3 +75,38 @@ pub fn idle_hour(sim: &mut Sim) -> u64 {
     sim.advance(Duration::from_secs(3600));
     sim.timers_fired() - before
 }
+
+/// The traffic benchmark's scenario: `pods` replicas of one Deployment behind a Service on a
+/// `cluster(nodes)`, every pod Running and every node's rules programmed.
+pub fn serve(sim: &mut Sim, pods: usize) {
+    let json = format!(
+        r#"{{"apiVersion":"apps/v1","kind":"Deployment","metadata":{{"name":"web","namespace":"default"}},"spec":{{"replicas":{pods},
+        "selector":{{"matchLabels":{{"app":"web"}}}},
+        "template":{{"metadata":{{"labels":{{"app":"web"}}}},"spec":{{"containers":[{{"name":"web",
+        "image":"nginx:1.27","resources":{{"requests":{{"cpu":"10m","memory":"16Mi"}}}}}}]}}}}}}}}"#
+    );
+    let deployment: Deployment = decode_typed(serde_json::from_str(&json).expect("valid JSON")).expect("valid");
+    sim.store_mut().create(deployment).expect("deployment accepted");
+    let service = r#"{"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"default"},
+        "spec":{"selector":{"app":"web"},"ports":[{"port":80}]}}"#;
+    let service: crate::api::Service = decode_typed(serde_json::from_str(service).expect("valid JSON")).expect("valid");
+    sim.store_mut().create(service).expect("service accepted");
+    sim.settle();
+    run_until_running(sim, pods);
+    sim.advance(Duration::from_secs(5));
+}
+
+/// Runs the traffic generator at `rps` for `seconds` of virtual time; (requests, successes).
+pub fn traffic(sim: &mut Sim, rps: u32, seconds: u64) -> (u64, u64) {
+    let target = crate::network::traffic::Target {
+        namespace: "default".into(),
+        service: "web".into(),
+        port: None,
+        path: "/".into(),
+    };
+    sim.start_traffic(target, rps);
+    sim.advance(Duration::from_secs(seconds));
+    let totals = sim.stop_traffic().map(|g| g.totals()).unwrap_or_default();
+    let ok = u64::from(totals.ok_total());
+    (ok + u64::from(totals.failed_total()), ok)
+}

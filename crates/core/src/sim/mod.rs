@@ -68,6 +68,8 @@ pub struct Sim {
     record_lifecycles: bool,
     /// The traffic generator, while one runs (`lab traffic start`).
     traffic: Option<crate::network::traffic::Generator>,
+    /// The last generator stopped.
+    last_traffic: Option<crate::network::traffic::Generator>,
 }
 
 impl Sim {
@@ -91,6 +93,7 @@ impl Sim {
             record_lifecycles: true,
             over_budget: false,
             traffic: None,
+            last_traffic: None,
         };
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
@@ -351,9 +354,16 @@ impl Sim {
         self.queue.schedule(self.now, Timer::Traffic);
     }
 
-    /// Stops the generator; what it counted.
+    /// Stops the generator; what it counted (kept as the latest run).
     pub fn stop_traffic(&mut self) -> Option<crate::network::traffic::Generator> {
-        self.traffic.take()
+        let stopped = self.traffic.take();
+        self.last_traffic = stopped.clone();
+        stopped
+    }
+
+    /// The running generator, else the last one stopped (what lesson checks grade).
+    pub fn latest_traffic(&self) -> Option<&crate::network::traffic::Generator> {
+        self.traffic.as_ref().or(self.last_traffic.as_ref())
     }
 
     pub fn traffic(&self) -> Option<&crate::network::traffic::Generator> {

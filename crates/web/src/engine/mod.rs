@@ -89,6 +89,10 @@ pub trait LiveLab {
 pub trait LoadRun {
     fn run(&mut self, deployments: usize, replicas: usize) -> load::LoadReport;
     fn idle_hour(&mut self) -> u64;
+    /// The traffic benchmark: `pods` behind a Service, then (requests, successes) of the
+    /// traffic generator at `rps` for `seconds` of virtual time.
+    fn serve(&mut self, pods: usize);
+    fn traffic(&mut self, rps: u32, seconds: u64) -> (u64, u64);
 }
 
 /// The engine, once `load` has fetched it (natively: always).
@@ -171,6 +175,14 @@ impl LoadRun for Sim {
 
     fn idle_hour(&mut self) -> u64 {
         load::idle_hour(self)
+    }
+
+    fn serve(&mut self, pods: usize) {
+        load::serve(self, pods);
+    }
+
+    fn traffic(&mut self, rps: u32, seconds: u64) -> (u64, u64) {
+        load::traffic(self, rps, seconds)
     }
 }
 
