@@ -314,6 +314,41 @@ try {
     await chart.screenshot({ path: path.join(artifacts, "lifecycle-chart.png") });
   }, page);
 
+  // The graceful-shutdown lesson through the terminal: traffic under a rolling update drops
+  // requests, and the traffic panel plots them by second and version; then the task's fix (a
+  // preStop hook, a fresh run) rolls out with none dropped and the task completes.
+  await step("traffic-panel-shows-the-shutdown-race", async () => {
+    await page.goto(`${base}/#/lesson/graceful-shutdown`);
+    await page.locator("#step-heading").waitFor();
+    const panel = page.locator(".traffic-panel");
+    await panel.locator('.service-link[data-service="hello"] .endpoint.ready').nth(2).waitFor();
+    await type(page, "lab traffic start svc/hello --rps 100");
+    await type(page, "sleep 3s");
+    await type(page, "kubectl set image deployment/hello hello=hello:v2");
+    await type(page, "kubectl rollout status deployment/hello");
+    await type(page, "sleep 5s");
+    const chart = panel.locator("figure.traffic-chart");
+    await chart.waitFor();
+    const before = await chart.evaluate((f) => ({ ok: Number(f.dataset.ok), failed: Number(f.dataset.failed), red: f.querySelectorAll("rect.failed").length }));
+    if (!(before.ok > 1000 && before.failed > 0 && before.red > 0)) fail(`the panel should show a rollout that dropped requests: ${JSON.stringify(before)}`);
+    const legend = await chart.locator(".traffic-legend").innerText();
+    if (!legend.includes("v1") || !legend.includes("v2")) fail(`the legend lists ${JSON.stringify(legend)}`);
+    await panel.screenshot({ path: path.join(artifacts, "traffic-panel-race.png") });
+    await type(page, `kubectl patch deployment hello -p '{"spec":{"template":{"spec":{"containers":[{"name":"hello","lifecycle":{"preStop":{"sleep":{"seconds":5}}}}]}}}}'`);
+    await type(page, "kubectl rollout status deployment/hello");
+    await type(page, "sleep 5s");
+    await panel.locator("button.traffic-start").click();
+    await expectText(page, "traffic: 100 requests per second to svc/hello");
+    await type(page, "kubectl set image deployment/hello hello=hello:v1");
+    await type(page, "kubectl rollout status deployment/hello");
+    await type(page, "sleep 10s");
+    await page.waitForFunction(() => {
+      const f = document.querySelector(".traffic-panel figure.traffic-chart");
+      return f && Number(f.dataset.ok) > 1000 && Number(f.dataset.failed) === 0;
+    }, null, { timeout: TIMEOUT_MS }).catch(async () => fail(`the second run should drop nothing: ${await chart.getAttribute("data-failed")} failed`));
+    await panel.screenshot({ path: path.join(artifacts, "traffic-panel-fixed.png") });
+  }, page);
+
   // The pod doctor challenge: seed 1 draws billing (a request no node holds), auth (a readiness
   // probe on a closed port) and web (a mistyped image); `kubelab lessons challenge 1` shows them.
   await step("challenge-healed-and-scored", async () => {

@@ -1,7 +1,7 @@
 //! kubelab-core: a deterministic, virtual-time simulation of a Kubernetes control plane.
 //!
 //! Codemap:
-//! - [`addons`] — what operators install on top (a gang scheduler's CRD, later ingress, GPUs).
+//! - [`addons`] — what operators install on top (a gang scheduler's CRD, ingress-nginx, MetalLB, GPUs).
 //! - [`api`] — object types with Kubernetes' field names, `Quantity`, label selectors, codec.
 //! - [`apiserver`] — the door: one `Request` in (user, verb, resource, options), one `Response`
 //!   out; kubectl, lesson checks and the UI go through it.
@@ -21,6 +21,9 @@
 //! - [`checks`] — lesson checks, one file per kind: YAML shape, evaluator, learner message.
 //! - [`lesson`] — the lesson format (YAML), the lesson lab, the linter and the JSON Schema.
 //! - [`workload`] — what images do: the catalogue (registry), pulls, processes over time, probes.
+//! - [`shell`] — busybox `sh` and its applets: containers' commands, probes, hooks, `kubectl exec`.
+//! - [`network`] — Services → EndpointSlices → kube-proxy → a connection; cluster DNS, Ingress,
+//!   load balancers, the traffic generator.
 //! - [`gpu`] — GPU models and MIG geometry, the GPU Operator (GFD, device plugin, MIG manager),
 //!   NVIDIA's DRA driver, `nvidia-smi`.
 //! - [`dra`] — Dynamic Resource Allocation: a node's devices from its ResourceSlices, the CEL

@@ -42,3 +42,36 @@ fn an_endpoint_leaves_each_node_only_after_its_propagation_delay() {
     sim.advance(delay);
     assert_eq!(rules(&sim), 3);
 }
+
+#[test]
+fn client_ip_affinity_keeps_a_client_on_one_endpoint() {
+    let mut sim = lab(&format!(
+        "{FOUR_BEHIND_A_SERVICE}kubectl patch service hello -p '{{\"spec\":{{\"sessionAffinity\":\"ClientIP\"}}}}'\nsleep 3s\n"
+    ));
+    let client = sim.store().get::<Pod>("default", "client").unwrap().clone();
+    let ip = sim.store().get::<Service>("default", "hello").unwrap().spec.cluster_ip.clone().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..50 {
+        let Route::Backend { ip, .. } = connect(&mut sim, Client::Pod(&client), &ip, 80) else { panic!("no route") };
+        seen.insert(ip);
+    }
+    assert_eq!(seen.len(), 1, "{seen:?}");
+}
+
+#[test]
+fn a_node_port_answers_on_every_node_from_pods_and_from_outside() {
+    let mut sim = lab(&format!(
+        "{FOUR_BEHIND_A_SERVICE}kubectl expose deployment hello --name=hello-np --type=NodePort --port=80 --target-port=8080\nsleep 3s\n"
+    ));
+    let client = sim.store().get::<Pod>("default", "client").unwrap().clone();
+    let port = sim.store().get::<Service>("default", "hello-np").unwrap().spec.ports[0].node_port.unwrap();
+    for node_ip in ["10.0.0.10", "10.0.0.11", "10.0.0.12"] {
+        for from in [Client::Pod(&client), Client::Outside] {
+            let route = connect(&mut sim, from, node_ip, port);
+            assert!(matches!(route, Route::Backend { .. }), "{node_ip}:{port} from {from:?}: {route:?}");
+        }
+        assert_eq!(connect(&mut sim, Client::Outside, node_ip, 31999), Route::Refused);
+    }
+    let cluster_ip = sim.store().get::<Service>("default", "hello-np").unwrap().spec.cluster_ip.clone().unwrap();
+    assert_eq!(connect(&mut sim, Client::Outside, &cluster_ip, 80), Route::TimedOut, "ClusterIPs stay inside");
+}

@@ -24,6 +24,7 @@ use kubelab_core::view::cluster::{self as cluster_model, ClusterPicture};
 use kubelab_core::view::event_feed::{self, EventLine};
 use kubelab_core::view::gpus::{self, GpuNode};
 use kubelab_core::view::lifecycle::{self, Chartable, LifecycleChart};
+use kubelab_core::view::traffic::{self, TrafficView};
 
 /// What the simulator offers the page besides a running lab.
 pub trait Engine: Sync {
@@ -83,6 +84,8 @@ pub trait LiveLab {
     fn chartable(&self) -> Vec<Chartable>;
     /// The MIG board: every GPU node's GPUs, slices and instances.
     fn gpus(&self) -> Vec<GpuNode>;
+    /// The traffic panel: the generator's counts and each Service's endpoints.
+    fn traffic(&self) -> TrafficView;
 }
 
 /// The engine benchmark's phases on one cluster; the caller times each call.
@@ -278,6 +281,9 @@ impl LiveLab for LabSession {
     }
     fn chartable(&self) -> Vec<Chartable> {
         lifecycle::chartable(self.lab().sim().store())
+    }
+    fn traffic(&self) -> TrafficView {
+        traffic::panel(self.lab().sim())
     }
     fn gpus(&self) -> Vec<GpuNode> {
         gpus::board(self.lab().sim())

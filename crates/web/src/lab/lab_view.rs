@@ -1,5 +1,5 @@
 //! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
-//! with its scrubber, the share link, the cluster view with its machine palette, the MIG board, the manifest editor, its recent Events and what the last step
+//! with its scrubber, the share link, the cluster view with its machine palette, the traffic panel, the MIG board, the manifest editor, its recent Events and what the last step
 //! set in motion, plus the live region that announces what drags and the clock did.
 
 use crate::lab::clock_controls::ClockControls;
@@ -13,6 +13,7 @@ use crate::lab::reconcile_panel::ReconcilePanel;
 use crate::lab::share_link::ShareLink;
 use crate::lab::terminal::Terminal;
 use crate::lab::timeline_view::TimelineView;
+use crate::lab::traffic_panel::TrafficPanel;
 use leptos::prelude::*;
 
 #[component]
@@ -29,6 +30,7 @@ pub fn LabView(lab: LabHandle) -> impl IntoView {
             </div>
             <TimelineView lab=lab />
             <ClusterView lab=lab />
+            <TrafficPanel lab=lab />
             <MigBoard lab=lab />
             <ManifestEditor lab=lab />
             <EventFeed lab=lab />

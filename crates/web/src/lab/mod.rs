@@ -30,5 +30,6 @@ pub mod sliced_run;
 pub mod terminal;
 pub mod timeline;
 pub mod timeline_view;
+pub mod traffic_panel;
 pub mod yaml_highlight;
 pub mod yaml_tokens;
