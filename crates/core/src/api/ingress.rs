@@ -110,6 +110,14 @@ pub struct IngressLoadBalancerStatus {
     pub ingress: Vec<LoadBalancerIngress>,
 }
 
+impl Ingress {
+    /// The addresses its controller published (IPs, else host names), as ADDRESS shows them.
+    pub fn addresses(&self) -> Vec<String> {
+        let published = self.status.load_balancer.ingress.iter();
+        published.filter_map(|i| i.ip.clone().or_else(|| i.hostname.clone())).collect()
+    }
+}
+
 impl IngressBackend {
     /// `api:80` or `api:http`, as kubectl's describe names a backend.
     pub fn describe(&self) -> String {

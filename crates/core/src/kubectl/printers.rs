@@ -127,14 +127,7 @@ fn ingress_row(ingress: &crate::api::Ingress, age: String, wide: bool) -> Vec<St
         1..=3 => hosts.join(","),
         n => format!("{} + {} more...", hosts[..3].join(","), n - 3),
     };
-    let addresses: Vec<String> = ingress
-        .status
-        .load_balancer
-        .ingress
-        .iter()
-        .filter_map(|i| i.ip.clone().or_else(|| i.hostname.clone()))
-        .collect();
-    let mut address = addresses.join(",");
+    let mut address = ingress.addresses().join(",");
     if !wide && address.len() > 16 {
         address = format!("{}...", &address[..13]);
     }

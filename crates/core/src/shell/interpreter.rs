@@ -285,12 +285,10 @@ impl<'h> Shell<'h> {
                 return Flow::Forever;
             }
             self.vars.insert(variable.to_string(), value);
-            match self.list(body) {
-                Flow::Break(n) if n > 1 => return Flow::Break(n - 1),
-                Flow::Break(_) => break,
-                Flow::Continue(n) if n > 1 => return Flow::Continue(n - 1),
-                Flow::Continue(_) | Flow::Next => {}
-                other => return other,
+            match body_turn(self.list(body)) {
+                Turn::Again => {}
+                Turn::Stop => break,
+                Turn::Leave(flow) => return flow,
             }
         }
         Flow::Next
@@ -309,12 +307,10 @@ impl<'h> Shell<'h> {
             if (self.status == 0) == until {
                 break;
             }
-            match self.list(body) {
-                Flow::Break(n) if n > 1 => return Flow::Break(n - 1),
-                Flow::Break(_) => break,
-                Flow::Continue(n) if n > 1 => return Flow::Continue(n - 1),
-                Flow::Continue(_) | Flow::Next => {}
-                other => return other,
+            match body_turn(self.list(body)) {
+                Turn::Again => {}
+                Turn::Stop => break,
+                Turn::Leave(flow) => return flow,
             }
             status = self.status;
         }
@@ -764,6 +760,25 @@ impl<'h> Shell<'h> {
         }
         text.truncate(text.trim_end_matches('\n').len());
         text
+    }
+}
+
+/// What a loop does after one turn of its body.
+enum Turn {
+    Again,
+    /// `break` (of this loop).
+    Stop,
+    /// Out of this loop too: `exit`, forever, or `break N`/`continue N` for an outer loop.
+    Leave(Flow),
+}
+
+fn body_turn(flow: Flow) -> Turn {
+    match flow {
+        Flow::Break(n) if n > 1 => Turn::Leave(Flow::Break(n - 1)),
+        Flow::Break(_) => Turn::Stop,
+        Flow::Continue(n) if n > 1 => Turn::Leave(Flow::Continue(n - 1)),
+        Flow::Continue(_) | Flow::Next => Turn::Again,
+        other => Turn::Leave(other),
     }
 }
 

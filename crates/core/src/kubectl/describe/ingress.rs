@@ -15,14 +15,7 @@ pub fn describe(describer: &Describer<'_>, ingress: &Ingress) -> String {
     w.write(LEVEL_0, &format!("Name:\t{}\n", meta.name));
     labels_multiline(&mut w, "", "Labels", &meta.labels);
     w.write(LEVEL_0, &format!("Namespace:\t{}\n", meta.namespace));
-    let addresses: Vec<String> = ingress
-        .status
-        .load_balancer
-        .ingress
-        .iter()
-        .filter_map(|i| i.ip.clone().or_else(|| i.hostname.clone()))
-        .collect();
-    w.write(LEVEL_0, &format!("Address:\t{}\n", addresses.join(",")));
+    w.write(LEVEL_0, &format!("Address:\t{}\n", ingress.addresses().join(",")));
     w.write(LEVEL_0, &format!("Ingress Class:\t{}\n", spec.ingress_class_name.as_deref().unwrap_or("<none>")));
     let default =
         spec.default_backend.as_ref().map_or("<default>".to_string(), |b| backend(describer, &meta.namespace, b));
