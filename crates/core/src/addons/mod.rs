@@ -6,6 +6,7 @@
 //! custom resources with its CRDs.
 
 mod coscheduling;
+mod gateway_api;
 mod ingress_nginx;
 mod metallb;
 mod nvidia_dra_driver;
@@ -28,7 +29,8 @@ pub struct Addon {
 }
 
 /// Every add-on a lab can install, by name.
-pub const ADDONS: &[Addon] = &[coscheduling::ADDON, ingress_nginx::ADDON, metallb::ADDON, nvidia_dra_driver::ADDON];
+pub const ADDONS: &[Addon] =
+    &[coscheduling::ADDON, gateway_api::ADDON, ingress_nginx::ADDON, metallb::ADDON, nvidia_dra_driver::ADDON];
 
 /// The objects of an add-on's manifest (YAML the add-on ships, checked by its test).
 fn manifest_objects(text: &str) -> Vec<Object> {

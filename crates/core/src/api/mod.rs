@@ -5,6 +5,7 @@
 
 pub mod affinity;
 pub mod codec;
+pub mod condition;
 pub mod config_map;
 pub mod container;
 pub mod custom_resource_definition;
@@ -12,7 +13,10 @@ pub mod deployment;
 pub mod device_class;
 pub mod endpoint_slice;
 pub mod event;
+pub mod gateway;
+pub mod gateway_class;
 pub mod horizontal_pod_autoscaler;
+pub mod http_route;
 pub mod ingress;
 pub mod ingress_class;
 pub mod intstr;
@@ -43,7 +47,10 @@ pub use deployment::Deployment;
 pub use device_class::DeviceClass;
 pub use endpoint_slice::EndpointSlice;
 pub use event::Event;
+pub use gateway::Gateway;
+pub use gateway_class::GatewayClass;
 pub use horizontal_pod_autoscaler::HorizontalPodAutoscaler;
+pub use http_route::HttpRoute;
 pub use ingress::Ingress;
 pub use ingress_class::IngressClass;
 pub use lease::Lease;
@@ -102,6 +109,11 @@ macro_rules! for_each_kind {
             IngressClass => ingress_classes ("networking.k8s.io", "v1", "ingressclasses", "ingressclass", [], cluster),
             // Custom resources: served once an add-on installs their CRD.
             PodGroup => pod_groups ("scheduling.x-k8s.io", "v1alpha1", "podgroups", "podgroup", ["pg", "pgs"], namespaced, crd),
+            // The Gateway API's standard channel, served once the gateway-api add-on installs it.
+            GatewayClass => gateway_classes ("gateway.networking.k8s.io", "v1", "gatewayclasses", "gatewayclass", ["gc"], cluster, crd),
+            Gateway => gateways ("gateway.networking.k8s.io", "v1", "gateways", "gateway", ["gtw"], namespaced, crd),
+            HttpRoute => http_routes ("gateway.networking.k8s.io", "v1", "httproutes", "httproute", [], namespaced, crd,
+                kind = "HTTPRoute"),
         }
     };
 }
@@ -111,7 +123,7 @@ macro_rules! for_each_kind {
 #[macro_export]
 macro_rules! api_kinds {
     (() $($kind:ident => $field:ident ($group:literal, $version:literal, $plural:literal, $singular:literal,
-        [$($short:literal),*], $scope:ident $(, $crd:ident)?)),* $(,)?) => {
+        [$($short:literal),*], $scope:ident $(, $crd:ident)? $(, kind = $kind_name:literal)?)),* $(,)?) => {
         /// The kinds the core knows, in discovery order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -122,7 +134,8 @@ macro_rules! api_kinds {
         pub const RESOURCES: &[ResourceInfo] = &[
             $(ResourceInfo {
                 kind: Kind::$kind,
-                kind_name: stringify!($kind),
+                // The wire's name where Rust's differs (`HTTPRoute` for `HttpRoute`).
+                kind_name: [$($kind_name,)? stringify!($kind)][0],
                 group: $group,
                 version: $version,
                 plural: $plural,

@@ -51,6 +51,8 @@ pub struct Controllers {
     pub ingress_nginx: crate::network::ingress::IngressController,
     /// MetalLB's controller (with its add-on): LoadBalancer addresses.
     pub metallb: crate::network::load_balancer::LoadBalancerController,
+    /// NGINX Gateway Fabric (with the gateway-api add-on): Gateway API status.
+    pub nginx_gateway: crate::network::gateway::GatewayController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
     /// scheduler-plugins' PodGroup status (with the coscheduling add-on).
@@ -202,6 +204,7 @@ impl Controllers {
             ControllerName::KubeProxy => self.kube_proxy.sync(store),
             ControllerName::IngressNginx => self.ingress_nginx.sync(store),
             ControllerName::MetalLb => self.metallb.sync(store),
+            ControllerName::NginxGateway => self.nginx_gateway.sync(store),
             ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
             ControllerName::PodGroup => self.pod_group.sync(store),
             // Sliced: `take_turn` runs them a share at a time.
@@ -230,6 +233,7 @@ impl Controllers {
             (ControllerName::KubeProxy, &self.kube_proxy.informer),
             (ControllerName::IngressNginx, &self.ingress_nginx.informer),
             (ControllerName::MetalLb, &self.metallb.informer),
+            (ControllerName::NginxGateway, &self.nginx_gateway.informer),
             (ControllerName::HorizontalPodAutoscaler, &self.horizontal_pod_autoscaler.informer),
         ];
         informers.into_iter().map(|(name, informer)| (name, informer.relists())).collect()

@@ -22,6 +22,7 @@ pub enum ControllerName {
     KubeProxy,
     IngressNginx,
     MetalLb,
+    NginxGateway,
     HorizontalPodAutoscaler,
     PodGroup,
 }
@@ -29,7 +30,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 16] = [
+    pub const PASS: [ControllerName; 17] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         ControllerName::Deployment,
@@ -44,6 +45,7 @@ impl ControllerName {
         ControllerName::KubeProxy,
         ControllerName::IngressNginx,
         ControllerName::MetalLb,
+        ControllerName::NginxGateway,
         ControllerName::HorizontalPodAutoscaler,
         ControllerName::PodGroup,
     ];
@@ -65,6 +67,7 @@ impl ControllerName {
             ControllerName::KubeProxy => "kube-proxy",
             ControllerName::IngressNginx => "nginx-ingress-controller",
             ControllerName::MetalLb => "metallb-controller",
+            ControllerName::NginxGateway => "nginx-gateway-fabric",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
             ControllerName::PodGroup => "podgroup-controller",
         }
@@ -94,6 +97,7 @@ impl ControllerName {
             // The ingress-nginx add-on's controller, under its own service account.
             ControllerName::IngressNginx => return Some(UserInfo::service_account("ingress-nginx", "ingress-nginx")),
             ControllerName::MetalLb => return Some(UserInfo::service_account("metallb-system", "controller")),
+            ControllerName::NginxGateway => return Some(UserInfo::service_account("nginx-gateway", "nginx-gateway")),
             // Its parts write as their own service accounts (`gpu/operator.rs`).
             ControllerName::GpuOperator => return None,
         };

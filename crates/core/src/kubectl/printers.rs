@@ -38,6 +38,10 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         ResourceSlice => (&["NAME", "NODE", "DRIVER", "POOL", "AGE"], &[]),
         Ingress => (&["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"], &[]),
         IngressClass => (&["NAME", "CONTROLLER", "PARAMETERS", "AGE"], &[]),
+        // The Gateway API CRDs' additionalPrinterColumns.
+        GatewayClass => (&["NAME", "CONTROLLER", "ACCEPTED", "AGE"], &[]),
+        Gateway => (&["NAME", "CLASS", "ADDRESS", "PROGRAMMED", "AGE"], &[]),
+        HttpRoute => (&["NAME", "HOSTNAMES", "AGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -103,6 +107,20 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             });
             (vec![class.spec.controller.clone().unwrap_or_default(), parameters, age], vec![])
         }
+        Object::GatewayClass(class) => {
+            let accepted = condition_status(&class.status.conditions, "Accepted");
+            (vec![class.spec.controller_name.clone(), accepted, age], vec![])
+        }
+        Object::Gateway(gateway) => {
+            let addresses: Vec<&str> = gateway.status.addresses.iter().map(|a| a.value.as_str()).collect();
+            let programmed = condition_status(&gateway.status.conditions, "Programmed");
+            (vec![gateway.spec.gateway_class_name.clone(), addresses.join(" "), programmed, age], vec![])
+        }
+        Object::HttpRoute(route) => {
+            let hostnames = route.spec.hostnames.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(",");
+            let hostnames = if route.spec.hostnames.is_empty() { String::new() } else { format!("[{hostnames}]") };
+            (vec![hostnames, age], vec![])
+        }
         Object::ResourceSlice(slice) => {
             let spec = &slice.spec;
             (vec![spec.node_name.clone().unwrap_or_default(), spec.driver.clone(), spec.pool.name.clone(), age], vec![])
@@ -133,6 +151,11 @@ fn ingress_row(ingress: &crate::api::Ingress, age: String, wide: bool) -> Vec<St
     }
     let ports = if spec.tls.is_empty() { "80" } else { "80, 443" };
     vec![class, hosts, address, ports.to_string(), age]
+}
+
+/// A `.status.conditions[?(@.type==T)].status` column: empty when the condition is not there.
+fn condition_status(conditions: &[crate::api::condition::Condition], type_: &str) -> String {
+    conditions.iter().find(|c| c.type_ == type_).map(|c| c.status.clone()).unwrap_or_default()
 }
 
 /// printResourceClaim's STATE: `deleted`, `pending` or `allocated`, then `reserved`.

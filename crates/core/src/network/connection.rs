@@ -165,6 +165,20 @@ pub fn request(sim: &mut Sim, ip: &str, port: i32, path: &str) -> Answer {
 /// The same with a `Host` header (what an ingress controller routes by); `hops` counts the
 /// proxies the request went through already.
 pub fn request_host(sim: &mut Sim, ip: &str, port: i32, path: &str, host: Option<&str>, hops: u32) -> Answer {
+    let headers: Vec<(String, String)> = host.map(|h| ("Host".to_string(), h.to_string())).into_iter().collect();
+    request_headers(sim, ip, port, path, &headers, hops)
+}
+
+/// The same with request headers (`Host` among them; a gateway matches on the others).
+pub fn request_headers(
+    sim: &mut Sim,
+    ip: &str,
+    port: i32,
+    path: &str,
+    headers: &[(String, String)],
+    hops: u32,
+) -> Answer {
+    let host = headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("host")).map(|(_, v)| v.as_str());
     let Some(pod) = super::dns::pod_with_ip(sim.store(), ip).cloned() else { return Answer::Unreachable };
     let (namespace, name) = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
     let Some(node) = sim.pod_node_server(&pod) else { return Answer::Unreachable };
@@ -172,10 +186,14 @@ pub fn request_host(sim: &mut Sim, ip: &str, port: i32, path: &str, host: Option
     let mut response = None;
     for spec in pod.spec.containers.iter() {
         let Some(process) = node.running_container(&pod, &spec.name) else { continue };
-        let controller = process.image.workload.behaviour.ingress_controller.clone();
-        if let Some(controller) = controller.filter(|_| port == 80 || port == 443) {
+        let behaviour = &process.image.workload.behaviour;
+        let (controller, gateway) = (behaviour.ingress_controller.clone(), behaviour.gateway_controller.is_some());
+        if (controller.is_some() || gateway) && (port == 80 || port == 443) {
             let host = host.map_or_else(|| ip.to_string(), str::to_string);
-            return super::ingress::serve(sim, &controller, &host, path, port == 443, hops);
+            return match controller {
+                Some(controller) => super::ingress::serve(sim, &controller, &host, path, port == 443, hops),
+                None => super::gateway::serve(sim, &host, path, headers, hops),
+            };
         }
         if let Ok(http) = process.image.workload.respond(spec, path, port, &name, now.since(process.started_at)) {
             response = Some((spec.name.clone(), http));

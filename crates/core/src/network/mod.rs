@@ -4,6 +4,7 @@
 
 pub mod connection;
 pub mod dns;
+pub mod gateway;
 pub mod ingress;
 pub mod ingress_rules;
 pub mod kube_proxy;

@@ -22,6 +22,8 @@ pub struct Target {
     /// The Service port; `None`: its first.
     pub port: Option<i32>,
     pub path: String,
+    /// The `Host` header, for a Service that is an ingress controller or a gateway.
+    pub host: Option<String>,
 }
 
 /// What one second of traffic did.
@@ -82,14 +84,22 @@ pub fn run_batch(sim: &mut Sim, target: &Target, rps: u32) -> Second {
         return second;
     };
     let clients = client_pods(sim);
-    // Within one batch the cluster stands still: each backend answers the same way.
+    // Within one batch the cluster stands still: a pod that answers itself answers every
+    // request the same way. A proxy (an ingress controller, a gateway) picks again each time.
     let mut answers: BTreeMap<(String, i32), Result<String, String>> = BTreeMap::new();
     for i in 0..rps as usize {
         let client = &clients[i % clients.len()];
         let outcome = match connection::connect(sim, Client::Pod(client), &ip, port) {
-            Route::Backend { ip, port, .. } => {
-                answers.entry((ip.clone(), port)).or_insert_with(|| answer(sim, &ip, port, &target.path)).clone()
-            }
+            Route::Backend { ip, port, .. } => match answers.get(&(ip.clone(), port)) {
+                Some(known) => known.clone(),
+                None => {
+                    let (outcome, direct) = answer(sim, &ip, port, &target.path, target.host.as_deref());
+                    if direct {
+                        answers.insert((ip, port), outcome.clone());
+                    }
+                    outcome
+                }
+            },
             Route::Refused => Err("connection refused".into()),
             Route::TimedOut => Err("timed out".into()),
             Route::Unreachable => Err("host unreachable".into()),
@@ -102,15 +112,25 @@ pub fn run_batch(sim: &mut Sim, target: &Target, rps: u32) -> Second {
     second
 }
 
-/// One backend's answer: the answering pod's version, or why it failed.
-fn answer(sim: &mut Sim, ip: &str, port: i32, path: &str) -> Result<String, String> {
-    match connection::request(sim, ip, port, path) {
+/// One backend's answer: the answering pod's version, or why it failed; and whether the pod at
+/// `ip` answered itself (rather than proxying to another).
+fn answer(sim: &mut Sim, ip: &str, port: i32, path: &str, host: Option<&str>) -> (Result<String, String>, bool) {
+    let answered = connection::request_host(sim, ip, port, path, host, 0);
+    let direct = match &answered {
+        Answer::Http { pod, .. } => {
+            let at = super::dns::pod_with_ip(sim.store(), ip);
+            at.is_some_and(|p| p.metadata.namespace == pod.0 && p.metadata.name == pod.1)
+        }
+        _ => true,
+    };
+    let outcome = match answered {
         Answer::Http { status, pod, .. } if (200..400).contains(&status) => Ok(version(sim, &pod)),
         Answer::Http { status, .. } => Err(format!("HTTP {status}")),
         Answer::Refused => Err("connection refused".into()),
         Answer::Unreachable => Err("host unreachable".into()),
         Answer::Killed => Err("connection reset".into()),
-    }
+    };
+    (outcome, direct)
 }
 
 /// A pod's version: its `app.kubernetes.io/version` or `version` label, else its first

@@ -74,7 +74,7 @@ pub const LAB_VERBS: &[LabVerb] = &[
     },
     LabVerb {
         words: &["traffic", "start"],
-        usage: "lab traffic start svc/NAME [--rps 100] [--port PORT] [--path /] [-n NAMESPACE]",
+        usage: "lab traffic start svc/NAME [--rps 100] [--port PORT] [--path /] [--host NAME] [-n NAMESPACE]",
         flags: super::lab_traffic::START_FLAGS,
         run: super::lab_traffic::start,
     },

@@ -56,8 +56,14 @@ pub fn curl(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     if https && !args.switch("insecure") {
         return Err("curl: (60) SSL certificate problem: self-signed certificate\nMore details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.".into());
     }
-    let host_header = header_host.unwrap_or_else(|| host.to_string());
-    match connection::request_host(sim, &ip, backend_port, path, Some(&host_header), 0) {
+    let mut headers: Vec<(String, String)> = args
+        .all("header")
+        .iter()
+        .filter_map(|h| h.split_once(':').map(|(n, v)| (n.trim().to_string(), v.trim().to_string())))
+        .filter(|(n, _)| !n.eq_ignore_ascii_case("host"))
+        .collect();
+    headers.push(("Host".to_string(), header_host.unwrap_or_else(|| host.to_string())));
+    match connection::request_headers(sim, &ip, backend_port, path, &headers, 0) {
         Answer::Http { status, body, .. } => {
             let mut text = String::new();
             if args.switch("include") {

@@ -9,6 +9,7 @@ pub const START_FLAGS: &[Flag] = &[
     Flag::value("rps", None, "Requests per second (default 100)"),
     Flag::value("port", None, "The Service port (default: its first)"),
     Flag::value("path", None, "The path requested (default /)"),
+    Flag::value("host", None, "The Host header (for an ingress controller's or a gateway's Service)"),
     Flag::value("namespace", Some('n'), "The Service's namespace"),
 ];
 
@@ -30,7 +31,8 @@ pub fn start(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     }
     let port = args.get("port").map(|_| number("port", 0).map(|p| p as i32)).transpose()?;
     let path = args.get("path").unwrap_or("/").to_string();
-    sim.start_traffic(Target { namespace, service: name.to_string(), port, path }, rps);
+    let host = args.get("host").map(str::to_string);
+    sim.start_traffic(Target { namespace, service: name.to_string(), port, path, host }, rps);
     Ok(format!("traffic: {rps} requests per second to svc/{name}"))
 }
 

@@ -14,7 +14,7 @@ pub const APPLETS: &[&str] = &[
     ":", "mkdir", "ls", "date", "env", "printenv", "hostname", "wget", "nslookup", "nc", "ip", "ps", "kill", "trap",
     "cd", "export", "unset", "read", "eval", "exec", "shift", "set", "wait", "break", "continue", "tail", "head",
     "top", "seq", "sort", "uniq", "wc", "grep", "basename", "dirname", "id", "whoami", "pwd", "uname", "which",
-    "command", "ping", "umask", "ulimit", "cut", "tr",
+    "command", "ping", "umask", "ulimit", "cut", "tr", "yes",
 ];
 
 /// The applets that read stdin; the others leave it to the next command (`while read`).
@@ -82,6 +82,13 @@ pub fn run(name: &str, args: &[String], io: &mut Io, ctx: &Context<'_>) -> Optio
         }
         "which" | "command" => which(args, io),
         "top" => FOREVER,
+        "yes" => {
+            let line = if args.is_empty() { "y".to_string() } else { args.join(" ") };
+            while io.stdout_len < 64 << 10 {
+                io.out(format!("{line}\n"));
+            }
+            FOREVER
+        }
         // The network and process applets are the host's; a host without a network (the
         // kubelet's timeline) lets them succeed quietly.
         _ if super::is_applet(name) => 0,

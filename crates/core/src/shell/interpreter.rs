@@ -54,6 +54,8 @@ pub struct Shell<'h> {
     depth: usize,
     /// How many `$(…)` have run (an assignment's status is its last one's).
     substitutions: usize,
+    /// Whether the learner was told that a pipe's output was cut.
+    said_cut: bool,
 }
 
 impl<'h> Shell<'h> {
@@ -75,6 +77,7 @@ impl<'h> Shell<'h> {
             iterations: 0,
             depth: 0,
             substitutions: 0,
+            said_cut: false,
         }
     }
 
@@ -125,12 +128,25 @@ impl<'h> Shell<'h> {
     }
 
     fn out(&mut self, text: &str) {
-        match self.captures.last_mut() {
+        let cut = match self.captures.last_mut() {
             Some(buffer) => {
                 let room = MAX_CAPTURE_BYTES.saturating_sub(buffer.len());
-                buffer.push_str(truncate(text, room));
+                let kept = truncate(text, room);
+                // Whole lines only: the next stage never reads half a line.
+                let kept =
+                    if kept.len() < text.len() { &kept[..kept.rfind('\n').map_or(0, |at| at + 1)] } else { kept };
+                buffer.push_str(kept);
+                text.len() > room
             }
-            None => self.host.terminal(text),
+            None => {
+                self.host.terminal(text);
+                false
+            }
+        };
+        // Said once, so a pipeline's answer is never silently short.
+        if cut && !self.said_cut {
+            self.said_cut = true;
+            self.host.terminal("sh: a pipe holds at most 1 MiB here; the rest of the output was dropped\n");
         }
     }
 
@@ -225,7 +241,11 @@ impl<'h> Shell<'h> {
             if i > 0 {
                 self.stdin.pop();
             }
-            if flow == Flow::Forever {
+            // A producer that would run forever (`while true; do echo x; done`, `yes`) has
+            // filled its pipe; the next stage reads what it wrote, as `head` would before the
+            // producer got SIGPIPE. One that wrote nothing blocks the pipeline for good.
+            let wrote = input.as_ref().is_some_and(|text| !text.is_empty());
+            if flow == Flow::Forever && (last || !wrote) {
                 return flow;
             }
         }

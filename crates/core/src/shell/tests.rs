@@ -75,6 +75,14 @@ fn lists_pipes_and_exit_codes() {
     check("seq 3 | head -1", "1\n", 0);
     check("echo 'Address: 10.0.0.1' | cut -d' ' -f2", "10.0.0.1\n", 0);
     check("echo hello | tr a-z A-Z", "HELLO\n", 0);
+    check("while true; do echo x; done | head -3", "x\nx\nx\n", 0);
+    check("yes | head -2", "y\ny\n", 0);
+    assert_eq!(sh("sleep infinity | cat").1, Ending::Forever);
+    check(
+        "seq 1000000 | tail -1",
+        "sh: a pipe holds at most 1 MiB here; the rest of the output was dropped\n165668\n",
+        0,
+    );
 }
 
 #[test]

@@ -103,6 +103,7 @@ pub fn traffic(sim: &mut Sim, rps: u32, seconds: u64) -> (u64, u64) {
         service: "web".into(),
         port: None,
         path: "/".into(),
+        host: None,
     };
     sim.start_traffic(target, rps);
     sim.advance(Duration::from_secs(seconds));

@@ -9,9 +9,9 @@ use super::{
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{
-    ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, HorizontalPodAutoscaler,
-    Ingress, IngressClass, Kind, Lease, Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource,
-    ResourceClaim, ResourceClaimTemplate, ResourceSlice, Secret, Service,
+    ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
+    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, Namespace, Node, Object, Pod, PodGroup,
+    PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceSlice, Secret, Service,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -283,6 +283,39 @@ impl Stored for IngressClass {
     table_fns!();
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         networking_validation::ingress_class(self, old)
+    }
+}
+
+impl Stored for GatewayClass {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
+impl Stored for Gateway {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        networking_validation::gateway(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
+impl Stored for HttpRoute {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        networking_validation::http_route(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
     }
 }
 

@@ -1,12 +1,15 @@
 //! Validation and admission of the networking.k8s.io kinds (pkg/apis/networking/validation and
 //! the DefaultIngressClass admission plugin), worded as upstream's field errors:
-//! `spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified`.
+//! `spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified`; and
+//! what the Gateway API CRDs' schemas check (their OpenAPI and CEL rules), in the apiextensions
+//! server's words.
 
 use super::Store;
 use super::validation::is_dns1123_subdomain;
 use crate::api::ingress::Ingress;
 use crate::api::ingress::{HttpIngressPath, IngressBackend};
 use crate::api::ingress_class::IngressClass;
+use crate::api::{Gateway, HttpRoute};
 use crate::error::{FieldError, go_quote};
 
 const PATH_TYPES: [&str; 3] = ["Exact", "ImplementationSpecific", "Prefix"];
@@ -162,6 +165,58 @@ pub fn ingress_class(class: &IngressClass, old: Option<&IngressClass>) -> Vec<Fi
             go_quote(class.spec.controller.as_deref().unwrap_or("")),
             "field is immutable",
         ));
+    }
+    causes
+}
+
+/// The Gateway CRD's rules: one listener at least, unique names, ports 1–65535, known protocols.
+pub fn gateway(gateway: &Gateway) -> Vec<FieldError> {
+    let mut causes = Vec::new();
+    let listeners = &gateway.spec.listeners;
+    if gateway.spec.gateway_class_name.is_empty() {
+        causes.push(FieldError::required("spec.gatewayClassName", ""));
+    }
+    if listeners.is_empty() {
+        causes.push(FieldError::invalid("spec.listeners", "[]", "spec.listeners in body should have at least 1 items"));
+    }
+    for (i, listener) in listeners.iter().enumerate() {
+        if !(1..=65535).contains(&listener.port) {
+            causes.push(FieldError::invalid(
+                format!("spec.listeners[{i}].port"),
+                listener.port.to_string(),
+                "spec.listeners[{i}].port in body should be greater than or equal to 1".replace("{i}", &i.to_string()),
+            ));
+        }
+        if listeners[..i].iter().any(|l| l.name == listener.name) {
+            causes.push(FieldError::invalid(
+                "spec.listeners",
+                "\"object\"",
+                "Listener name must be unique within the Gateway",
+            ));
+        }
+    }
+    causes
+}
+
+/// The HTTPRoute CRD's rules: backend weights 0–1,000,000, a port for Service backends.
+pub fn http_route(route: &HttpRoute) -> Vec<FieldError> {
+    let mut causes = Vec::new();
+    for (i, rule) in route.spec.rules.iter().enumerate() {
+        for (j, backend) in rule.backend_refs.iter().enumerate() {
+            let at = format!("spec.rules[{i}].backendRefs[{j}]");
+            if let Some(weight) = backend.weight.filter(|w| !(0..=1_000_000).contains(w)) {
+                causes.push(FieldError::invalid(
+                    format!("{at}.weight"),
+                    weight.to_string(),
+                    format!("{at}.weight in body should be less than or equal to 1000000"),
+                ));
+            }
+            let is_service = backend.kind.as_deref().is_none_or(|k| k == "Service")
+                && backend.group.as_deref().is_none_or(str::is_empty);
+            if is_service && backend.port.is_none() {
+                causes.push(FieldError::invalid(at.clone(), "\"object\"", "Must have port for Service reference"));
+            }
+        }
     }
     causes
 }

@@ -82,7 +82,8 @@ pub fn panel(sim: &Sim) -> TrafficView {
 /// The learner's Services (not the system's), each with its slices' endpoints.
 fn services(sim: &Sim) -> Vec<ServiceLinks> {
     let store = sim.store();
-    let system = |ns: &str| ns.starts_with("kube-") || ns == "ingress-nginx" || ns == "metallb-system";
+    let system =
+        |ns: &str| ns.starts_with("kube-") || matches!(ns, "ingress-nginx" | "metallb-system" | "nginx-gateway");
     let services =
         store.list::<Service>(None).filter(|s| !system(&s.metadata.namespace) && s.metadata.name != "kubernetes");
     services

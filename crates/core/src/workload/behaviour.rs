@@ -65,6 +65,10 @@ pub struct Behaviour {
     /// by the Ingresses of the classes naming this controller (`network/ingress.rs`).
     #[serde(default)]
     pub ingress_controller: Option<String>,
+    /// A Gateway API implementation (`gateway.nginx.org/nginx-gateway-controller`): requests
+    /// on its HTTP ports are routed by the HTTPRoutes of its Gateways (`network/gateway.rs`).
+    #[serde(default)]
+    pub gateway_controller: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
