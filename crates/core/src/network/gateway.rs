@@ -351,3 +351,32 @@ fn nginx(status: u16, title: &str) -> Answer {
     );
     Answer::Http { status, body, latency: Duration::ZERO, pod: (NAMESPACE.to_string(), SERVICE.to_string()) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(yaml: &str) -> HttpRouteRule {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    #[test]
+    fn hostnames_and_match_precedence_follow_the_spec() {
+        assert!(hostname_matches("*.example.com", "shop.example.com"));
+        assert!(hostname_matches("*.example.com", "a.b.example.com"), "Gateway API wildcards cover one or more labels");
+        assert!(!hostname_matches("*.example.com", "example.com"));
+        assert!(hostname_matches("Shop.Example.com", "shop.example.com"));
+        let prefix = rule("matches: [{path: {type: PathPrefix, value: /api}}]");
+        let exact = rule("matches: [{path: {type: Exact, value: /api}}]");
+        let header =
+            rule("matches: [{path: {type: PathPrefix, value: /api}, headers: [{name: X-Canary, value: always}]}]");
+        let everything = rule("backendRefs: []");
+        let canary = [("X-Canary".to_string(), "always".to_string())];
+        let score = |r: &HttpRouteRule, path: &str, headers: &[(String, String)]| rule_score(r, path, headers);
+        assert!(score(&exact, "/api", &[]) > score(&prefix, "/api", &[]), "an Exact path beats a prefix");
+        assert!(score(&header, "/api/x", &canary) > score(&prefix, "/api/x", &canary), "more header matches win a tie");
+        assert_eq!(score(&header, "/api/x", &[]), None);
+        assert_eq!(score(&prefix, "/apiary", &[]), None, "PathPrefix matches whole elements");
+        assert!(score(&everything, "/anything", &[]).is_some(), "no matches: every request");
+    }
+}
