@@ -154,10 +154,18 @@ try {
       .catch(() => fail("the dashboard does not say joins are locked"));
     const late = await openPage("late learner");
     await late.goto(`${base}/#/join`);
+    // The app settles first (who is signed in, the server's features): a form it redraws
+    // afterwards would lose what was typed.
+    await late.waitForLoadState("networkidle");
     await late.locator("#join-code").fill(joinCode);
     await late.locator("#display-name").fill("Late");
+    if ((await late.locator("#join-code").inputValue()) !== joinCode) fail("the join form lost the code typed into it");
     await late.getByRole("button", { name: "Join" }).click();
-    await late.getByText("locked joins").waitFor().catch(() => fail("a join to a locked class was not refused with a reason"));
+    await orFormError(late, late.getByText("locked joins").waitFor(), "a join to a locked class was not refused with its reason")
+      .catch(async (error) => {
+        await late.screenshot({ path: path.join(artifacts, "class-failed-late-learner.png"), fullPage: true }).catch(() => {});
+        throw error;
+      });
     await late.close();
     // The browser logs the refused request itself; that one is expected here.
     const expected = (e) => e.startsWith("late learner:") && e.includes("403");
