@@ -48,11 +48,11 @@ pub struct Controllers {
     /// Every node's kube-proxy: the Service rules each has programmed, over time.
     pub kube_proxy: crate::network::KubeProxy,
     /// ingress-nginx's controller (with its add-on): Ingress status, and its round robin.
-    pub ingress_nginx: crate::network::ingress::IngressController,
+    pub ingress_nginx: crate::network::ingress_status::IngressController,
     /// MetalLB's controller (with its add-on): LoadBalancer addresses.
     pub metallb: crate::network::load_balancer::LoadBalancerController,
     /// NGINX Gateway Fabric (with the gateway-api add-on): Gateway API status.
-    pub nginx_gateway: crate::network::gateway::GatewayController,
+    pub nginx_gateway: crate::network::gateway_status::GatewayController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
     /// scheduler-plugins' PodGroup status (with the coscheduling add-on).

@@ -5,8 +5,10 @@
 pub mod connection;
 pub mod dns;
 pub mod gateway;
+pub mod gateway_status;
 pub mod ingress;
 pub mod ingress_rules;
+pub mod ingress_status;
 pub mod kube_proxy;
 pub mod load_balancer;
 pub mod nslookup;

@@ -1,8 +1,8 @@
 //! busybox's text applets (`echo`, `cat`, `seq`, `sort`, `uniq -c`, `head`, `grep`, `wc`,
 //! `test`…), worded as busybox 1.37 words them. Pure: text in, text out.
 
+use super::Files;
 use super::Io;
-use super::interpreter::Files;
 use crate::sim::time::Duration;
 
 /// The exit code an applet returns to say it blocks forever (`tail -f`, `top`).

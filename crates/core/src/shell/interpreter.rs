@@ -3,11 +3,8 @@
 //! bounds (steps, loop turns, nesting, bytes) so a hostile script cannot run away.
 
 use super::syntax::{self, Command, Connector, List, ParamOp, Part, Pipeline, Redirect, Word};
-use super::{Ending, FileChange, Host, Io, applets, arithmetic};
+use super::{Ending, FileChange, Files, Host, Io, applets, arithmetic};
 use std::collections::BTreeMap;
-
-/// A container's files, by path.
-pub type Files = BTreeMap<String, String>;
 
 /// Most simple commands one run executes; past it the script is taken to run forever.
 const MAX_STEPS: usize = 100_000;

@@ -10,10 +10,13 @@ mod syntax;
 #[cfg(test)]
 mod tests;
 
-pub use interpreter::{Files, Shell};
+pub use interpreter::Shell;
 pub use syntax::parse;
 
 use crate::sim::time::Duration;
+
+/// A container's files, by path.
+pub type Files = std::collections::BTreeMap<String, String>;
 
 /// busybox's banner line, which its applets print above their usage.
 pub const BUSYBOX_BANNER: &str = "BusyBox v1.37.0 (2024-09-26 21:31:42 UTC) multi-call binary.";

@@ -271,7 +271,7 @@ impl Sim {
     }
 
     /// ingress-nginx's controller state (its round-robin turns).
-    pub fn ingress_controller_mut(&mut self) -> &mut crate::network::ingress::IngressController {
+    pub fn ingress_controller_mut(&mut self) -> &mut crate::network::ingress_status::IngressController {
         &mut self.controllers.ingress_nginx
     }
 
