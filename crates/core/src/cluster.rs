@@ -70,17 +70,32 @@ impl NodeTemplate {
     }
 }
 
-/// A cluster file: `nodes: [{name, cpu, memory, pods, labels, taints, gpu, migStrategy}]`.
+/// A cluster file: `nodes: [{name, cpu, memory, pods, labels, taints, gpu, migStrategy}]`, the
+/// workers; `controlPlane: false` leaves out the control-plane node and kube-system's pods.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClusterSpec {
+    /// A tainted control-plane node running the control plane as static pods, CoreDNS, and
+    /// kube-proxy and kindnet on every node, as `kind create cluster` makes (`kubeadm/`). On
+    /// by default; benchmarks and focused unit tests turn it off.
+    #[serde(default = "yes", rename = "controlPlane", skip_serializing_if = "is_true")]
+    pub control_plane: bool,
     pub nodes: Vec<NodeTemplate>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 const ZONES: [&str; 3] = ["zone-a", "zone-b", "zone-c"];
 
 impl Default for ClusterSpec {
-    /// Three workers, `node-1`…`node-3`, 4 CPU / 16Gi / 110 pods, one per zone.
+    /// The control-plane node and three workers, `node-1`…`node-3`, 4 CPU / 16Gi / 110 pods,
+    /// one per zone.
     fn default() -> Self {
         let nodes = (1..=3)
             .map(|i| {
@@ -89,11 +104,21 @@ impl Default for ClusterSpec {
                 node
             })
             .collect();
-        ClusterSpec { nodes }
+        ClusterSpec { control_plane: true, nodes }
     }
 }
 
 impl ClusterSpec {
+    /// The default cluster's three workers alone, for unit tests that look at one mechanism.
+    pub fn default_workers() -> ClusterSpec {
+        ClusterSpec::workers_only(ClusterSpec::default().nodes)
+    }
+
+    /// Only these workers: no control-plane node, no kube-system pods (benchmarks, unit tests).
+    pub fn workers_only(nodes: Vec<NodeTemplate>) -> ClusterSpec {
+        ClusterSpec { control_plane: false, nodes }
+    }
+
     /// Parses a cluster file, with errors that name the problem.
     pub fn from_yaml(text: &str) -> Result<ClusterSpec, String> {
         let spec: ClusterSpec = serde_yaml::from_str(text).map_err(|e| format!("invalid cluster file: {e}"))?;

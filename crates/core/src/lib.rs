@@ -13,6 +13,8 @@
 //! - [`runtime`] — informers, work queues and wake-ups (client-go's part).
 //! - [`kubelet`] — every node's kubelet, the container runtime behind it, and the node's
 //!   interface the API server reaches pods through (a real machine's agent for an external node).
+//! - [`kubeadm`] — what `kind create cluster` leaves in a new lab: the tainted control-plane
+//!   node, the control plane as static pods, CoreDNS, kube-proxy and kindnet on every node.
 //! - [`sim`] — virtual clock, seeded PRNG streams, event queue; [`sim::Sim`] ties it all together.
 //! - [`view`] — plain-data views the UI draws (cluster picture, node grid, events, verdicts).
 //! - [`kubectl`] — one file per verb; output as data, one renderer.
@@ -44,6 +46,7 @@ pub mod controllers;
 pub mod dra;
 pub mod error;
 pub mod gpu;
+pub mod kubeadm;
 pub mod kubectl;
 pub mod kubelet;
 pub mod lesson;

@@ -143,7 +143,7 @@ fn chaos_never_overcommits_a_node_and_converges() {
         let nodes: Vec<NodeTemplate> =
             (1..=3 + rng.below(3)).map(|i| NodeTemplate::named(&format!("node-{i}"))).collect();
         let node_names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
-        let mut sim = Sim::new(seed, &ClusterSpec { nodes });
+        let mut sim = Sim::new(seed, &ClusterSpec::workers_only(nodes));
         let apps = 1 + rng.below(3);
         for app in 0..apps {
             let yaml = deployment_yaml(&format!("app{app}"), 1 + rng.below(5), "25%", "25%", 100 + 100 * rng.below(4));

@@ -129,7 +129,7 @@ mod tests {
         assert_eq!(verdict.message, format!("Killing recorded for pod/{victim}: Stopping container hello"));
         let scaled = check("event: {reason: ScalingReplicaSet, kind: deployment, name: hello}");
         assert!(scaled.evaluate(&lab.context()).passed);
-        let elsewhere = check("event: {reason: Scheduled, namespace: kube-system}");
+        let elsewhere = check("event: {reason: Scheduled, namespace: kube-public}");
         assert_eq!(elsewhere.evaluate(&lab.context()).message, "no Scheduled event for any object yet");
         assert_eq!(check("event: {reason: X, kind: Gadget}").problems().len(), 1);
         let said = check("event: {reason: Killing, kind: Pod, message: Stopping container hello}");

@@ -203,7 +203,7 @@ mod tests {
         assert!(previous.evaluate(&lab.context()).passed);
         let described = check("ran: {verb: describe, resource: pod, name_prefix: hello-}");
         lab.run(
-            "kubectl describe pod crashy\nkubectl describe pods -l app=nothing\nkubectl describe pods -n kube-system",
+            "kubectl describe pod crashy\nkubectl describe pods -l app=nothing\nkubectl describe pods -n kube-public",
         );
         assert!(!described.evaluate(&lab.context()).passed, "a describe that found nothing described nothing");
         lab.run("kubectl describe pods");

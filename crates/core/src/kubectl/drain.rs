@@ -226,7 +226,7 @@ mod tests {
     use crate::sim::time::Duration;
 
     fn lab() -> Sim {
-        let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
+        let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default_workers());
         kubectl(&mut sim, "create deployment hello --image=hello:v1 --replicas=3");
         sim.advance(Duration::from_secs(30));
         sim

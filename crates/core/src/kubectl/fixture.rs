@@ -14,7 +14,7 @@ pub fn hello_lab(seconds: u64) -> Sim {
 
 /// A fresh lab after running `setup` (scenario lines; `hello.yaml` is the hello Deployment).
 pub fn lab(setup: &str) -> Sim {
-    let mut sim = Sim::default();
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default_workers());
     let steps = script::parse(setup).expect("fixture script parses");
     script::run(&mut sim, &steps, &files(), true);
     sim

@@ -207,7 +207,7 @@ impl Kubelet {
                 self.wakeups.add_at(now.plus(dynamic_resources::RETRY), key.clone());
                 return;
             }
-            let runtime = pod_worker::admit(&pod, self.node_runtime(&node_name), now);
+            let runtime = pod_worker::admit(&pod, self.node_runtime(&node_name), &host_ip, now);
             self.pods.insert(key.clone(), runtime);
         }
         let mut runtime = self.pods.remove(&key).unwrap_or_else(|| unreachable_runtime(&pod));

@@ -37,8 +37,9 @@ pub struct PodStep<'a> {
     pub wake: Option<SimTime>,
 }
 
-/// A fresh runtime for a pod the kubelet just admitted.
-pub fn admit(pod: &Pod, node: &mut NodeRuntime, now: SimTime) -> PodRuntime {
+/// A fresh runtime for a pod the kubelet just admitted. A pod on the host's network has the
+/// node's IP; any other gets the next address of the node's pod subnet.
+pub fn admit(pod: &Pod, node: &mut NodeRuntime, host_ip: &str, now: SimTime) -> PodRuntime {
     let ready_at = now.plus(SANDBOX_SETUP);
     let has_init = !pod.spec.init_containers.is_empty();
     let init_containers = pod
@@ -64,7 +65,7 @@ pub fn admit(pod: &Pod, node: &mut NodeRuntime, now: SimTime) -> PodRuntime {
         uid: pod.metadata.uid,
         node: node.name.clone(),
         admitted_at: now,
-        pod_ip: node.allocate_ip(),
+        pod_ip: if pod.spec.host_network == Some(true) { host_ip.to_string() } else { node.allocate_ip() },
         init_containers,
         containers,
         terminating: false,
@@ -194,7 +195,7 @@ impl PodStep<'_> {
             Ok(info) => {
                 c.image_id = info.image_id.clone();
                 let always = spec.image_pull_policy.as_deref() == Some("Always");
-                if self.node.has_image(&info.reference, now) && !always {
+                if (info.preloaded || self.node.has_image(&info.reference, now)) && !always {
                     let message = format!("Container image {image:?} already present on machine");
                     self.event(c, EventType::Normal, "Pulled", message);
                     self.start(c);

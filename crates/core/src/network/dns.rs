@@ -4,6 +4,7 @@
 //! endpoint with a hostname, `a-b-c-d.<ns>.pod.cluster.local` a pod IP. Names are tried along
 //! the pod's search path first when they have fewer than `ndots` dots, as its resolver does.
 
+use super::service_rules::{ServiceRules, usable};
 use crate::api::{EndpointSlice, Pod, Service};
 use crate::controllers::endpoint_slice::SERVICE_NAME_LABEL;
 use crate::store::Store;
@@ -21,6 +22,9 @@ pub enum Answer {
     /// An ExternalName Service: the name and its canonical name.
     Alias(String, String),
     NotFound,
+    /// No server answered: `kube-dns` has no usable endpoint (every CoreDNS pod is gone or
+    /// unready), so the query times out.
+    NoServer,
 }
 
 /// The names a pod's resolver tries for `name`, in order (`search` with `ndots:5`).
@@ -47,8 +51,20 @@ pub fn resolv_conf(namespace: &str) -> String {
     format!("search {}\nnameserver {DNS_SERVICE_IP}\noptions ndots:5\n", search_path(namespace).join(" "))
 }
 
+/// Whether a pod's queries reach CoreDNS: the `kube-dns` Service has a usable endpoint (a
+/// ready CoreDNS pod, or one still serving while it terminates), as kube-proxy routes to it.
+/// A lab without the Service (no control plane) answers as though its DNS ran outside it.
+pub fn server_reachable(store: &Store) -> bool {
+    let Some(service) = store.try_get::<Service>("kube-system", "kube-dns") else { return true };
+    let rules = ServiceRules::build(store, service);
+    rules.port(53).is_some_and(|port| !usable(&port.backends, None).is_empty())
+}
+
 /// Resolves `name` as a pod in `namespace` does: the first candidate with an answer.
 pub fn resolve(store: &Store, namespace: &str, name: &str) -> Answer {
+    if !server_reachable(store) {
+        return Answer::NoServer;
+    }
     let name = name.to_ascii_lowercase();
     for candidate in candidates(namespace, &name) {
         let answer = lookup(store, &candidate);

@@ -15,6 +15,11 @@ pub fn nslookup(store: &Store, namespace: &str, args: &[String], io: &mut Io) ->
         io.err(USAGE);
         return 1;
     };
+    if !dns::server_reachable(store) {
+        // busybox's resolver gives up after its retries and prints no server header.
+        io.out(";; connection timed out; no servers could be reached\n\n");
+        return 1;
+    }
     io.out(format!("Server:\t\t{DNS_SERVICE_IP}\nAddress:\t{DNS_SERVICE_IP}:53\n\n"));
     if let Ok(ip) = name.parse::<std::net::Ipv4Addr>() {
         return reverse(store, ip, io);
@@ -31,7 +36,7 @@ pub fn nslookup(store: &Store, namespace: &str, args: &[String], io: &mut Io) ->
             io.out(format!("{fqdn}\tcanonical name = {target}\n\n"));
             0
         }
-        Answer::NotFound => {
+        Answer::NotFound | Answer::NoServer => {
             for candidate in dns::candidates(namespace, &name.to_ascii_lowercase()) {
                 io.out(format!("** server can't find {candidate}: NXDOMAIN\n\n"));
             }

@@ -103,7 +103,7 @@ pub fn address(sim: &Sim, from: &Pod, host: &str) -> Option<String> {
                 _ => None,
             }
         }
-        dns::Answer::NotFound => None,
+        dns::Answer::NotFound | dns::Answer::NoServer => None,
     }
 }
 

@@ -32,7 +32,7 @@ fn on_node(mut p: Pod, node: &str) -> Pod {
 }
 
 fn cluster() -> Sim {
-    Sim::new(1, &ClusterSpec::default())
+    Sim::new(1, &ClusterSpec::default_workers())
 }
 
 fn node_of(sim: &Sim, name: &str) -> Option<String> {

@@ -19,17 +19,27 @@ pub struct LoadReport {
     pub trace_hash: u64,
 }
 
-/// A cluster of `nodes` machines (4 CPU, 16Gi, 110 pods) over three zones.
+/// A cluster of `nodes` machines (4 CPU, 16Gi, 110 pods) over three zones, without the
+/// control plane's node and kube-system's pods (see `cluster_with_system_pods`).
 pub fn cluster(nodes: usize) -> Sim {
+    Sim::new(1, &ClusterSpec::workers_only(workers(nodes)))
+}
+
+/// The same workers joined to a control-plane node, each with its kube-proxy and kindnet pods,
+/// as a real cluster has them.
+pub fn cluster_with_system_pods(nodes: usize) -> Sim {
+    Sim::new(1, &ClusterSpec { control_plane: true, nodes: workers(nodes) })
+}
+
+fn workers(nodes: usize) -> Vec<NodeTemplate> {
     let zones = ["zone-a", "zone-b", "zone-c"];
-    let nodes = (0..nodes)
+    (0..nodes)
         .map(|i| {
             let mut t = NodeTemplate::named(&format!("node-{i:05}"));
             t.labels.insert("topology.kubernetes.io/zone", zones[i % zones.len()]);
             t
         })
-        .collect();
-    Sim::new(1, &ClusterSpec { nodes })
+        .collect()
 }
 
 /// Creates `deployments` Deployments of `replicas` pods each (100m / 128Mi, no probes).

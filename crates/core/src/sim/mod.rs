@@ -36,6 +36,9 @@ pub enum Timer {
 /// Upper bound on the timers one wait lets fire (a wait that never ends is a bug, not a hang).
 const MAX_WAIT_STEPS: usize = 10_000;
 
+/// Longest a new lab waits for its kube-system pods (kind's `--wait` gives up too).
+const BOOT_DEADLINE_SECONDS: u64 = 60;
+
 /// Upper bound on controller passes per step: a cluster that never settles is a bug, not a hang.
 const MAX_RECONCILE_PASSES: usize = 1000;
 
@@ -70,6 +73,9 @@ pub struct Sim {
     traffic: Option<crate::network::traffic::Generator>,
     /// The last generator stopped.
     last_traffic: Option<crate::network::traffic::Generator>,
+    /// kube-proxy's and kindnet's DaemonSets, when the lab has a control plane: every node
+    /// that joins gets their pods (`kubeadm/`).
+    system_daemons: Option<crate::kubeadm::SystemDaemons>,
 }
 
 impl Sim {
@@ -94,13 +100,31 @@ impl Sim {
             over_budget: false,
             traffic: None,
             last_traffic: None,
+            system_daemons: None,
         };
+        if cluster.control_plane {
+            sim.init_control_plane();
+        }
         for template in &cluster.nodes {
             // Cluster files are validated by the same rules as `lab node add`.
             let _ = sim.add_node(template);
         }
         sim.settle();
+        if cluster.control_plane {
+            sim.wait_for_system_pods();
+        }
         sim
+    }
+
+    /// What `kind create cluster --wait` waits for before it hands the cluster over: every
+    /// kube-system pod Ready. The lab's history starts there, its nodes a few seconds old.
+    fn wait_for_system_pods(&mut self) {
+        let all_ready = |store: &Store| {
+            let mut pods = store.list::<crate::api::Pod>(Some("kube-system")).peekable();
+            pods.peek().is_some() && pods.all(|p| p.is_ready())
+        };
+        let deadline = self.now.plus(Duration::from_secs(BOOT_DEADLINE_SECONDS));
+        self.wait_until(deadline, all_ready);
     }
 
     pub fn seed(&self) -> u64 {
@@ -143,7 +167,24 @@ impl Sim {
         self.store.trace_command(line);
     }
 
-    /// Registers a machine as a Ready node.
+    /// `kubeadm init`, as kind runs it before any worker joins: the control-plane node, its
+    /// static pods and CoreDNS, settled so that CoreDNS lands on the only node it tolerates.
+    fn init_control_plane(&mut self) {
+        let mut node = node_from_template(&crate::kubeadm::control_plane_template(), 0, self.now);
+        node.status.addresses[0].address = crate::kubeadm::CONTROL_PLANE_IP.to_string();
+        if let Some(info) = node.status.node_info.as_mut() {
+            info.machine_id = format!("{:032x}", 0xc0);
+        }
+        let Ok(created) = self.store.create(node) else { return };
+        self.store.start_heartbeat(&created);
+        let daemons = crate::kubeadm::init(&mut self.store, &created);
+        daemons.node_joined(&mut self.store, &created);
+        self.system_daemons = Some(daemons);
+        self.settle();
+    }
+
+    /// Registers a machine as a Ready node; with a control plane, it joins with its
+    /// kube-proxy and kindnet pods.
     pub fn add_node(&mut self, template: &NodeTemplate) -> Result<Node, ApiError> {
         let machine = template.gpu_machine().map_err(|message| ApiError::BadRequest { message })?;
         let node = node_from_template(template, self.nodes_added, self.now);
@@ -154,12 +195,18 @@ impl Sim {
         }
         // Its kubelet's first act: create the node's Lease and start renewing it.
         self.store.start_heartbeat(&created);
+        if let Some(daemons) = &self.system_daemons {
+            daemons.node_joined(&mut self.store, &created);
+        }
         Ok(created)
     }
 
-    /// Removes a node object (the machine is gone from the cluster).
+    /// Removes a node object (the machine is gone from the cluster), and its DaemonSet pods.
     pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
         self.store.delete::<Node>("", name, &DeleteOptions::default())?;
+        if let Some(daemons) = &self.system_daemons {
+            daemons.node_left(&mut self.store, name);
+        }
         self.store.forget_heartbeat(name);
         self.controllers.gpu_operator.remove_machine(name);
         Ok(())

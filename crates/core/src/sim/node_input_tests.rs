@@ -83,7 +83,7 @@ fn refused(response: Response) -> String {
 
 /// Everything a real machine and a learner did, in order; returns the trace.
 fn joined_lab() -> Sim {
-    let mut sim = Sim::new(7, &ClusterSpec { nodes: Vec::new() });
+    let mut sim = Sim::new(7, &ClusterSpec::workers_only(Vec::new()));
     let registered = sim.node_input(&register("edge-1", &at(0, false)));
     assert!(matches!(registered, Response::Object(_)), "{registered:?}");
     sim.node_input(&lease("edge-1", InputVerb::Create, &at(0, true)));
@@ -99,7 +99,7 @@ fn joined_lab() -> Sim {
 
 #[test]
 fn an_external_node_runs_nothing_here_and_its_reports_are_the_pods_status() {
-    let mut sim = Sim::new(7, &ClusterSpec { nodes: Vec::new() });
+    let mut sim = Sim::new(7, &ClusterSpec::workers_only(Vec::new()));
     sim.node_input(&register("edge-1", &at(0, false)));
     sh(&mut sim, "kubectl run web --image=hello:v1");
     sim.advance(Duration::from_secs(60));
@@ -158,7 +158,7 @@ fn the_trace_records_each_report_and_replaying_it_rebuilds_the_lab_byte_for_byte
     assert_eq!(inputs, 6, "register, the lease, the pod's status and three renewals");
     assert!(trace.contains(r#""type":"MODIFIED","uid":"#) && trace.contains(r#""user":"system:node:edge-1"}"#));
 
-    let mut again = Sim::new(7, &ClusterSpec { nodes: Vec::new() });
+    let mut again = Sim::new(7, &ClusterSpec::workers_only(Vec::new()));
     trace_replay::replay(&mut again, &trace, &MemoryFiles::default()).unwrap();
     again.advance(sim.now().since(again.now()));
     assert_eq!(again.trace().as_jsonl(), trace);

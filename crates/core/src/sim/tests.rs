@@ -23,7 +23,10 @@ const LINES: [&str; 7] = [
 
 #[test]
 fn settling_in_slices_ends_where_settling_at_once_does() {
-    let (mut whole, mut sliced) = (Sim::default(), Sim::default());
+    let (mut whole, mut sliced) = (
+        Sim::new(1, &crate::cluster::ClusterSpec::default_workers()),
+        Sim::new(1, &crate::cluster::ClusterSpec::default_workers()),
+    );
     let mut passes = Vec::new();
     for line in LINES {
         let at_once = run(&mut whole, line);
@@ -44,7 +47,10 @@ fn settling_in_slices_ends_where_settling_at_once_does() {
 /// A turn's share of a pass reached: the rest waits for the next pass, in slices as at once.
 #[test]
 fn turns_cut_at_their_share_end_where_settling_at_once_does() {
-    let (mut whole, mut sliced) = (Sim::default(), Sim::default());
+    let (mut whole, mut sliced) = (
+        Sim::new(1, &crate::cluster::ClusterSpec::default_workers()),
+        Sim::new(1, &crate::cluster::ClusterSpec::default_workers()),
+    );
     whole.controllers.limit_turns(3);
     sliced.controllers.limit_turns(3);
     for line in LINES {
@@ -62,7 +68,7 @@ fn turns_cut_at_their_share_end_where_settling_at_once_does() {
 
 #[test]
 fn the_next_command_finishes_what_the_last_one_left() {
-    let mut sim = Sim::default();
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default_workers());
     sim.defer_settling(true);
     run(&mut sim, LINES[0]);
     sim.defer_settling(false);
@@ -75,7 +81,7 @@ fn the_next_command_finishes_what_the_last_one_left() {
 
 #[test]
 fn a_deferred_sleep_moves_the_clock_pass_by_pass() {
-    let mut sim = Sim::default();
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default_workers());
     run(&mut sim, LINES[0]);
     sim.defer_settling(true);
     run(&mut sim, "sleep 30s");

@@ -99,7 +99,8 @@ impl LifecycleHistory {
         };
         // A pod written several times in the instant is seen once, as its last write left it.
         let mut last_write: BTreeMap<Uid, u64> = BTreeMap::new();
-        for write in events.clone().filter(|e| e.kind == Kind::Pod && self.may_chart(e.uid)) {
+        let pods = events.clone().filter(|e| e.kind == Kind::Pod && is_learners(&e.namespace));
+        for write in pods.filter(|e| self.may_chart(e.uid)) {
             last_write.insert(write.uid, write.resource_version);
         }
         for write in events {
@@ -144,7 +145,7 @@ impl LifecycleHistory {
         for uid in gone {
             self.end(uid, now);
         }
-        for pod in store.list::<Pod>(None) {
+        for pod in store.list::<Pod>(None).filter(|p| is_learners(&p.metadata.namespace)) {
             self.observe(pod, now);
         }
     }
@@ -256,6 +257,7 @@ pub struct Chartable {
 pub fn chartable(store: &Store) -> Vec<Chartable> {
     store
         .list::<Deployment>(None)
+        .filter(|d| is_learners(&d.metadata.namespace))
         .filter_map(|d| {
             let selector = d.spec.selector.as_ref()?.match_labels.to_selector_string();
             (!selector.is_empty()).then(|| Chartable {
@@ -265,6 +267,12 @@ pub fn chartable(store: &Store) -> Vec<Chartable> {
             })
         })
         .collect()
+}
+
+/// Whether a namespace holds the learner's workloads: the control plane's own (`kube-system`:
+/// CoreDNS, kube-proxy, the static pods) get no lanes, so they never take a learner's.
+fn is_learners(namespace: &str) -> bool {
+    !namespace.starts_with("kube-")
 }
 
 fn close(spans: &mut [Span], now: SimTime) {

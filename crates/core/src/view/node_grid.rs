@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn kept_cells_match_a_fresh_list() {
         let nodes = (1..=12).map(|i| crate::cluster::NodeTemplate::named(&format!("node-{i:02}"))).collect();
-        let mut sim = Sim::new(1, &crate::cluster::ClusterSpec { nodes });
+        let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::workers_only(nodes));
         let mut kept = GridInformer::default();
         let script = [
             "kubectl create deployment web --image=hello:v1 --replicas=30",

@@ -89,7 +89,8 @@ pub struct Startup {
 }
 
 /// A log line printed `afterMs` after start; `{pod}` is the pod's name (the hostname) and
-/// `{time}` the moment, as Go's `log` and nginx print it (`2025/01/01 00:00:03`).
+/// `{time}` the moment, as Go's `log` and nginx print it (`2025/01/01 00:00:03`); `{klog}` an
+/// info line's header as the control plane's klog prints it (`I0101 00:00:03.000000       1`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LogLine {
@@ -323,7 +324,10 @@ impl Workload {
         state: ProcessState,
     ) -> Vec<(Duration, String)> {
         let expand = |at: Duration, text: &str| {
-            text.replace("{pod}", pod_name).replace("{time}", &go_log_timestamp(started_at.plus(at)))
+            let moment = started_at.plus(at);
+            text.replace("{pod}", pod_name)
+                .replace("{time}", &go_log_timestamp(moment))
+                .replace("{klog}", &klog_header(moment))
         };
         let mut lines: Vec<(Duration, String)> = match self.timeline(container, since_start) {
             Some(Ok(timeline)) => timeline.timed_logs(),
@@ -467,6 +471,15 @@ fn hog(query: &str) -> HttpResponse {
         }
         None => HttpResponse { status: 400, body: "usage: /hog?mb=N\n".into(), latency: Duration::ZERO, hog_mib: 0 },
     }
+}
+
+/// klog's header for an info line from PID 1: severity, `MMDD hh:mm:ss.uuuuuu`, the thread id
+/// padded to seven (k8s.io/klog/v2 `formatHeader`).
+fn klog_header(at: SimTime) -> String {
+    let micro = at.to_rfc3339_micro();
+    let (date, time) = micro.trim_end_matches('Z').split_once('T').unwrap_or((&micro, ""));
+    let month_day: String = date.splitn(3, '-').skip(1).collect();
+    format!("I{month_day} {time} {:>7}", 1)
 }
 
 /// Go's `log` prefix: `2025/01/01 00:00:03`.

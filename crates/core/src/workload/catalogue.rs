@@ -50,6 +50,10 @@ pub struct ImageEntry {
     pub repository: String,
     pub tags: Vec<String>,
     pub size_bytes: u64,
+    /// The node image ships it (kind's does, for the control plane and its add-ons): every
+    /// node has it from boot, so it is never pulled.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub preloaded: bool,
     #[serde(default)]
     pub behaviour: Behaviour,
 }
@@ -65,6 +69,8 @@ pub struct ImageInfo {
     pub image_id: String,
     pub size_bytes: u64,
     pub pull_duration: Duration,
+    /// On every node from boot (see `ImageEntry::preloaded`).
+    pub preloaded: bool,
     pub workload: Workload,
 }
 
@@ -122,16 +128,16 @@ impl Catalogue {
             .map_err(|message| PullError::InvalidImageName { image: image.to_string(), message })?;
         let normalized = reference.normalized();
         let known: Vec<&ImageEntry> = self.images.iter().filter(|e| e.repository == reference.repository).collect();
-        let (size_bytes, behaviour) = if known.is_empty() {
+        let (size_bytes, preloaded, behaviour) = if known.is_empty() {
             if reference.is_official() || self.marked_nonexistent(&reference.repository) {
                 return Err(PullError::AccessDenied { image: image.to_string(), reference: normalized });
             }
-            (self.default_image.size_bytes, &self.default_image.behaviour)
+            (self.default_image.size_bytes, false, &self.default_image.behaviour)
         } else {
             let entry = known.into_iter().find(|entry| has(entry, &reference));
             let entry =
                 entry.ok_or_else(|| PullError::NotFound { image: image.to_string(), reference: normalized.clone() })?;
-            (entry.size_bytes, &entry.behaviour)
+            (entry.size_bytes, entry.preloaded, &entry.behaviour)
         };
         let digest = reference.digest.clone().unwrap_or_else(|| pseudo_digest(&normalized));
         Ok(ImageInfo {
@@ -139,6 +145,7 @@ impl Catalogue {
             image_id: format!("{}@{digest}", reference.repository),
             size_bytes,
             pull_duration: Duration(PULL_FIXED_MS + size_bytes / PULL_BYTES_PER_MS),
+            preloaded,
             workload: Workload { image: normalized.clone(), behaviour: behaviour.clone() },
             reference: normalized,
         })

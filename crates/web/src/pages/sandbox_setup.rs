@@ -71,7 +71,7 @@ pub fn cluster(nodes: usize) -> ClusterSpec {
             node
         })
         .collect();
-    ClusterSpec { nodes }
+    ClusterSpec { control_plane: true, nodes }
 }
 
 /// A parameter of the hash's query (`#/sandbox?nodes=50&scenario=big`).

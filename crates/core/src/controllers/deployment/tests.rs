@@ -15,7 +15,7 @@ const HELLO: &str = r#"{"metadata":{"name":"hello"},"spec":{"replicas":3,
   "template":{"metadata":{"labels":{"app":"hello"}},"spec":{"containers":[{"name":"hello","image":"hello:v1"}]}}}}"#;
 
 fn lab() -> Sim {
-    let mut sim = Sim::new(3, &ClusterSpec { nodes: Vec::new() });
+    let mut sim = Sim::new(3, &ClusterSpec::workers_only(Vec::new()));
     sim.store_mut().create(serde_json::from_str::<Deployment>(HELLO).unwrap()).unwrap();
     sim.settle();
     sim

@@ -50,7 +50,11 @@ mod tests {
         assert_eq!((text.as_str(), code), ("deployment.apps/hello restarted\n", 0));
         let d = sim.store().get::<Deployment>("default", "hello").unwrap();
         let stamp = d.spec.template.metadata.annotations.get(RESTARTED_AT_ANNOTATION);
-        assert_eq!((stamp, d.metadata.generation), (Some("2025-01-01T00:01:05Z"), 2));
+        assert_eq!(
+            (stamp, d.metadata.generation),
+            (Some("2025-01-01T00:01:15Z"), 2),
+            "the lab starts 10 s after its cluster did"
+        );
         let (text, _) = kubectl(&mut sim, "rollout restart deploy/hello");
         assert_eq!(text, "deployment.apps/hello restarted\nerror: failed to create patch for hello: empty patch\n");
     }
