@@ -12,7 +12,7 @@
 //! ran: {verb: describe, resource: pod, name_prefix: hello-}
 //! ```
 
-use super::{Context, Verdict, parse_kind};
+use super::{Context, Verdict, namespace_or_default, parse_kind};
 use crate::api::Kind;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -35,6 +35,9 @@ pub struct RanCheck {
     /// A flag the command carried, long form (`--previous` also matches `-p` and `--previous=true`).
     #[serde(default)]
     pub flag: Option<String>,
+    /// The namespace the command looked in (`default` when left out); `-A` covers every one.
+    #[serde(default)]
+    pub namespace: Option<String>,
 }
 
 /// Flags whose value is the next word when written without `=`.
@@ -122,7 +125,18 @@ impl RanCheck {
             rest = &rest[1..];
         }
         names.extend(rest.iter().map(|w| w.split_once('/').map_or(*w, |(_, n)| n)));
-        self.names_match(&names) && self.flag.as_deref().is_none_or(|flag| carries(argv, verb[0], flag))
+        self.names_match(&names)
+            && self.flag.as_deref().is_none_or(|flag| carries(argv, verb[0], flag))
+            && self.namespace_matches(argv)
+    }
+
+    /// Whether the command looked in the check's namespace: `kubectl describe pods -n
+    /// kube-system` described no pod of the learner's.
+    fn namespace_matches(&self, argv: &[String]) -> bool {
+        if carries(argv, "", "--all-namespaces") {
+            return true;
+        }
+        command_namespace(argv).unwrap_or("default") == namespace_or_default(&self.namespace)
     }
 
     fn names_match(&self, names: &[&str]) -> bool {
@@ -143,6 +157,22 @@ fn carries(argv: &[String], verb: &str, flag: &str) -> bool {
         let (name, value) = word.split_once('=').map_or((word.as_str(), None), |(n, v)| (n, Some(v)));
         (name == flag || Some(name) == short) && value != Some("false")
     })
+}
+
+/// The namespace a command's `-n`/`--namespace` names, in any of its spellings.
+fn command_namespace(argv: &[String]) -> Option<&str> {
+    let mut words = argv.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "-n" | "--namespace" => return words.next().map(String::as_str),
+            w => {
+                if let Some(value) = w.strip_prefix("--namespace=").or_else(|| w.strip_prefix("-n=")) {
+                    return Some(value);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The words of a kubectl command that are not flags or flag values.
@@ -208,5 +238,10 @@ mod tests {
         assert!(!described.evaluate(&lab.context()).passed, "a describe that found nothing described nothing");
         lab.run("kubectl describe pods");
         assert!(described.evaluate(&lab.context()).passed, "naming nothing covers every pod");
+        let system = check("ran: {verb: get, resource: pods, namespace: kube-system}");
+        lab.run("kubectl get pods\nkubectl get pods -n kube-public");
+        assert!(!system.evaluate(&lab.context()).passed, "another namespace's pods are not kube-system's");
+        lab.run("kubectl get pods --namespace=kube-system");
+        assert!(system.evaluate(&lab.context()).passed);
     }
 }
