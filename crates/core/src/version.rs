@@ -17,8 +17,9 @@ pub const KUSTOMIZE_VERSION: &str = "v5.8.1";
 /// different lab (other generated names, other timings), so a permalink or lab log made by an
 /// earlier version replays with a notice instead of silently differing.
 /// 1: until v1.32 printing. 2: random streams by purpose, node Leases, the system
-/// PriorityClasses, v1.36.
-pub const BEHAVIOUR_VERSION: u32 = 2;
+/// PriorityClasses, v1.36. 3: the network (kube-proxy, DNS, Ingress), the control-plane node
+/// and kube-system's pods, a lab starting once they are Ready.
+pub const BEHAVIOUR_VERSION: u32 = 3;
 
 /// What a learner or instructor is told when a permalink or lab log was made by an earlier
 /// behaviour version: it replays, but may differ from what its author saw.

@@ -64,7 +64,7 @@ pub fn run_until_running(sim: &mut Sim, expected: usize) -> LoadReport {
     let start = sim.now();
     let mut running = 0;
     for _ in 0..3600 {
-        running = sim.store().list::<Pod>(None).filter(|p| p.phase() == "Running").count();
+        running = sim.store().list::<Pod>(Some("default")).filter(|p| p.phase() == "Running").count();
         if running >= expected {
             break;
         }

@@ -87,6 +87,10 @@ pub fn picture(sim: &Sim) -> ClusterPicture {
     for pod in store.list::<Pod>(None) {
         let chip = pod_chip(pod);
         let card = pod.spec.node_name.as_deref().and_then(|name| nodes.iter_mut().find(|n| n.name == name));
+        // The control plane's own pods (kube-system) count in a node's requests but get no
+        // chip: the picture is the learner's workloads; `kubectl get pods -n kube-system`
+        // shows the rest.
+        let system = pod.metadata.namespace.starts_with("kube-");
         match card {
             Some(card) => {
                 if !matches!(chip.health, Health::Done) {
@@ -94,9 +98,12 @@ pub fn picture(sim: &Sim) -> ClusterPicture {
                     card.cpu_requested_millis += requests.milli_cpu;
                     card.memory_requested_bytes += requests.memory;
                 }
-                card.pods.push(chip);
+                if !system {
+                    card.pods.push(chip);
+                }
             }
-            None => unscheduled.push(chip),
+            None if !system => unscheduled.push(chip),
+            None => {}
         }
     }
     nodes.sort_by(|a, b| a.name.cmp(&b.name));
@@ -168,6 +175,17 @@ mod tests {
         assert!(pods.iter().all(|p| p.health == Health::Ready && p.status == "Running"), "{pods:?}");
         assert!(picture.unscheduled.is_empty());
         assert!(picture.nodes.iter().all(|n| n.cpu_requested_millis == 0), "hello:v1 requests nothing");
+    }
+
+    #[test]
+    fn the_control_planes_pods_count_in_requests_but_draw_no_chips() {
+        let picture = picture(&Sim::default());
+        let names: Vec<&str> = picture.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["control-plane", "node-1", "node-2", "node-3"]);
+        assert!(picture.nodes.iter().all(|n| n.pods.is_empty()), "{picture:?}");
+        // etcd 100m, the API server 250m, the controller manager 200m, the scheduler 100m and
+        // CoreDNS's two pods 100m each.
+        assert_eq!(picture.nodes[0].cpu_requested_millis, 850);
     }
 
     #[test]

@@ -258,7 +258,14 @@ impl LiveLab for LabSession {
     }
     fn grid_summary(&self) -> String {
         let store = self.lab().sim().store();
-        format!("{} nodes, {} pods", store.count::<Node>(), store.count::<kubelab_core::api::pod::Pod>())
+        let pods = store.list::<kubelab_core::api::pod::Pod>(None);
+        let system = pods.filter(|p| p.metadata.namespace.starts_with("kube-")).count();
+        let learners = store.count::<kubelab_core::api::pod::Pod>() - system;
+        let nodes = store.count::<Node>();
+        match system {
+            0 => format!("{nodes} nodes, {learners} pods"),
+            _ => format!("{nodes} nodes, {learners} pods (+{system} in kube-system)"),
+        }
     }
     fn recent_events(&self, limit: usize) -> Vec<EventLine> {
         event_feed::recent(self.lab().sim(), limit)
