@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn runs_a_script_and_reports_json() {
         let json: serde_json::Value = serde_json::from_str(&sim_run(1, "kubectl get nodes\n").unwrap()).unwrap();
-        assert!(json["output"].as_str().unwrap().contains("node-1   Ready"));
+        assert!(json["output"].as_str().unwrap().contains("node-1          Ready"));
         assert_eq!(json["exitCode"], 0);
         let json: serde_json::Value = serde_json::from_str(&sim_run(1, "bogus\n").unwrap()).unwrap();
         assert_eq!(json["exitCode"], 2);

@@ -171,7 +171,7 @@ mod tests {
             let entries = session.run(&command);
             assert!(entries.iter().all(|e| e.succeeded), "{command}: {entries:?}");
         }
-        assert_eq!(session.node_names(), ["node-1", "node-3"]);
+        assert_eq!(session.node_names(), ["control-plane", "node-1", "node-3"]);
     }
 
     #[test]

@@ -38,9 +38,11 @@ mod tests {
         let store = session.lab().sim().store();
         let pod = store.list::<kubelab_core::api::pod::Pod>(None).next().unwrap().metadata.name.clone();
         let lines = why(session.lab(), "default", &pod);
-        assert_eq!(lines.len(), 4, "{lines:?}");
-        assert_eq!(lines[0], "node-1: refused by NodeAffinity: node(s) didn't match Pod's node affinity/selector");
-        assert!(lines[3].starts_with("→ 0/3 nodes are available"), "{lines:?}");
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        let taint = "control-plane: refused by TaintToleration: node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }";
+        assert_eq!(lines[0], taint);
+        assert_eq!(lines[1], "node-1: refused by NodeAffinity: node(s) didn't match Pod's node affinity/selector");
+        assert!(lines[4].starts_with("→ 0/4 nodes are available"), "{lines:?}");
         let described = describe_pod(session.lab(), "default", &pod);
         assert!(described.contains("FailedScheduling"), "{described}");
         assert!(session.timeline().len() == 3);

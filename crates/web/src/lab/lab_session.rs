@@ -318,7 +318,7 @@ mod tests {
         let mut session = LabSession::sandbox();
         let entries = session.run("kubectl get nodes");
         assert_eq!(entries.len(), 1);
-        assert!(entries[0].output.contains("node-1   Ready"), "{}", entries[0].output);
+        assert!(entries[0].output.contains("node-1          Ready"), "{}", entries[0].output);
         assert!(session.run("sleep 10s")[0].succeeded);
         assert!(session.run("lab node power-off node-2")[0].succeeded);
         assert!(session.run("   ").is_empty());

@@ -49,9 +49,11 @@ mod tests {
         session.run("kubectl create deployment web --image=hello:v1 --replicas=100");
         session.run("sleep 1m");
         let cells = cells(session.lab().sim());
-        assert_eq!(cells.len(), 50);
-        assert_eq!(cells[0].name, "node-01");
-        assert_eq!(cells.iter().map(|c| c.pods).sum::<u32>(), 100);
+        assert_eq!(cells.len(), 51, "the control plane and 50 workers");
+        assert_eq!((cells[0].name.as_str(), cells[1].name.as_str()), ("control-plane", "node-01"));
+        // A cell counts every pod on its node: the 100 web pods, kube-proxy and kindnet on each of
+        // the 51 nodes, the four static pods and CoreDNS's two.
+        assert_eq!(cells.iter().map(|c| c.pods).sum::<u32>(), 100 + 2 * 51 + 4 + 2);
         assert_eq!(cells.iter().map(|c| c.running).sum::<u32>(), 100);
         assert!(cells.iter().all(|c| c.ready && c.capacity == 110));
         assert!(cells[0].describe().starts_with("node-01: Ready, "), "{}", cells[0].describe());

@@ -170,8 +170,9 @@ mod tests {
         let timeline = session.timeline();
         assert!(timeline.snapshots.len() <= MAX_SNAPSHOTS, "{}", timeline.snapshots.len());
         assert_eq!(timeline.snapshots[0].0, 0);
-        assert_eq!(timeline.rebuild(5).sim().now().as_millis(), 5000);
-        assert_eq!(timeline.rebuild(700).sim().now().as_millis(), 700_000);
+        // The lab starts 10 s in, once its kube-system pods are Ready.
+        assert_eq!(timeline.rebuild(5).sim().now().as_millis(), 15_000);
+        assert_eq!(timeline.rebuild(700).sim().now().as_millis(), 710_000);
     }
 
     #[test]
