@@ -54,9 +54,9 @@ mod tests {
         // A cell counts every pod on its node: the 100 web pods, kube-proxy and kindnet on each of
         // the 51 nodes, the four static pods and CoreDNS's two.
         assert_eq!(cells.iter().map(|c| c.pods).sum::<u32>(), 100 + 2 * 51 + 4 + 2);
-        assert_eq!(cells.iter().map(|c| c.running).sum::<u32>(), 100);
+        assert_eq!(cells.iter().map(|c| c.running).sum::<u32>(), 208);
         assert!(cells.iter().all(|c| c.ready && c.capacity == 110));
-        assert!(cells[0].describe().starts_with("node-01: Ready, "), "{}", cells[0].describe());
+        assert!(cells[1].describe().starts_with("node-01: Ready, "), "{}", cells[1].describe());
     }
 
     #[test]
