@@ -93,7 +93,7 @@ try {
 
   await step("get-nodes-button-and-get-pods", async () => {
     await page.locator("button.command", { hasText: "kubectl get nodes" }).click();
-    await expectText(page, "node-1   Ready");
+    await expectText(page, "node-1          Ready");
     await type(page, "kubectl get pods");
     await expectText(page, "No resources found in default namespace.");
   }, page);
@@ -169,7 +169,7 @@ try {
     await page.goto(`${base}/#/sandbox`);
     await page.locator("h1", { hasText: "Sandbox" }).waitFor();
     await type(page, "kubectl get nodes");
-    await expectText(page, "node-3   Ready");
+    await expectText(page, "node-3          Ready");
     // The lab's budgets refuse what would freeze the tab, and the lab goes on.
     await type(page, "sleep 1000000h");
     await expectText(page, "error: sleep 1000000h exceeds this lab's limit of 24h");
@@ -504,7 +504,7 @@ try {
     await page.locator('.node[data-node="node-2"]:not(.not-ready)').waitFor();
     if ((await podsByNode(page)) === present) fail("the cluster view did not change when scrubbed back");
     await type(page, "kubectl get nodes");
-    await expectText(page, "node-2   Ready");
+    await expectText(page, "node-2          Ready");
     await type(page, "kubectl delete deployment web");
     await expectText(page, "read-only");
     await page.getByRole("button", { name: "Back to now" }).click();
