@@ -262,7 +262,7 @@ try {
     const cell = teacher.locator("tr.learner", { hasText: "Grace" }).locator("td.challenge");
     await teacher.waitForFunction(() => {
       const row = [...document.querySelectorAll("tr.learner")].find((r) => r.textContent.includes("Grace"));
-      return row && /no hints; cluster 1:30; seed 1\)$/.test(row.querySelector("td.challenge").textContent.trim());
+      return row && /no hints; cluster 1:40; seed 1\)$/.test(row.querySelector("td.challenge").textContent.trim());
     }).catch(async () => fail(`the dashboard's challenge cell shows ${JSON.stringify(await cell.innerText())}`));
   }, both);
 

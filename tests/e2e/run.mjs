@@ -198,7 +198,7 @@ try {
     if (!page.url().includes("nodes=500&scenario=few")) fail(`the address does not carry the choice: ${page.url()}`);
     const box = await page.locator(".node-canvas").boundingBox();
     await page.mouse.move(box.x + 4, box.y + 4);
-    await page.locator(".node-canvas-pointed", { hasText: /^node-001: Ready, \d+ pods/ }).waitFor();
+    await page.locator(".node-canvas-pointed", { hasText: /^control-plane: Ready, \d+ pods/ }).waitFor();
   }, page);
 
   // The manifest editor: edit, apply through the terminal's path, errors on their line.
@@ -416,8 +416,11 @@ try {
     await added.locator(".node-grip").dragTo(page.locator('.zone-lane[data-zone="zone-b"] .zone-name'));
     await expectText(page, "$ kubectl label node node-4 topology.kubernetes.io/zone=zone-b --overwrite");
     await page.locator('.zone-lane[data-zone="zone-b"] .node[data-node="node-4"]').waitFor();
-    await page.locator('.zone-lane[data-zone="no zone"]').waitFor({ state: "detached" });
+    // The control-plane node stays in the zoneless lane; node-4 has left it.
+    await page.locator('.zone-lane[data-zone="no zone"] .node[data-node="node-4"]').waitFor({ state: "detached" });
     await page.locator(".cluster .nodes").screenshot({ path: path.join(artifacts, "zone-lanes.png") });
+    // The zoneless lane (the control plane) pushes the bin down: both must be on screen.
+    await page.locator(".bin").scrollIntoViewIfNeeded();
     await page.locator('.node[data-node="node-4"] .node-grip').dragTo(page.locator(".bin"));
     await expectText(page, "$ lab node remove node-4");
     await page.locator('.node[data-node="node-4"]').waitFor({ state: "detached" });
@@ -452,6 +455,8 @@ try {
     const name = await chip.getAttribute("data-pod");
     await chip.focus();
     await page.keyboard.press("Enter");
+    // Nodes in name order: control-plane, node-1, node-2.
+    await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await page.locator('.node.drop-aim[data-node="node-2"]').waitFor();
