@@ -39,9 +39,11 @@ impl TrafficCheck {
         let service = &self.service;
         let run = ctx.traffic.filter(|g| g.target.service == *service && g.target.namespace == namespace);
         let Some(run) = run else {
+            // The command to run, with the namespace when it is not the default one.
+            let flag = if namespace == "default" { String::new() } else { format!(" -n {namespace}") };
             return Verdict::new(
                 false,
-                format!("no traffic has been sent to svc/{service} (lab traffic start svc/{service})"),
+                format!("no traffic has been sent to svc/{service} (lab traffic start svc/{service}{flag})"),
             );
         };
         let totals = run.totals();
@@ -66,7 +68,8 @@ impl TrafficCheck {
         } else if self.max_failed.is_some_and(|max| failed > max) || self.min_failed.is_some_and(|min| failed < min) {
             Some(summary.clone())
         } else if self.min_versions.is_some_and(|min| versions < min) {
-            Some(format!("{summary}: no rollout happened while the traffic ran"))
+            let want = self.min_versions.unwrap_or(0);
+            Some(format!("{summary}: {versions} of the {want} versions wanted answered"))
         } else {
             None
         };
@@ -97,7 +100,7 @@ mod tests {
         let verdict = c.evaluate(&lab.context());
         assert_eq!(
             verdict.message,
-            "900 requests to svc/hello, none failed, answered by v1=900: no rollout happened while the traffic ran"
+            "900 requests to svc/hello, none failed, answered by v1=900: 1 of the 2 versions wanted answered"
         );
         lab.run("kubectl set image deployment/hello hello=hello:v2\nkubectl rollout status deployment/hello\nsleep 5s\nlab traffic stop");
         let verdict = c.evaluate(&lab.context());

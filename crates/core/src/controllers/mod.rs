@@ -162,7 +162,10 @@ impl Controllers {
             ControllerName::Deployment => self.deployment.sync_some(store, &mut allowed, turn_start),
             ControllerName::ReplicaSet => self.replica_set.sync_some(store, &mut allowed, turn_start),
             ControllerName::Scheduler => self.scheduler.sync_some(store, &mut allowed),
-            ControllerName::Kubelet => self.kubelet.sync_some(store, &mut allowed, turn_start),
+            ControllerName::Kubelet => {
+                self.kubelet.set_load(load);
+                self.kubelet.sync_some(store, &mut allowed, turn_start)
+            }
             name => {
                 self.sync_whole(name, store, load);
                 allowed -= 1;

@@ -1,7 +1,10 @@
-//! `kubectl debug POD --image=IMAGE [-it] [--target=C] [-c NAME]`: adds an ephemeral container
-//! to a running pod, as staging/src/k8s.io/kubectl/pkg/cmd/debug/debug.go does through the
-//! ephemeralcontainers subresource. The lab records it in the pod's spec; its kubelet does not
-//! start ephemeral containers, and a script has no terminal to attach, so `-it` says so.
+//! `kubectl debug POD --image=IMAGE [-it] [--target=C] [-c NAME] [-- COMMAND]`: adds an
+//! ephemeral container to a running pod, as staging/src/k8s.io/kubectl/pkg/cmd/debug/debug.go
+//! does through the ephemeralcontainers subresource. Attached (`-i`/`--attach`), its command
+//! runs in the image's busybox shell inside the pod: the pod's network (`localhost` is the
+//! pod), its hostname, and with `--target` the target container's processes (`ps`), which is
+//! why people debug distroless images this way. The terminal has no keyboard to hand over, so
+//! a shell given no command reads nothing and ends, as `sh` does at the end of its input.
 
 use super::args::{Args, Flag};
 use super::output::Output;
@@ -102,6 +105,9 @@ fn debug(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(), String> {
         }
     };
     let index = pod.spec.ephemeral_containers.len();
+    if !matches!(pod.phase(), "Running") {
+        return Err(format!("error: cannot debug pod {name:?}: it is not running (phase {})", pod.phase()));
+    }
     invalid_if(&pod, target, &container_name, index)?;
     let stdin = args.switch("stdin");
     let command = args.args_len_at_dash.map_or(&[][..], |at| &args.positionals[at..]);
@@ -121,11 +127,50 @@ fn debug(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(), String> {
     let mut api = crate::apiserver::Client::new(sim.store_mut(), crate::store::UserInfo::admin());
     api.update_typed(pod).map_err(|e| e.to_string())?;
     if stdin || args.switch("attach") {
-        out.warn("If you don't see a command prompt, try pressing enter.");
-        out.warn(format!("(kubelab: the debug container is added to the pod's spec, but the lab's kubelet does not run ephemeral containers and a script has no terminal to attach; use kubectl exec {name} -- COMMAND to look inside)"));
+        if args.switch("tty") {
+            out.warn("If you don't see a command prompt, try pressing enter.");
+        }
+        let image = args.get("image").unwrap_or("");
+        let (text, code) = attach(sim, &name_of(sim, &namespace, name)?, image, target, command)?;
+        out.raw(text);
         out.warn(format!("Session ended, the ephemeral container will not be restarted but may be reattached using 'kubectl attach {name} -c {container_name} -i -t' if it is still running"));
+        if code != 0 {
+            out.exit_code = code;
+        }
     }
     Ok(())
+}
+
+fn name_of(sim: &Sim, namespace: &str, name: &str) -> Result<Pod, String> {
+    sim.store().get::<Pod>(namespace, name).cloned().map_err(|e| e.to_string())
+}
+
+/// Runs the ephemeral container's command (its image's shell when none) attached: the pod's
+/// network and hostname, and with a target that container's processes.
+fn attach(
+    sim: &mut Sim,
+    pod: &Pod,
+    image: &str,
+    target: Option<&str>,
+    command: &[String],
+) -> Result<(String, i32), String> {
+    let info = sim.controllers().kubelet.resolve_image(image).map_err(|e| format!("error: {}", e.message()))?;
+    let argv: Vec<String> = if command.is_empty() { vec!["sh".into()] } else { command.to_vec() };
+    let program = argv[0].rsplit('/').next().unwrap_or("");
+    if !info.workload.behaviour.shell || !crate::shell::is_applet(program) {
+        let message = format!("exec: {program:?}: executable file not found in $PATH");
+        return Err(format!("error: failed to start the debug container: {message}"));
+    }
+    // Its own environment and image files, the target's process table (shared PID namespace).
+    let seen_as = target.and_then(|t| pod.container(t)).map_or_else(String::new, |c| c.name.clone());
+    let spec = crate::api::container::Container { name: seen_as, image: Some(image.to_string()), ..Default::default() };
+    let files = info.workload.files_at(&spec, crate::sim::time::Duration::ZERO);
+    let now = sim.now();
+    let (output, code, slept) = super::pod_shell::run(sim, pod, &spec, now, files, &argv);
+    if slept > crate::sim::time::Duration::ZERO {
+        sim.advance(slept);
+    }
+    Ok((output, code))
 }
 
 /// What the API server's validation says of the new container.
@@ -190,5 +235,23 @@ mod tests {
         for (line, expected) in cases {
             assert_eq!(kubectl(&mut sim, line), (expected.to_string(), 1), "{line}");
         }
+    }
+
+    #[test]
+    fn an_attached_debug_shell_sees_the_targets_process_and_network() {
+        let mut sim = hello_lab(12);
+        let pod = pod_named(&sim, "hello-");
+        let line = format!(
+            "debug {pod} -i -q --image=busybox:1.37 --target=hello -c dbg -- sh -c 'ps; wget -qO- localhost:8080/healthz; exit 3'"
+        );
+        let (text, code) = kubectl(&mut sim, &line);
+        assert!(text.starts_with("PID   USER     TIME  COMMAND\n    1 root      0:00 /hello\n"), "{text}");
+        assert!(text.contains("\nok"), "{text}");
+        assert_eq!(code, 3, "the session's exit code is the command's");
+        let (text, code) = kubectl(&mut sim, &format!("debug {pod} -i --image=hello:v1 -c plain -- sh"));
+        assert_eq!(
+            (text.as_str(), code),
+            ("error: failed to start the debug container: exec: \"sh\": executable file not found in $PATH\n", 1)
+        );
     }
 }

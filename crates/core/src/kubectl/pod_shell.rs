@@ -214,9 +214,22 @@ fn ip(pod: &Pod, args: &[String], io: &mut Io) -> i32 {
 fn ps(sim: &Sim, pod: &Pod, spec: &Container, io: &mut Io) -> i32 {
     io.out("PID   USER     TIME  COMMAND\n");
     let process = sim.pod_node_server(pod).and_then(|n| n.running_container(pod, &spec.name));
+    // The process as its own container spec starts it (a debug container sees its target's).
+    let started_by = pod.container(&spec.name).unwrap_or(spec);
     if let Some(process) = process {
-        io.out(format!("    1 root      0:00 {}\n", process.image.workload.argv(spec).join(" ")));
+        let argv = process.image.workload.argv(started_by);
+        // An image that runs its own binary (no shell command): named after its repository.
+        let command = if argv.is_empty() { image_binary(started_by) } else { argv.join(" ") };
+        io.out(format!("    1 root      0:00 {command}\n"));
     }
     io.out("    7 root      0:00 ps\n");
     0
+}
+
+/// `/hello` for `hello:v1`, `/controller` for `registry.k8s.io/ingress-nginx/controller:v1.12.1`.
+fn image_binary(spec: &Container) -> String {
+    let image = spec.image.as_deref().unwrap_or("");
+    let repository = image.split(['@']).next().unwrap_or(image);
+    let last = repository.rsplit('/').next().unwrap_or(repository);
+    format!("/{}", last.split(':').next().unwrap_or(last))
 }

@@ -50,6 +50,8 @@ pub struct Kubelet {
     external: BTreeSet<String>,
     /// The connections the host made to external machines' agents (`connect_agent`).
     agents: BTreeMap<String, std::sync::Arc<dyn node_server::NodeAgent>>,
+    /// The request load on the lab's workloads, as the controllers' pass last handed it over.
+    load: crate::metrics::load::LoadTable,
 }
 
 /// Due pods taken from the wake-ups at a time.
@@ -67,6 +69,16 @@ impl Kubelet {
     /// `sync` in parts, one pod per unit of `budget`; true when the batch is done. A turn's
     /// first call (`turn_start`, see `Controllers::take_turn`) hears what changed and, once the
     /// last batch is done, takes up the next; later calls go on where the last one stopped.
+    /// The request load its pods serve from now on (their probes and memory follow it).
+    pub fn set_load(&mut self, load: &crate::metrics::load::LoadTable) {
+        if self.load != *load {
+            self.load = load.clone();
+            // Every loaded pod looks again at once (a new share, a new wait).
+            let running: Vec<Key> = self.pods.keys().cloned().collect();
+            self.queue.extend(running);
+        }
+    }
+
     pub fn sync_some(&mut self, store: &mut Store, budget: &mut usize, turn_start: bool) -> bool {
         let now = store.now();
         if turn_start {
@@ -90,6 +102,11 @@ impl Kubelet {
     }
 
     /// Runs every node's pods on `runtime` from now on (a lesson's own image catalogue).
+    /// What `image` is on this lab's nodes (the container runtime's registry).
+    pub fn resolve_image(&self, image: &str) -> Result<crate::workload::ImageInfo, crate::workload::PullError> {
+        self.runtime.get().resolve_image(image)
+    }
+
     pub fn use_container_runtime(&mut self, runtime: container_runtime::Runtime) {
         self.runtime = runtime;
     }
@@ -210,12 +227,22 @@ impl Kubelet {
             let runtime = pod_worker::admit(&pod, self.node_runtime(&node_name), &host_ip, now);
             self.pods.insert(key.clone(), runtime);
         }
+        let served_rps = self.load.served_by(store, namespace, name);
         let mut runtime = self.pods.remove(&key).unwrap_or_else(|| unreachable_runtime(&pod));
         let node = self.nodes.get_mut(&node_name).expect("node runtime created above");
         let container_runtime = self.runtime.get();
         let devices = &mut self.devices;
-        let mut step =
-            PodStep { store, node, pod: &pod, runtime: &mut runtime, container_runtime, devices, now, wake: None };
+        let mut step = PodStep {
+            store,
+            node,
+            pod: &pod,
+            runtime: &mut runtime,
+            container_runtime,
+            devices,
+            now,
+            wake: None,
+            served_rps,
+        };
         if let Some(deadline) = pod.metadata.deletion_timestamp
             && !step.runtime.terminating
         {
@@ -260,7 +287,8 @@ impl Kubelet {
         let now = store.now();
         let container_runtime = self.runtime.get();
         let devices = &mut self.devices;
-        let mut step = PodStep { store, node, pod: &pod, runtime, container_runtime, devices, now, wake: None };
+        let mut step =
+            PodStep { store, node, pod: &pod, runtime, container_runtime, devices, now, wake: None, served_rps: 0 };
         if !step.kill_now(ending) {
             return Err(format!("pod {name:?} has no running container"));
         }

@@ -35,7 +35,13 @@ pub struct PodStep<'a> {
     pub now: SimTime,
     /// The earliest time this pod needs another step.
     pub wake: Option<SimTime>,
+    /// Requests per second its first container serves (`lab load`, the traffic generator).
+    pub served_rps: u64,
 }
+
+/// How often a pod under load is looked at again: its share of the load moves as its peers
+/// come and go, and with it its memory and its probes' waits.
+const LOAD_RECHECK: Duration = Duration::from_secs(5);
 
 /// A fresh runtime for a pod the kubelet just admitted. A pod on the host's network has the
 /// node's IP; any other gets the next address of the node's pod subnet.
@@ -277,9 +283,37 @@ impl PodStep<'_> {
             return true;
         }
         if running.stopping.is_none() && !self.runtime.terminating {
+            if let Some(ending) = self.out_of_memory_under_load(c, &running) {
+                let mut killed = running.clone();
+                killed.ends = Some(ending.clone());
+                self.exited(c, &killed, ending, false);
+                return true;
+            }
+            if self.served_rps > 0 && !c.init {
+                self.wake_at(self.now.plus(LOAD_RECHECK));
+            }
             return self.run_probes(c, &running);
         }
         false
+    }
+
+    /// The load the container carries: requests go to the pod's first container.
+    fn load_on(&self, c: &RuntimeContainer, spec: &Container) -> crate::workload::Load {
+        let first = self.pod.spec.containers.first().is_some_and(|f| f.name == c.name) && !c.init;
+        crate::workload::Load::on(spec, if first { self.served_rps } else { 0 })
+    }
+
+    /// The kernel's OOM kill when the requests in flight take the container past its limit.
+    fn out_of_memory_under_load(&self, c: &RuntimeContainer, running: &Running) -> Option<Ending> {
+        let spec = self.spec_of(c)?;
+        let load = self.load_on(c, spec);
+        if load.requests_per_second == 0 {
+            return None;
+        }
+        let info = self.image_info(c).ok()?;
+        let used = info.workload.memory_bytes(self.now.since(running.started_at), running.hog_mib)
+            + info.workload.load_memory_bytes(load.requests_per_second);
+        (used > memory_limit(spec)?).then(|| oom_kill(self.now))
     }
 
     /// The process is gone: record it, then restart now, after a back-off, or never.
@@ -432,6 +466,7 @@ impl PodStep<'_> {
             pod_ip: &self.runtime.pod_ip,
             since_start: tick.since(running.started_at),
             state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None, gpu: c.gpu },
+            load: self.load_on(c, spec),
         };
         match crate::workload::run_probe(probe, &ctx) {
             ProbeOutcome::Success => None,
@@ -612,7 +647,8 @@ impl PodStep<'_> {
                 ProbeKind::Readiness => c.probes.readiness,
             };
             let grid = self.runtime.admitted_at;
-            let after = if worker.steady() {
+            // Under load a probe's outcome moves with the load, not only with the workload.
+            let after = if worker.steady() && self.served_rps == 0 {
                 match self.next_change(c, spec, probe, running) {
                     Some(at) => SimTime(at.0.saturating_sub(1)),
                     None => continue,
@@ -633,6 +669,7 @@ impl PodStep<'_> {
             pod_ip: &self.runtime.pod_ip,
             since_start: self.now.since(running.started_at),
             state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None, gpu: c.gpu },
+            load: self.load_on(c, spec),
         };
         crate::workload::next_change(probe, &ctx).map(|d| running.started_at.plus(d))
     }

@@ -17,6 +17,8 @@ pub type LoadTarget = (String, Kind, String);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadTable {
     targets: BTreeMap<LoadTarget, u64>,
+    /// The traffic generator's requests to a Service, while it runs: served like the rest.
+    traffic: Option<(LoadTarget, u64)>,
 }
 
 impl LoadTable {
@@ -29,8 +31,21 @@ impl LoadTable {
         }
     }
 
+    /// The traffic generator's load (`None` when it stops).
+    pub fn set_traffic(&mut self, traffic: Option<(LoadTarget, u64)>) {
+        self.traffic = traffic;
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.targets.is_empty()
+        self.targets.is_empty() && self.traffic.is_none()
+    }
+
+    /// What one pod serves now.
+    pub fn served_by(&self, store: &Store, namespace: &str, name: &str) -> u64 {
+        if self.is_empty() {
+            return 0;
+        }
+        self.per_pod(store).get(&(namespace.to_string(), name.to_string())).copied().unwrap_or(0)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&LoadTarget, &u64)> {
@@ -41,7 +56,8 @@ impl LoadTable {
     /// evenly over its ready pods in name order, the remainder one each to the first pods.
     pub fn per_pod(&self, store: &Store) -> BTreeMap<(String, String), u64> {
         let mut served = BTreeMap::new();
-        for ((namespace, kind, name), rps) in &self.targets {
+        let traffic = self.traffic.iter().map(|(target, rps)| (target, rps));
+        for ((namespace, kind, name), rps) in self.targets.iter().chain(traffic) {
             let pods = ready_pods(store, namespace, *kind, name);
             let count = pods.len() as u64;
             for (i, pod) in pods.into_iter().enumerate() {

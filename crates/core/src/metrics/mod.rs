@@ -49,7 +49,7 @@ pub fn pod_metrics(now: SimTime, node: &NodeServer<'_>, pod: &Pod, requests_per_
         if let Some(limit) = spec.resources.limits.get("cpu") {
             cpu_millicores = cpu_millicores.min(limit.milli_value().max(0) as u64);
         }
-        let memory_bytes = workload.memory_bytes(since_start, process.hog_mib);
+        let memory_bytes = workload.memory_bytes(since_start, process.hog_mib) + workload.load_memory_bytes(rps);
         containers.push(ContainerMetrics { name: spec.name.clone(), cpu_millicores, memory_bytes });
     }
     Some(PodMetrics { timestamp: now, window: METRIC_WINDOW, containers })

@@ -184,7 +184,7 @@ pub fn request_headers(
     let Some(node) = sim.pod_node_server(&pod) else { return Answer::Unreachable };
     let now = sim.now();
     let mut response = None;
-    for spec in pod.spec.containers.iter() {
+    for (index, spec) in pod.spec.containers.iter().enumerate() {
         let Some(process) = node.running_container(&pod, &spec.name) else { continue };
         let behaviour = &process.image.workload.behaviour;
         let (controller, gateway) = (behaviour.ingress_controller.clone(), behaviour.gateway_controller.is_some());
@@ -195,7 +195,15 @@ pub fn request_headers(
                 None => super::gateway::serve(sim, &host, path, headers, hops),
             };
         }
-        if let Ok(http) = process.image.workload.respond(spec, path, port, &name, now.since(process.started_at)) {
+        let since_start = now.since(process.started_at);
+        if let Ok(mut http) = process.image.workload.respond(spec, path, port, &name, since_start) {
+            // Requests are served by the first container; under a CPU limit they queue behind
+            // the load it carries (without one nothing queues, so the load is not looked up).
+            let limited = index == 0 && spec.resources.limits.contains_key("cpu");
+            let served = if limited { sim.load().served_by(sim.store(), &namespace, &name) } else { 0 };
+            let load = crate::workload::Load::on(spec, served);
+            let wait = process.image.workload.queueing_delay(since_start, load);
+            http.latency = Duration(http.latency.0.saturating_add(wait.0));
             response = Some((spec.name.clone(), http));
             break;
         }

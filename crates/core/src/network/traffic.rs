@@ -11,6 +11,9 @@ use crate::sim::Sim;
 use crate::sim::time::{Duration, SimTime};
 use std::collections::BTreeMap;
 
+/// How long a generated request waits for its answer before it counts as timed out.
+pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Seconds of history kept (an hour); the oldest go first.
 const KEPT_SECONDS: usize = 3600;
 
@@ -124,6 +127,7 @@ fn answer(sim: &mut Sim, ip: &str, port: i32, path: &str, host: Option<&str>) ->
         _ => true,
     };
     let outcome = match answered {
+        Answer::Http { latency, .. } if latency >= CLIENT_TIMEOUT => Err("timed out".into()),
         Answer::Http { status, pod, .. } if (200..400).contains(&status) => Ok(version(sim, &pod)),
         Answer::Http { status, .. } => Err(format!("HTTP {status}")),
         Answer::Refused => Err("connection refused".into()),

@@ -17,6 +17,8 @@ struct Request {
     spider: bool,
     headers: bool,
     url: String,
+    /// `-T SEC`: how long it waits for an answer (busybox's default: 900 s).
+    timeout_seconds: u64,
 }
 
 /// Runs `wget ARGS…` in `from`; a file it saves goes to `io.files` for the shell to write.
@@ -52,6 +54,9 @@ pub fn wget(sim: &mut Sim, from: &Pod, args: &[String], io: &mut Io) -> i32 {
         Answer::Refused => fail(io, &format!("wget: can't connect to remote host ({ip}): Connection refused\n")),
         Answer::Unreachable => fail(io, &format!("wget: can't connect to remote host ({ip}): Host is unreachable\n")),
         Answer::Killed => fail(io, "wget: error getting response\n"),
+        Answer::Http { latency, .. } if latency.as_secs() >= request.timeout_seconds => {
+            fail(io, "wget: download timed out\n")
+        }
         Answer::Http { status, body, .. } => {
             if request.headers {
                 io.err(format!("  HTTP/1.1 {status} {}\n  Content-Type: text/plain; charset=utf-8\n  Content-Length: {}\n  Connection: close\n  \n", reason_phrase(status), body.len()));
@@ -108,7 +113,14 @@ pub fn address(sim: &Sim, from: &Pod, host: &str) -> Option<String> {
 }
 
 fn parse(args: &[String]) -> Option<Request> {
-    let mut request = Request { quiet: false, to_stdout: false, spider: false, headers: false, url: String::new() };
+    let mut request = Request {
+        quiet: false,
+        to_stdout: false,
+        spider: false,
+        headers: false,
+        url: String::new(),
+        timeout_seconds: 900,
+    };
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -131,6 +143,9 @@ fn parse(args: &[String]) -> Option<Request> {
                             };
                             if c == 'O' {
                                 request.to_stdout = value == "-";
+                            }
+                            if c == 'T' {
+                                request.timeout_seconds = value.parse().unwrap_or(request.timeout_seconds);
                             }
                             break;
                         }

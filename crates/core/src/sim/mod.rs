@@ -397,6 +397,12 @@ impl Sim {
 
     /// Starts sending `rps` requests per second to `target`, from now on (replacing any run).
     pub fn start_traffic(&mut self, target: crate::network::traffic::Target, rps: u32) {
+        // Sent straight to a Service, its requests load the pods behind it like `lab load`'s.
+        let load = target
+            .host
+            .is_none()
+            .then(|| ((target.namespace.clone(), crate::api::Kind::Service, target.service.clone()), u64::from(rps)));
+        self.load.set_traffic(load);
         self.traffic = Some(crate::network::traffic::Generator::new(target, rps, self.now));
         self.queue.schedule(self.now, Timer::Traffic);
     }
@@ -404,6 +410,7 @@ impl Sim {
     /// Stops the generator; what it counted (kept as the latest run).
     pub fn stop_traffic(&mut self) -> Option<crate::network::traffic::Generator> {
         let stopped = self.traffic.take();
+        self.load.set_traffic(None);
         self.last_traffic = stopped.clone();
         stopped
     }

@@ -29,6 +29,9 @@ pub struct Behaviour {
     /// Extra CPU per request per second served (what the HPA sees under load).
     #[serde(default)]
     pub millicores_per_rps: u64,
+    /// Memory the requests in flight hold, per request per second served, in KiB.
+    #[serde(default)]
+    pub memory_kib_per_rps: u64,
     /// A busier start (cache loading, JIT warm-up).
     #[serde(default)]
     pub startup: Option<Startup>,

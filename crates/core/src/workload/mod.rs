@@ -8,6 +8,7 @@ mod catalogue;
 mod inference;
 mod probe;
 mod reference;
+mod saturation;
 mod shell;
 
 pub use behaviour::{
@@ -19,6 +20,7 @@ pub use inference::{GpuMemory, InferenceServer};
 pub use probe::{ProbeContext, ProbeOutcome, next_change, run_probe};
 pub use reference::pseudo_digest;
 pub use reference::{ImageReference, PullError};
+pub use saturation::{Load, SATURATED};
 pub use shell::PATH as IMAGE_PATH;
 
 #[cfg(test)]

@@ -22,6 +22,8 @@ pub struct ProbeContext<'a> {
     pub pod_ip: &'a str,
     pub since_start: Duration,
     pub state: ProcessState,
+    /// The requests it serves and its CPU limit: an HTTP probe waits behind them.
+    pub load: super::Load,
 }
 
 impl ProbeContext<'_> {
@@ -134,7 +136,8 @@ fn http_probe(http_get: &HttpGetAction, ctx: &ProbeContext, timeout: Duration) -
     if scheme == "https" {
         return ProbeOutcome::Failure(format!("Get {url:?}: http: server gave HTTP response to HTTPS client"));
     }
-    if response.latency >= timeout {
+    let wait = ctx.workload.queueing_delay(ctx.since_start, ctx.load);
+    if Duration(response.latency.0.saturating_add(wait.0)) >= timeout {
         return ProbeOutcome::Failure(format!(
             "Get {url:?}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
         ));

@@ -54,6 +54,7 @@ fn probe_at(image: &str, spec: &Container, probe: &Probe, since_start_ms: u64) -
         pod_ip: POD_IP,
         since_start: Duration(since_start_ms),
         state: ProcessState::default(),
+        load: crate::workload::Load::default(),
     };
     run_probe(probe, &ctx)
 }
@@ -205,6 +206,7 @@ fn next_change_names_the_moment_an_outcome_can_flip() {
             pod_ip: POD_IP,
             since_start: Duration(at),
             state: ProcessState::default(),
+            load: crate::workload::Load::default(),
         };
         assert_eq!(next_change(probe, &ctx).map(|d| d.as_millis()), expected, "{image} at {at}ms");
     }
