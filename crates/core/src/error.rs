@@ -139,6 +139,10 @@ pub enum ApiError {
     TooManyRequests {
         message: String,
     },
+    /// A body in a format the endpoint does not read (a patch's Content-Type).
+    UnsupportedMediaType {
+        message: String,
+    },
     /// A resource the server does not serve (a custom resource whose CRD is not installed).
     NotServed,
 }
@@ -163,6 +167,7 @@ impl ApiError {
             ApiError::Forbidden { .. } => "Forbidden",
             ApiError::MethodNotAllowed { .. } => "MethodNotAllowed",
             ApiError::TooManyRequests { .. } => "TooManyRequests",
+            ApiError::UnsupportedMediaType { .. } => "UnsupportedMediaType",
             ApiError::NotServed => "NotFound",
         }
     }
@@ -177,6 +182,7 @@ impl ApiError {
             ApiError::Forbidden { .. } => 403,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::TooManyRequests { .. } => 429,
+            ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::NotServed => 404,
         }
     }
@@ -193,7 +199,8 @@ impl ApiError {
             ApiError::BadRequest { message }
             | ApiError::Forbidden { message }
             | ApiError::MethodNotAllowed { message }
-            | ApiError::TooManyRequests { message } => message.clone(),
+            | ApiError::TooManyRequests { message }
+            | ApiError::UnsupportedMediaType { message } => message.clone(),
             ApiError::NotServed => "the server could not find the requested resource".to_string(),
         }
     }

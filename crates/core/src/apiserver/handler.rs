@@ -2,6 +2,7 @@
 //! create, update, patch and delete run the admission chain), as kube-apiserver's handler
 //! chain does (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers`).
 
+use super::patch::{self, PatchType};
 use super::request::{Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
 use crate::api::{Kind, Object};
@@ -53,10 +54,43 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
             let patch = request.options.patch.take().ok_or_else(|| bad_request("a patch needs a body"))?;
             store.authorize("patch", kind, namespace, name, &request.subresource)?;
             let status = request.subresource == "status";
-            kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status).map(Response::Object)
+            match request.options.patch_type {
+                PatchType::Merge => kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status),
+                other => patch_live(store, (kind, namespace, name), other, &patch, status),
+            }
+            .map(Response::Object)
         }
         Verb::Delete => store.delete_object(kind, namespace, name, &request.options.delete).map(Response::Deleted),
     }
+}
+
+/// A strategic, JSON or apply patch: applied to the live object, which is then updated as a
+/// whole (conflicting with a write in between, as upstream's patcher retries). Server-side
+/// apply creates what does not exist yet.
+fn patch_live(
+    store: &mut Store,
+    (kind, namespace, name): (Kind, &str, &str),
+    patch_type: PatchType,
+    patch: &serde_json::Value,
+    status: bool,
+) -> Result<Object, ApiError> {
+    let live = match store.get_object(kind, namespace, name) {
+        Ok(live) => live,
+        Err(ApiError::NotFound { .. }) if patch_type == PatchType::Apply && !status => {
+            let mut object = crate::api::codec::decode(patch.clone()).map_err(|e| bad_request(&e.to_string()))?;
+            if object.metadata().namespace.is_empty() && kind.info().namespaced {
+                object.metadata_mut().namespace = namespace.to_string();
+            }
+            return store.create_object(object);
+        }
+        Err(error) => return Err(error),
+    };
+    let patched = patch::apply(patch_type, &live.to_json_value(), patch)?;
+    let object = crate::api::codec::decode(patched).map_err(|e| bad_request(&e.to_string()))?;
+    if object.metadata().name != name {
+        return Err(bad_request("the name of the object (patched) does not match the name on the URL"));
+    }
+    if status { kinds::dispatch_update_status(store, object) } else { store.update_object(object) }
 }
 
 /// Serves a read (get or list) on a store it does not change: a lesson check, a view.

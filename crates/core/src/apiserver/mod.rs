@@ -7,8 +7,10 @@
 
 pub mod client;
 pub mod handler;
+pub mod patch;
 pub mod request;
 pub mod response;
+pub mod rest;
 
 pub use client::{Client, Reader};
 pub use handler::handle;

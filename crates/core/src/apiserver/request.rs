@@ -74,8 +74,9 @@ pub struct Options {
     /// A list's page size (`limit`) and where the page starts (`continue`).
     pub limit: Option<usize>,
     pub continue_token: Option<String>,
-    /// A patch's body: a JSON merge patch (RFC 7386).
+    /// A patch's body, and how to read it (a JSON merge patch unless told).
     pub patch: Option<Value>,
+    pub patch_type: super::patch::PatchType,
     pub delete: DeleteOptions,
 }
 

@@ -4,7 +4,7 @@
 
 use super::{
     DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults,
-    networking_validation, priority_class, resource_validation, validation,
+    gateway_api_defaults, networking_validation, priority_class, resource_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
@@ -299,6 +299,9 @@ impl Stored for Gateway {
     const HAS_GENERATION: bool = true;
     table_fns!();
     status_subresource!();
+    fn apply_defaults(&mut self) {
+        gateway_api_defaults::gateway(self);
+    }
     fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
         networking_validation::gateway(self)
     }
@@ -311,6 +314,9 @@ impl Stored for HttpRoute {
     const HAS_GENERATION: bool = true;
     table_fns!();
     status_subresource!();
+    fn apply_defaults(&mut self) {
+        gateway_api_defaults::http_route(self);
+    }
     fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
         networking_validation::http_route(self)
     }

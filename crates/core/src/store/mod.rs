@@ -13,6 +13,7 @@ pub mod custom_resource_definition;
 pub mod defaults;
 pub mod event_recorder;
 pub mod field_selector;
+pub mod gateway_api_defaults;
 pub mod kinds;
 pub mod lab_limits;
 pub mod networking_validation;

@@ -1,0 +1,277 @@
+//! The API over HTTP, as kube-apiserver serves it to kubectl, client-go and the Python client:
+//! a method, a path, a query string, the Accept and Content-Type headers and a body in; a
+//! status code, a content type and a JSON body out. Pure, like the rest of the core: the
+//! server moves the bytes, this decides what they say (discovery, resources as objects, lists
+//! or server-side printed Tables, patches by Content-Type, watches' starting points, and
+//! `Status` errors with upstream's reasons and codes).
+
+pub mod discovery;
+pub mod path;
+pub mod query;
+pub mod table;
+
+use super::patch::PatchType;
+use super::request::{GroupVersionResource, Request, Verb};
+use super::response::{ObjectList, Response, Status, WatchStart};
+use crate::api::{Kind, Object, codec};
+use crate::error::ApiError;
+use crate::sim::Sim;
+use crate::store::{Deleted, UserInfo};
+use path::{ResourcePath, Target};
+use query::Query;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use table::IncludeObject;
+
+/// A request as it arrived.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HttpRequest<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub query: &'a str,
+    pub accept: &'a str,
+    pub content_type: &'a str,
+    pub body: &'a str,
+}
+
+impl HttpRequest<'_> {
+    /// Whether serving it may change the lab (reads may be served from a snapshot).
+    pub fn is_write(&self) -> bool {
+        !matches!(self.method, "GET" | "HEAD" | "OPTIONS")
+    }
+
+    fn wants_table(&self) -> bool {
+        self.accept.split(',').any(|media| media.contains("as=Table"))
+    }
+}
+
+/// The answer: a JSON body, or where a watch starts (the server streams what follows).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+    pub watch: Option<WatchRequest>,
+}
+
+impl HttpResponse {
+    fn json(status: u16, body: &Value) -> HttpResponse {
+        HttpResponse { status, content_type: "application/json", body: body.to_string(), watch: None }
+    }
+
+    fn error(error: ApiError) -> HttpResponse {
+        let status = Status(error);
+        HttpResponse::json(status.code(), &status.to_json())
+    }
+}
+
+/// A watch the server streams: which objects, from which resourceVersion, in what form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchRequest {
+    pub kind: Kind,
+    pub namespace: String,
+    pub name: String,
+    pub query: Query,
+    pub table: bool,
+    pub after: u64,
+}
+
+/// Serves one request as `user`.
+pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> HttpResponse {
+    let Some(target) = path::parse(request.path) else { return not_found_path() };
+    let store = sim.store();
+    let document = match &target {
+        Target::Version => Some(discovery::version()),
+        Target::CoreVersions => Some(discovery::core_versions()),
+        Target::Groups => Some(discovery::groups(store)),
+        Target::Group(name) => discovery::group(store, name),
+        Target::Resources { group, version } => discovery::resources(store, group, version),
+        Target::OpenApiV2 | Target::OpenApiV3(_) => None,
+        Target::Resource(resource) => return serve_resource(sim, user, resource, request),
+    };
+    match document {
+        Some(document) if request.method == "GET" => HttpResponse::json(200, &document),
+        Some(_) => HttpResponse::error(ApiError::MethodNotAllowed {
+            message: format!("the server does not allow this method on the requested resource ({})", request.method),
+        }),
+        None => not_found_path(),
+    }
+}
+
+/// `404 page not found`, as the API server's mux answers a path nothing serves.
+fn not_found_path() -> HttpResponse {
+    HttpResponse::json(
+        404,
+        &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                "message": "the server could not find the requested resource", "reason": "NotFound",
+                "details": {}, "code": 404}),
+    )
+}
+
+fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http: &HttpRequest<'_>) -> HttpResponse {
+    let gvr = GroupVersionResource {
+        group: path.group.clone(),
+        version: path.version.clone(),
+        resource: path.resource.clone(),
+    };
+    let Some(kind) = gvr.kind().filter(|k| sim.store().serves(*k)) else { return not_found_path() };
+    if !matches!(path.subresource.as_str(), "" | "status") {
+        return not_found_path();
+    }
+    match resource_request(sim, user, kind, (gvr, path), http) {
+        Ok(response) => response,
+        Err(error) => HttpResponse::error(error),
+    }
+}
+
+fn resource_request(
+    sim: &mut Sim,
+    user: Arc<UserInfo>,
+    kind: Kind,
+    (gvr, path): (GroupVersionResource, &ResourcePath),
+    http: &HttpRequest<'_>,
+) -> Result<HttpResponse, ApiError> {
+    let query = Query::parse(http.query);
+    let mut options = query.options(kind)?;
+    let watching = path.watch || query.flag("watch");
+    let verb = match (http.method, path.name.is_empty()) {
+        ("GET", true) if watching => Verb::Watch,
+        ("GET", true) => Verb::List,
+        ("GET", false) if watching => Verb::Watch,
+        ("GET", false) => Verb::Get,
+        ("POST", true) => Verb::Create,
+        ("PUT", false) => Verb::Update,
+        ("PATCH", false) => Verb::Patch,
+        ("DELETE", false) => Verb::Delete,
+        (method, _) => {
+            return Err(ApiError::MethodNotAllowed {
+                message: format!("the server does not allow this method on the requested resource ({method})"),
+            });
+        }
+    };
+    let mut body = None;
+    match verb {
+        Verb::Create | Verb::Update => body = Some(decode_body(http.body)?),
+        Verb::Patch => {
+            options.patch_type = PatchType::from_content_type(http.content_type).ok_or_else(|| {
+                let accepted = "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json";
+                ApiError::UnsupportedMediaType {
+                    message: format!("the body of the request was in an unknown format - accepted media types include: {accepted}"),
+                }
+            })?;
+            options.patch = Some(parse_body(http.body)?);
+        }
+        Verb::Delete => delete_options_from_body(http.body, &mut options)?,
+        _ => {}
+    }
+    let request = Request {
+        user,
+        verb,
+        resource: gvr,
+        namespace: path.namespace.clone(),
+        name: path.name.clone(),
+        subresource: path.subresource.clone(),
+        body,
+        options,
+    };
+    let response = super::handle(sim.store_mut(), request);
+    if http.is_write() {
+        // The controllers react to the write, as kubectl's own verbs let them.
+        sim.settle();
+    }
+    let table = http.wants_table();
+    let include = IncludeObject::parse(query.get("includeObject"));
+    Ok(match response {
+        Response::Object(object) if table => {
+            let rv = sim.store().resource_version();
+            HttpResponse::json(200, &table::table(kind, &[object], sim.now(), rv, include))
+        }
+        Response::Object(object) => {
+            HttpResponse::json(if verb == Verb::Create { 201 } else { 200 }, &object.to_json_value())
+        }
+        Response::List(list) if table => {
+            let mut document = table::table(kind, &list.items, sim.now(), list.resource_version, include);
+            if let Some(token) = &list.continue_token {
+                document["metadata"]["continue"] = json!(token);
+            }
+            HttpResponse::json(200, &document)
+        }
+        Response::List(list) => HttpResponse::json(200, &list_json(&list)),
+        Response::Deleted(Deleted::Terminating(object)) => HttpResponse::json(200, &object.to_json_value()),
+        Response::Deleted(Deleted::Gone(object)) => HttpResponse::json(200, &deleted_status(&object)),
+        Response::Watch(WatchStart { kind, resource_version }) => {
+            let after = match query.get("resourceVersion").filter(|v| !v.is_empty() && *v != "0") {
+                Some(version) => version.parse().map_err(|_| ApiError::BadRequest {
+                    message: format!("resourceVersion: Invalid value: {version:?}: must be a number"),
+                })?,
+                None => resource_version,
+            };
+            let watch =
+                WatchRequest { kind, namespace: path.namespace.clone(), name: path.name.clone(), query, table, after };
+            HttpResponse { status: 200, content_type: "application/json", body: String::new(), watch: Some(watch) }
+        }
+        Response::Status(Status(error)) => HttpResponse::error(error),
+    })
+}
+
+fn parse_body(body: &str) -> Result<Value, ApiError> {
+    // YAML is a superset of JSON: server-side apply sends YAML, everything else JSON.
+    let value: Value = serde_json::from_str(body)
+        .or_else(|_| serde_yaml::from_str(body))
+        .map_err(|e| ApiError::BadRequest { message: format!("couldn't get version/kind; json parse error: {e}") })?;
+    Ok(value)
+}
+
+fn decode_body(body: &str) -> Result<Object, ApiError> {
+    let value = parse_body(body)?;
+    codec::decode(value).map_err(|e| ApiError::BadRequest { message: e.to_string() })
+}
+
+/// A delete's options may come in its body (`DeleteOptions`) as well as its query.
+fn delete_options_from_body(body: &str, options: &mut super::request::Options) -> Result<(), ApiError> {
+    if body.trim().is_empty() {
+        return Ok(());
+    }
+    let value = parse_body(body)?;
+    if let Some(seconds) = value.get("gracePeriodSeconds").and_then(Value::as_i64) {
+        options.delete.grace_period_seconds = Some(seconds);
+    }
+    let policy = value.get("propagationPolicy").and_then(Value::as_str).unwrap_or("");
+    let query = Query(vec![("propagationPolicy".into(), policy.into())]);
+    options.delete.propagation_policy = query.options(Kind::Pod)?.delete.propagation_policy;
+    if value.get("dryRun").and_then(Value::as_array).is_some_and(|d| d.iter().any(|v| v == "All")) {
+        options.dry_run = true;
+    }
+    Ok(())
+}
+
+/// `PodList` and the like, items with their apiVersion and kind.
+fn list_json(list: &ObjectList) -> Value {
+    let info = list.kind.info();
+    let mut metadata = json!({"resourceVersion": list.resource_version.to_string()});
+    if let Some(token) = &list.continue_token {
+        metadata["continue"] = json!(token);
+    }
+    json!({
+        "kind": format!("{}List", info.kind_name),
+        "apiVersion": info.api_version(),
+        "metadata": metadata,
+        "items": list.items.iter().map(Object::to_json_value).collect::<Vec<_>>(),
+    })
+}
+
+/// What a delete that removed the object at once answers.
+fn deleted_status(object: &Object) -> Value {
+    let info = object.kind().info();
+    let meta = object.metadata();
+    json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Success",
+        "details": {"name": meta.name, "group": info.group, "kind": info.plural, "uid": meta.uid},
+    })
+}
+
+#[cfg(test)]
+mod tests;
