@@ -139,6 +139,10 @@ pub enum ApiError {
     TooManyRequests {
         message: String,
     },
+    /// `410 Gone`: a watch asked to start before what the server still holds.
+    Gone {
+        message: String,
+    },
     /// A body in a format the endpoint does not read (a patch's Content-Type).
     UnsupportedMediaType {
         message: String,
@@ -168,6 +172,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => "MethodNotAllowed",
             ApiError::TooManyRequests { .. } => "TooManyRequests",
             ApiError::UnsupportedMediaType { .. } => "UnsupportedMediaType",
+            ApiError::Gone { .. } => "Expired",
             ApiError::NotServed => "NotFound",
         }
     }
@@ -183,6 +188,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::TooManyRequests { .. } => 429,
             ApiError::UnsupportedMediaType { .. } => 415,
+            ApiError::Gone { .. } => 410,
             ApiError::NotServed => 404,
         }
     }
@@ -200,7 +206,8 @@ impl ApiError {
             | ApiError::Forbidden { message }
             | ApiError::MethodNotAllowed { message }
             | ApiError::TooManyRequests { message }
-            | ApiError::UnsupportedMediaType { message } => message.clone(),
+            | ApiError::UnsupportedMediaType { message }
+            | ApiError::Gone { message } => message.clone(),
             ApiError::NotServed => "the server could not find the requested resource".to_string(),
         }
     }

@@ -1,6 +1,7 @@
 //! `kubelab`: the one binary. `kubelab serve` serves the web app, classes, progress, the live
 //! instructor dashboard and hosted labs; `kubelab sim` runs a scenario script headless;
-//! `kubelab lessons check` lints the curriculum. Arguments are parsed with clap, so every
+//! `kubelab lessons check` lints the curriculum; `kubelab up` serves a local lab's Kubernetes
+//! API to kubectl and `kubelab down` stops it. Arguments are parsed with clap, so every
 //! subcommand has `--help`, `--flag=value` works, and errors name the flag.
 
 mod api;
@@ -9,12 +10,14 @@ mod disk_files;
 mod hosted_lab;
 mod http_server;
 mod hub;
+mod kube_api;
 mod lesson_library;
 mod lessons_command;
 mod serve;
 mod serve_command;
 mod sim_command;
 mod tls;
+mod up_command;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -33,6 +36,10 @@ enum Command {
     Serve(serve_command::ServeArgs),
     /// Run a scenario script headless and print its transcript
     Sim(sim_command::SimArgs),
+    /// Start a local lab whose Kubernetes API kubectl can use, and write its kubeconfig
+    Up(up_command::UpArgs),
+    /// Stop a lab started with `kubelab up` and remove its kubeconfig entry
+    Down(up_command::DownArgs),
     /// Lint and replay the curriculum, or print the lesson format's schema
     Lessons {
         #[command(subcommand)]
@@ -45,6 +52,8 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Serve(args) => serve_command::main(args),
         Command::Sim(args) => sim_command::main(&args),
+        Command::Up(args) => up_command::up(args),
+        Command::Down(args) => up_command::down(args),
         Command::Lessons { command } => lessons_command::main(command),
     };
     ExitCode::from(u8::try_from(code).unwrap_or(1))

@@ -25,6 +25,9 @@ pub fn apply(target: &mut Value, patch: &Value) {
     }
     let Value::Object(target_map) = target else { return };
     for (key, value) in patch_map {
+        if directive(target_map, key, value) {
+            continue;
+        }
         match value {
             Value::Null => {
                 target_map.remove(key);
@@ -42,6 +45,29 @@ pub fn apply(target: &mut Value, patch: &Value) {
             }
         }
     }
+}
+
+/// The directives client-side `kubectl apply` sends beside the fields: `$setElementOrder/F`
+/// (the order of a merged list, which here keeps the live order), `$retainKeys` (the only
+/// keys of this map that stay, as `spec.strategy` uses it), `$deleteFromPrimitiveList/F` and a
+/// map's own `$patch: merge`. Returns whether `key` was one.
+fn directive(target: &mut Map<String, Value>, key: &str, value: &Value) -> bool {
+    if key.starts_with("$setElementOrder/") || key == "$patch" {
+        return true;
+    }
+    if key == "$retainKeys" {
+        let keep: Vec<&str> =
+            value.as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        target.retain(|k, _| keep.contains(&k.as_str()));
+        return true;
+    }
+    if let Some(field) = key.strip_prefix("$deleteFromPrimitiveList/") {
+        if let (Some(Value::Array(items)), Some(gone)) = (target.get_mut(field), value.as_array()) {
+            items.retain(|item| !gone.contains(item));
+        }
+        return true;
+    }
+    false
 }
 
 /// The merge key of a list field, judged by its name and (for `ports`) its items.
@@ -78,6 +104,26 @@ fn merge_list(existing: &mut Vec<Value>, items: &[Value], merge_key: &str) {
 #[cfg(test)]
 mod tests {
     use super::apply;
+
+    #[test]
+    fn client_side_applys_directives_are_honoured_not_stored() {
+        let mut live = serde_json::json!({"spec": {
+            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}},
+            "template": {"spec": {"containers": [{"name": "web", "image": "v1"}]}},
+            "finalizers": ["a", "b"]}});
+        let patch = serde_json::json!({"spec": {
+            "strategy": {"$retainKeys": ["type"], "type": "Recreate"},
+            "template": {"spec": {"$setElementOrder/containers": [{"name": "web"}], "containers": [{"name": "web", "image": "v2"}]}},
+            "$deleteFromPrimitiveList/finalizers": ["a"]}});
+        apply(&mut live, &patch);
+        assert_eq!(
+            live,
+            serde_json::json!({"spec": {
+                "strategy": {"type": "Recreate"},
+                "template": {"spec": {"containers": [{"name": "web", "image": "v2"}]}},
+                "finalizers": ["b"]}})
+        );
+    }
     use serde_json::json;
 
     #[test]

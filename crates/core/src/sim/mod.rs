@@ -81,9 +81,16 @@ pub struct Sim {
 impl Sim {
     /// A new lab: the given machines registered as Ready nodes at time zero.
     pub fn new(seed: u64, cluster: &ClusterSpec) -> Sim {
+        Sim::starting_at(seed, cluster, SimTime::ZERO)
+    }
+
+    /// A new lab whose clock starts at `start` rather than at the epoch: a lab served to real
+    /// clients starts at the wall clock's time (an input, like the seed), so the timestamps
+    /// kubectl turns into ages on its own side agree with the ages the lab prints.
+    pub fn starting_at(seed: u64, cluster: &ClusterSpec, start: SimTime) -> Sim {
         let mut sim = Sim {
             seed,
-            now: SimTime::ZERO,
+            now: start,
             store: Store::new(seed),
             queue: EventQueue::default(),
             controllers: Controllers::default(),
@@ -102,6 +109,7 @@ impl Sim {
             last_traffic: None,
             system_daemons: None,
         };
+        sim.store.set_now(start);
         if cluster.control_plane {
             sim.init_control_plane();
         }

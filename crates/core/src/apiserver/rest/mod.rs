@@ -6,9 +6,12 @@
 //! `Status` errors with upstream's reasons and codes).
 
 pub mod discovery;
+pub mod openapi;
 pub mod path;
 pub mod query;
+pub mod scale;
 pub mod table;
+pub mod watch;
 
 use super::patch::PatchType;
 use super::request::{GroupVersionResource, Request, Verb};
@@ -59,7 +62,7 @@ impl HttpResponse {
         HttpResponse { status, content_type: "application/json", body: body.to_string(), watch: None }
     }
 
-    fn error(error: ApiError) -> HttpResponse {
+    pub fn from_error(error: ApiError) -> HttpResponse {
         let status = Status(error);
         HttpResponse::json(status.code(), &status.to_json())
     }
@@ -86,12 +89,15 @@ pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> H
         Target::Groups => Some(discovery::groups(store)),
         Target::Group(name) => discovery::group(store, name),
         Target::Resources { group, version } => discovery::resources(store, group, version),
-        Target::OpenApiV2 | Target::OpenApiV3(_) => None,
+        Target::OpenApiV3(None) => Some(openapi::root(store)),
+        Target::OpenApiV3(Some(key)) => openapi::document(store, key),
+        // Only v3 is published; kubectl needs v2 only when v3 is missing.
+        Target::OpenApiV2 => None,
         Target::Resource(resource) => return serve_resource(sim, user, resource, request),
     };
     match document {
         Some(document) if request.method == "GET" => HttpResponse::json(200, &document),
-        Some(_) => HttpResponse::error(ApiError::MethodNotAllowed {
+        Some(_) => HttpResponse::from_error(ApiError::MethodNotAllowed {
             message: format!("the server does not allow this method on the requested resource ({})", request.method),
         }),
         None => not_found_path(),
@@ -115,12 +121,18 @@ fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http:
         resource: path.resource.clone(),
     };
     let Some(kind) = gvr.kind().filter(|k| sim.store().serves(*k)) else { return not_found_path() };
-    if !matches!(path.subresource.as_str(), "" | "status") {
-        return not_found_path();
+    let scalable = matches!(kind, Kind::Deployment | Kind::ReplicaSet);
+    match path.subresource.as_str() {
+        "" | "status" => {}
+        "scale" if scalable && !path.name.is_empty() => {
+            let target = (kind, path.namespace.as_str(), path.name.as_str());
+            return scale::serve(sim, user, target, http).unwrap_or_else(HttpResponse::from_error);
+        }
+        _ => return not_found_path(),
     }
     match resource_request(sim, user, kind, (gvr, path), http) {
         Ok(response) => response,
-        Err(error) => HttpResponse::error(error),
+        Err(error) => HttpResponse::from_error(error),
     }
 }
 
@@ -210,7 +222,7 @@ fn resource_request(
                 WatchRequest { kind, namespace: path.namespace.clone(), name: path.name.clone(), query, table, after };
             HttpResponse { status: 200, content_type: "application/json", body: String::new(), watch: Some(watch) }
         }
-        Response::Status(Status(error)) => HttpResponse::error(error),
+        Response::Status(Status(error)) => HttpResponse::from_error(error),
     })
 }
 

@@ -32,33 +32,33 @@ const MAX_DEPTH: usize = 12;
 const WRAP_COLUMNS: usize = 80;
 
 #[derive(Debug, Deserialize)]
-struct Schema {
-    kinds: BTreeMap<String, String>,
-    types: BTreeMap<String, TypeDef>,
+pub(crate) struct Schema {
+    pub(crate) kinds: BTreeMap<String, String>,
+    pub(crate) types: BTreeMap<String, TypeDef>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TypeDef {
-    description: String,
+pub(crate) struct TypeDef {
+    pub(crate) description: String,
     #[serde(default)]
-    fields: Vec<FieldDef>,
+    pub(crate) fields: Vec<FieldDef>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct FieldDef {
-    name: String,
+pub(crate) struct FieldDef {
+    pub(crate) name: String,
     #[serde(rename = "type")]
-    type_: String,
+    pub(crate) type_: String,
     #[serde(default)]
-    required: bool,
+    pub(crate) required: bool,
     #[serde(default, rename = "enum")]
-    enum_: Vec<String>,
-    description: String,
+    pub(crate) enum_: Vec<String>,
+    pub(crate) description: String,
 }
 
-fn schema() -> Result<&'static Schema, String> {
+pub(crate) fn schema() -> Result<&'static Schema, String> {
     static SCHEMA: OnceLock<Result<Schema, String>> = OnceLock::new();
     let parsed = SCHEMA.get_or_init(|| serde_yaml::from_str(include_str!("fields.yaml")).map_err(|e| e.to_string()));
     parsed.as_ref().map_err(|e| format!("error: explain schema: {e}"))

@@ -1,0 +1,86 @@
+//! The `scale` subresource of Deployments and ReplicaSets: an `autoscaling/v1` Scale read from
+//! the object, and written back as its `spec.replicas` (what `kubectl scale` and the HPA use).
+//! Mirrors pkg/registry/apps/deployment/storage's ScaleREST.
+
+use super::{HttpRequest, HttpResponse};
+use crate::api::{Kind, Object};
+use crate::apiserver::patch::{self, PatchType};
+use crate::error::ApiError;
+use crate::sim::Sim;
+use crate::store::UserInfo;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// The Scale of a Deployment or ReplicaSet.
+fn scale_of(object: &Object) -> Option<Value> {
+    let (replicas, current, selector) = match object {
+        Object::Deployment(d) => {
+            (d.spec.replicas.unwrap_or(1), d.status.replicas.unwrap_or(0), d.spec.selector.as_ref())
+        }
+        Object::ReplicaSet(rs) => (rs.spec.replicas.unwrap_or(1), rs.status.replicas, rs.spec.selector.as_ref()),
+        _ => return None,
+    };
+    let meta = object.metadata();
+    let mut metadata = json!({
+        "name": meta.name,
+        "namespace": meta.namespace,
+        "uid": meta.uid,
+        "resourceVersion": meta.resource_version,
+    });
+    if let Some(created) = &meta.creation_timestamp {
+        metadata["creationTimestamp"] = json!(created);
+    }
+    Some(json!({
+        "kind": "Scale",
+        "apiVersion": "autoscaling/v1",
+        "metadata": metadata,
+        "spec": {"replicas": replicas},
+        "status": {"replicas": current, "selector": selector.map(|s| s.format()).unwrap_or_default()},
+    }))
+}
+
+/// GET, PUT or PATCH on `…/<name>/scale`.
+pub fn serve(
+    sim: &mut Sim,
+    user: Arc<UserInfo>,
+    (kind, namespace, name): (Kind, &str, &str),
+    http: &HttpRequest<'_>,
+) -> Result<HttpResponse, ApiError> {
+    let verb = match http.method {
+        "GET" => "get",
+        "PUT" => "update",
+        "PATCH" => "patch",
+        other => {
+            return Err(ApiError::MethodNotAllowed {
+                message: format!("the server does not allow this method on the requested resource ({other})"),
+            });
+        }
+    };
+    let store = sim.store();
+    store.authorize_as(&user, (verb, kind), namespace, name, "scale")?;
+    let live = store.get_object(kind, namespace, name)?;
+    let current = scale_of(&live).ok_or_else(|| not_scalable(kind))?;
+    if verb == "get" {
+        return Ok(HttpResponse::json(200, &current));
+    }
+    let body: Value = serde_json::from_str(http.body)
+        .map_err(|e| ApiError::BadRequest { message: format!("the request body is not JSON: {e}") })?;
+    let wanted = match verb {
+        "update" => body,
+        _ => {
+            let patch_type = PatchType::from_content_type(http.content_type).unwrap_or(PatchType::Merge);
+            patch::apply(patch_type, &current, &body)?
+        }
+    };
+    let replicas = wanted.pointer("/spec/replicas").and_then(Value::as_i64).ok_or_else(|| ApiError::BadRequest {
+        message: "Scale.autoscaling \"\" is invalid: spec.replicas: Required value".into(),
+    })?;
+    let patch = json!({"spec": {"replicas": replicas}});
+    let updated = crate::apiserver::Client::new(sim.store_mut(), user).merge_patch(kind, namespace, name, patch)?;
+    sim.settle();
+    Ok(HttpResponse::json(200, &scale_of(&updated).ok_or_else(|| not_scalable(kind))?))
+}
+
+fn not_scalable(kind: Kind) -> ApiError {
+    ApiError::NotFound { resource: format!("{}/scale", kind.info().plural), name: String::new() }
+}

@@ -1,0 +1,136 @@
+//! A watch over HTTP: the events after a resourceVersion, one JSON line each
+//! (`{"type":"ADDED","object":{…}}`), as kube-apiserver's watch handler streams them
+//! (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go). A watch started without a
+//! resourceVersion (or at "0") first gets the current objects as ADDED events; one that asks
+//! for `sendInitialEvents` gets them and then the bookmark that ends them (client-go's
+//! WatchList); one that is too far behind gets `410 Gone` as an ERROR event.
+
+use super::WatchRequest;
+use super::table::{self, IncludeObject};
+use crate::api::{Kind, Object};
+use crate::apiserver::response::Status;
+use crate::error::ApiError;
+use crate::sim::time::SimTime;
+use crate::store::kinds::matches_fields;
+use crate::store::{FieldSelector, Store};
+use serde_json::{Value, json};
+
+/// An open stream: what it watches and how far it has read.
+#[derive(Clone, Debug)]
+pub struct WatchCursor {
+    pub request: WatchRequest,
+    /// The current objects are still to be sent as ADDED events.
+    initial_pending: bool,
+    /// Ends the initial events with the `k8s.io/initial-events-end` bookmark.
+    initial_bookmark: bool,
+    fields: FieldSelector,
+    labels: crate::api::labels::Selector,
+}
+
+impl WatchCursor {
+    pub fn new(request: WatchRequest) -> Result<WatchCursor, ApiError> {
+        let options = request.query.options(request.kind)?;
+        let rv = request.query.get("resourceVersion").unwrap_or("");
+        let initial_bookmark = request.query.flag("sendInitialEvents");
+        let mut fields = options.field_selector;
+        if !request.name.is_empty() {
+            let by_name = format!("metadata.name={}", request.name);
+            fields = FieldSelector::parse(&by_name, request.kind).unwrap_or(fields);
+        }
+        Ok(WatchCursor {
+            initial_pending: initial_bookmark || rv.is_empty() || rv == "0",
+            initial_bookmark,
+            labels: options.label_selector,
+            fields,
+            request,
+        })
+    }
+
+    /// The kind it watches (the server closes its snapshots when the stream ends).
+    pub fn kind(&self) -> Kind {
+        self.request.kind
+    }
+
+    fn matches(&self, object: &Object) -> bool {
+        let meta = object.metadata();
+        (self.request.namespace.is_empty() || meta.namespace == self.request.namespace)
+            && self.labels.matches(&meta.labels)
+            && matches_fields(object, &self.fields)
+    }
+
+    fn line(&self, type_: &str, object: &Object, now: SimTime, store: &Store) -> String {
+        let object = if self.request.table {
+            let include = IncludeObject::parse(self.request.query.get("includeObject"));
+            table::table(self.request.kind, std::slice::from_ref(object), now, store.resource_version(), include)
+        } else {
+            object.to_json_value()
+        };
+        json!({"type": type_, "object": object}).to_string()
+    }
+
+    /// The lines to send now; the stream ends after an ERROR line.
+    pub fn poll(&mut self, store: &Store, now: SimTime) -> (Vec<String>, bool) {
+        let mut lines = Vec::new();
+        if std::mem::take(&mut self.initial_pending) {
+            let namespace = (!self.request.namespace.is_empty()).then_some(self.request.namespace.as_str());
+            for object in store.list_objects(self.request.kind, namespace, &self.labels, &self.fields) {
+                lines.push(self.line("ADDED", &object, now, store));
+            }
+            self.request.after = store.resource_version();
+            if self.initial_bookmark {
+                lines.push(self.bookmark(self.request.after, true));
+            }
+        }
+        let events = match store.watch_log().since(self.request.after) {
+            Ok(events) => events,
+            Err(oldest) => {
+                let message = format!("too old resource version: {} ({oldest})", self.request.after);
+                let status = Status(ApiError::Gone { message }).to_json();
+                lines.push(json!({"type": "ERROR", "object": status}).to_string());
+                return (lines, true);
+            }
+        };
+        let mut last = self.request.after;
+        for event in events {
+            last = event.resource_version;
+            if event.kind != self.request.kind {
+                continue;
+            }
+            // The object as this write left it; a write from before the stream kept states is
+            // sent as the object is now.
+            let object = match store.snapshots().at(event.resource_version) {
+                Some(object) => object.clone(),
+                None => match store.get_object(event.kind, &event.namespace, &event.name) {
+                    Ok(object) => object,
+                    Err(_) => continue,
+                },
+            };
+            if self.matches(&object) {
+                lines.push(self.line(event.type_.as_str(), &object, now, store));
+            }
+        }
+        self.request.after = last.max(self.request.after);
+        (lines, false)
+    }
+
+    /// A BOOKMARK: where the stream has read to, so a client can resume from there.
+    pub fn bookmark(&self, resource_version: u64, initial_events_end: bool) -> String {
+        let info = self.request.kind.info();
+        let mut metadata = json!({"resourceVersion": resource_version.to_string()});
+        if initial_events_end {
+            metadata["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+        }
+        let object: Value = json!({"kind": info.kind_name, "apiVersion": info.api_version(), "metadata": metadata});
+        json!({"type": "BOOKMARK", "object": object}).to_string()
+    }
+
+    /// Whether the client asked for bookmarks.
+    pub fn wants_bookmarks(&self) -> bool {
+        self.request.query.flag("allowWatchBookmarks")
+    }
+
+    /// `timeoutSeconds`, if the client set one.
+    pub fn timeout_seconds(&self) -> Option<u64> {
+        self.request.query.get("timeoutSeconds").and_then(|t| t.parse().ok())
+    }
+}

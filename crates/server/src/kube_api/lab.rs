@@ -1,0 +1,176 @@
+//! A lab served over the Kubernetes API: one thread owns the simulation, requests reach it
+//! through a channel and their answers come back on a oneshot, so the core stays
+//! single-threaded and deterministic. Its virtual clock follows the wall clock (1×) unless the
+//! owner pauses it; watches are cursors the HTTP side holds and the thread advances.
+
+use kubelab_core::apiserver::rest::watch::WatchCursor;
+use kubelab_core::apiserver::rest::{self, HttpRequest, HttpResponse};
+use kubelab_core::cluster::ClusterSpec;
+use kubelab_core::sim::Sim;
+use kubelab_core::sim::time::{Duration as SimDuration, SIM_EPOCH_UNIX_SECONDS, SimTime};
+use kubelab_core::store::UserInfo;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// A request as the HTTP side read it, owned so it can cross to the lab's thread.
+#[derive(Clone, Debug, Default)]
+pub struct OwnedRequest {
+    pub method: String,
+    pub path: String,
+    pub query: String,
+    pub accept: String,
+    pub content_type: String,
+    pub body: String,
+}
+
+impl OwnedRequest {
+    fn borrow(&self) -> HttpRequest<'_> {
+        HttpRequest {
+            method: &self.method,
+            path: &self.path,
+            query: &self.query,
+            accept: &self.accept,
+            content_type: &self.content_type,
+            body: &self.body,
+        }
+    }
+}
+
+/// What the lab's thread is asked to do.
+enum Work {
+    Serve(OwnedRequest, Arc<UserInfo>, oneshot::Sender<HttpResponse>),
+    /// Open a watch: the cursor, or the error to answer instead.
+    Open(rest::WatchRequest, oneshot::Sender<Result<WatchCursor, HttpResponse>>),
+    Poll(Box<WatchCursor>, oneshot::Sender<(Box<WatchCursor>, Vec<String>, bool)>),
+    Close(kubelab_core::api::Kind),
+    /// Set how the clock runs; answers where virtual time stands.
+    Clock(Option<Clock>, oneshot::Sender<(Clock, SimTime)>),
+    /// Let this much virtual time pass now (a paused lab's only way forward).
+    Step(SimDuration, oneshot::Sender<(Clock, SimTime)>),
+}
+
+/// How the lab's virtual clock moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Clock {
+    /// Virtual time runs at this many times the wall clock's pace.
+    Running(f64),
+    Paused,
+}
+
+/// The handle the HTTP side holds; the thread stops when every handle is gone.
+#[derive(Clone)]
+pub struct ApiLab {
+    inbox: mpsc::Sender<Work>,
+}
+
+/// The lab has stopped (its thread ended).
+#[derive(Debug)]
+pub struct Stopped;
+
+impl ApiLab {
+    /// Starts a lab with `cluster`'s nodes from `seed`, ready (kube-system Running) on return.
+    pub fn start(seed: u64, cluster: &ClusterSpec) -> std::io::Result<ApiLab> {
+        let (inbox, work) = mpsc::channel();
+        // kind hands a cluster over once kube-system is Ready, about ten seconds after its
+        // nodes started: the lab starts that far back, so it is ready now, not in the future.
+        let boot = SimDuration::from_secs(10).as_millis();
+        let start = SimTime::from_millis(wall_clock_now().as_millis().saturating_sub(boot));
+        let sim = Sim::starting_at(seed, cluster, start);
+        std::thread::Builder::new().name("api-lab".into()).spawn(move || run(sim, &work))?;
+        Ok(ApiLab { inbox })
+    }
+
+    async fn ask<T>(&self, work: impl FnOnce(oneshot::Sender<T>) -> Work) -> Result<T, Stopped> {
+        let (reply, answer) = oneshot::channel();
+        self.inbox.send(work(reply)).map_err(|_| Stopped)?;
+        answer.await.map_err(|_| Stopped)
+    }
+
+    pub async fn serve(&self, request: OwnedRequest, user: Arc<UserInfo>) -> Result<HttpResponse, Stopped> {
+        self.ask(|reply| Work::Serve(request, user, reply)).await
+    }
+
+    pub async fn open(&self, request: rest::WatchRequest) -> Result<Result<WatchCursor, HttpResponse>, Stopped> {
+        self.ask(|reply| Work::Open(request, reply)).await
+    }
+
+    pub async fn poll(&self, cursor: Box<WatchCursor>) -> Result<(Box<WatchCursor>, Vec<String>, bool), Stopped> {
+        self.ask(|reply| Work::Poll(cursor, reply)).await
+    }
+
+    pub fn close(&self, kind: kubelab_core::api::Kind) {
+        let _ = self.inbox.send(Work::Close(kind));
+    }
+
+    /// Sets the clock (`None` only reads it); answers how it runs and the lab's time.
+    pub async fn clock(&self, clock: Option<Clock>) -> Result<(Clock, SimTime), Stopped> {
+        self.ask(|reply| Work::Clock(clock, reply)).await
+    }
+
+    pub async fn step(&self, by: SimDuration) -> Result<(Clock, SimTime), Stopped> {
+        self.ask(|reply| Work::Step(by, reply)).await
+    }
+}
+
+/// The wall clock's time as a lab time (milliseconds since the simulator's epoch).
+fn wall_clock_now() -> SimTime {
+    let unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let epoch = Duration::from_secs(SIM_EPOCH_UNIX_SECONDS.max(0) as u64);
+    SimTime::from_millis(unix.saturating_sub(epoch).as_millis() as u64)
+}
+
+/// The lab's thread: keeps virtual time with the wall clock and serves what comes in.
+fn run(mut sim: Sim, work: &mpsc::Receiver<Work>) {
+    let mut clock = Clock::Running(1.0);
+    // Where virtual time stood at a wall-clock instant; virtual time runs on from there.
+    let mut anchor = (wall_clock_now().max(sim.now()), Instant::now());
+    loop {
+        let next = work.recv_timeout(Duration::from_millis(100));
+        catch_up(&mut sim, clock, anchor);
+        match next {
+            Ok(Work::Serve(request, user, reply)) => {
+                let response = rest::serve(&mut sim, user, &request.borrow());
+                let _ = reply.send(response);
+            }
+            Ok(Work::Open(request, reply)) => {
+                let opened = WatchCursor::new(request).map_err(rest::HttpResponse::from_error);
+                if let Ok(cursor) = &opened {
+                    sim.store_mut().snapshots_mut().open(cursor.kind());
+                }
+                let _ = reply.send(opened);
+            }
+            Ok(Work::Poll(mut cursor, reply)) => {
+                let (lines, ended) = cursor.poll(sim.store(), sim.now());
+                let _ = reply.send((cursor, lines, ended));
+            }
+            Ok(Work::Close(kind)) => sim.store_mut().snapshots_mut().close(kind),
+            Ok(Work::Clock(new, reply)) => {
+                if let Some(new) = new {
+                    clock = new;
+                    anchor = (sim.now(), Instant::now());
+                }
+                let _ = reply.send((clock, sim.now()));
+            }
+            Ok(Work::Step(by, reply)) => {
+                sim.advance(by);
+                anchor = (sim.now(), Instant::now());
+                let _ = reply.send((clock, sim.now()));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        }
+    }
+}
+
+/// Advances virtual time to where the clock says it should be by now: the anchor's time plus
+/// the wall time since, times the speed. Never backwards.
+fn catch_up(sim: &mut Sim, clock: Clock, (at, since): (SimTime, Instant)) {
+    let Clock::Running(speed) = clock else { return };
+    let elapsed = (since.elapsed().as_secs_f64() * speed * 1000.0) as u64;
+    let target = at.plus(SimDuration::from_millis(elapsed));
+    if target > sim.now() {
+        sim.advance(target.since(sim.now()));
+    }
+}

@@ -1,0 +1,158 @@
+//! The Kubernetes API of a served lab, over HTTP: what kubectl, client-go and the Python client
+//! send is read here (method, path, query, Accept, Content-Type, a bearer token, a bounded
+//! body) and answered by the core (`apiserver::rest`) on the lab's thread. Watches stream one
+//! JSON line per event, in a chunked response, until the client goes or `timeoutSeconds`
+//! passes.
+
+pub mod certificates;
+pub mod clock;
+pub mod lab;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use kubelab_core::apiserver::rest::HttpResponse;
+use kubelab_core::apiserver::rest::watch::WatchCursor;
+use kubelab_core::store::UserInfo;
+use lab::{ApiLab, OwnedRequest};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The largest request body the API server reads (upstream's 3 MiB).
+pub const MAX_BODY: usize = 3 * 1024 * 1024;
+/// How often an open watch asks the lab for new events.
+const WATCH_POLL: Duration = Duration::from_millis(200);
+/// A watch with no timeoutSeconds ends after this long (kube-apiserver's --min-request-timeout
+/// is 30 min; clients reconnect).
+const WATCH_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// Who may use the lab: bearer tokens and the user each stands for (the first is the owner's).
+#[derive(Clone)]
+pub struct ServedLab {
+    pub lab: ApiLab,
+    pub tokens: Arc<Vec<(String, Arc<UserInfo>)>>,
+}
+
+impl ServedLab {
+    /// The router for a lab served at the root of its own listener.
+    pub fn router(self) -> axum::Router {
+        axum::Router::new().route("/kubelab/clock", axum::routing::any(clock::handle)).fallback(handle).with_state(self)
+    }
+
+    fn is_owner(&self, headers: &HeaderMap) -> bool {
+        let owner = self.tokens.first().map(|(_, user)| user.clone());
+        self.user(headers).zip(owner).is_some_and(|(user, owner)| Arc::ptr_eq(&user, &owner))
+    }
+
+    fn user(&self, headers: &HeaderMap) -> Option<Arc<UserInfo>> {
+        let presented = headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ")?.trim();
+        self.tokens
+            .iter()
+            .find(|(token, _)| constant_time_eq(token.as_bytes(), presented.as_bytes()))
+            .map(|(_, u)| u.clone())
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Every request to the lab's API (mounted at the root of its own listener).
+pub async fn handle(State(served): State<ServedLab>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let Some(user) = served.user(&parts.headers) else {
+        return status_response(401, "Unauthorized", "Unauthorized");
+    };
+    let body = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(body) => body,
+        Err(_) => return status_response(413, "RequestEntityTooLarge", "the request is too large"),
+    };
+    let Ok(body) = String::from_utf8(body.to_vec()) else {
+        return status_response(400, "BadRequest", "the request body is not UTF-8");
+    };
+    let text = |name: header::HeaderName| {
+        parts.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string()
+    };
+    let request = OwnedRequest {
+        method: parts.method.as_str().to_string(),
+        path: parts.uri.path().to_string(),
+        query: parts.uri.query().unwrap_or_default().to_string(),
+        accept: text(header::ACCEPT),
+        content_type: text(header::CONTENT_TYPE),
+        body,
+    };
+    match served.lab.serve(request, user).await {
+        Ok(HttpResponse { watch: Some(watch), .. }) => match served.lab.open(watch).await {
+            Ok(Ok(cursor)) => stream(served.lab.clone(), cursor),
+            Ok(Err(refused)) => respond(refused),
+            Err(_) => stopped(),
+        },
+        Ok(response) => respond(response),
+        Err(_) => stopped(),
+    }
+}
+
+fn stopped() -> Response {
+    status_response(503, "ServiceUnavailable", "the lab has stopped")
+}
+
+fn respond(response: HttpResponse) -> Response {
+    let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (status, [(header::CONTENT_TYPE, HeaderValue::from_static(response.content_type))], response.body).into_response()
+}
+
+/// A `Status` answered before the core sees the request (authentication, body size).
+pub(crate) fn status_response(code: u16, reason: &str, message: &str) -> Response {
+    let body = serde_json::json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": message, "reason": reason, "code": code,
+    });
+    respond(HttpResponse { status: code, content_type: "application/json", body: body.to_string(), watch: None })
+}
+
+/// The watch's chunked stream: the lab is asked for new lines every `WATCH_POLL`; the stream
+/// ends at its timeout, after an ERROR event, or when the client goes (the body is dropped and
+/// the lab stops keeping object states for it).
+fn stream(lab: ApiLab, cursor: WatchCursor) -> Response {
+    let timeout = cursor.timeout_seconds().map_or(WATCH_DEFAULT_TIMEOUT, Duration::from_secs);
+    let deadline = tokio::time::Instant::now() + timeout;
+    let guard = CloseOnDrop { lab: lab.clone(), kind: cursor.kind() };
+    let state = (Some(Box::new(cursor)), guard, true);
+    let events = futures_util::stream::unfold(state, move |(cursor, guard, first)| {
+        let lab = lab.clone();
+        async move {
+            let cursor = cursor?;
+            if !first {
+                tokio::time::sleep(WATCH_POLL).await;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            let (cursor, lines, ended) = lab.poll(cursor).await.ok()?;
+            let mut chunk = String::new();
+            for line in lines {
+                chunk.push_str(&line);
+                chunk.push('\n');
+            }
+            let next = if ended { None } else { Some(cursor) };
+            Some((Ok::<Bytes, std::convert::Infallible>(Bytes::from(chunk)), (next, guard, false)))
+        }
+    });
+    let mut response = Body::from_stream(events).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
+    response
+}
+
+/// Tells the lab a watch of this kind has ended, whichever way it ends.
+struct CloseOnDrop {
+    lab: ApiLab,
+    kind: kubelab_core::api::Kind,
+}
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.lab.close(self.kind);
+    }
+}

@@ -1,0 +1,153 @@
+//! The real kubectl 1.36 (installed by `make setup` into target/oracle) against `kubelab up`:
+//! discovery, server-side printing, client-side apply, scale, describe, rollout status (a
+//! WatchList watch), delete and the API server's errors, each as kubectl prints them.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn oracle() -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/oracle/kubectl-1.36/bin/kubectl");
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(std::env::var_os("KUBELAB_REQUIRE_ORACLE").is_none(), "kubectl 1.36 is not installed: run make setup");
+    eprintln!("skipped: kubectl 1.36 is not installed (make setup installs it)");
+    None
+}
+
+/// `kubelab up` on a free loopback port, its kubeconfig in a fresh directory.
+struct Up {
+    child: Child,
+    kubeconfig: PathBuf,
+    dir: PathBuf,
+}
+
+impl Up {
+    fn start(name: &str) -> Up {
+        let dir = std::env::temp_dir().join(format!("kubelab-up-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let kubeconfig = dir.join("config");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubelab"))
+            .args(["up", "--name", name, "--kubeconfig"])
+            .arg(&kubeconfig)
+            .env("XDG_STATE_HOME", &dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kubelab up starts");
+        // The first line on stdout comes once the API listens and the kubeconfig is written.
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        assert!(line.contains("kubectl cluster-info --kubeconfig"), "{line:?}");
+        Up { child, kubeconfig, dir }
+    }
+
+    fn kubectl(&self, kubectl: &Path, args: &str, stdin: Option<&str>) -> (String, bool) {
+        let mut command = Command::new(kubectl);
+        command.arg("--kubeconfig").arg(&self.kubeconfig).args(split(args));
+        command.env("HOME", &self.dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        if let Some(text) = stdin {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        }
+        drop(child.stdin.take());
+        let output = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr);
+        (text, output.status.success())
+    }
+}
+
+impl Drop for Up {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Words split at spaces, single quotes keeping a word whole.
+fn split(args: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in args.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: hello:v1
+";
+
+#[test]
+fn kubectl_1_36_drives_a_lab() {
+    let Some(kubectl) = oracle() else { return };
+    let started = Instant::now();
+    let up = Up::start("oracle");
+    let run = |args: &str| up.kubectl(&kubectl, args, None);
+    let (nodes, ok) = run("get nodes -o name");
+    assert!(ok, "{nodes}");
+    eprintln!("kubelab up to the first kubectl get nodes: {} ms", started.elapsed().as_millis());
+    assert_eq!(nodes, "node/control-plane\nnode/node-1\nnode/node-2\nnode/node-3\n");
+    let (table, _) = run("get nodes");
+    let header = table.lines().next().unwrap_or_default();
+    assert_eq!(split(header), ["NAME", "STATUS", "ROLES", "AGE", "VERSION"], "{table}");
+    assert!(table.contains("control-plane   Ready    control-plane"), "{table}");
+
+    let (applied, ok) = up.kubectl(&kubectl, "apply -f -", Some(DEPLOYMENT));
+    assert_eq!((applied.as_str(), ok), ("deployment.apps/web created\n", true));
+    let (again, _) = up.kubectl(&kubectl, "apply -f -", Some(DEPLOYMENT));
+    assert_eq!(again, "deployment.apps/web unchanged\n");
+    let (rolled, ok) = run("rollout status deployment/web --timeout=60s");
+    assert!(ok && rolled.ends_with("deployment \"web\" successfully rolled out\n"), "{rolled}");
+
+    let (pods, _) = run("get pods -l app=web");
+    let running = pods.lines().skip(1).filter(|l| split(l).get(2).map(String::as_str) == Some("Running")).count();
+    assert_eq!(running, 2, "{pods}");
+    let (scaled, _) = run("scale deployment web --replicas=3");
+    assert_eq!(scaled, "deployment.apps/web scaled\n");
+    let (replicas, _) = run("get deployment web -o jsonpath={.spec.replicas}");
+    assert_eq!(replicas, "3");
+    let (described, ok) = run("describe deployment web");
+    assert!(ok && described.contains("Replicas:               3 desired"), "{described}");
+
+    let cases = [
+        ("get pods nope", "Error from server (NotFound): pods \"nope\" not found\n"),
+        ("get widgets", "error: the server doesn't have a resource type \"widgets\"\n"),
+        ("delete deployment web", "deployment.apps \"web\" deleted from default namespace\n"),
+    ];
+    for (args, want) in cases {
+        assert_eq!(run(args).0, want, "kubectl {args}");
+    }
+    // Wall time is the lab's clock: a generous bound, only so a hang fails rather than waits.
+    assert!(started.elapsed() < Duration::from_secs(120));
+}
