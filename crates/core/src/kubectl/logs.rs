@@ -54,13 +54,15 @@ fn usage_error() -> String {
     UsageError::command(message).render("logs")
 }
 
-/// The options every container's request shares.
-struct Options {
-    previous: bool,
-    tail: Option<usize>,
-    since: Option<Duration>,
-    timestamps: bool,
-    prefix: bool,
+/// The options every container's request shares (`corev1.PodLogOptions`, and kubectl's
+/// own `--prefix`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Options {
+    pub(crate) previous: bool,
+    pub(crate) tail: Option<usize>,
+    pub(crate) since: Option<Duration>,
+    pub(crate) timestamps: bool,
+    pub(crate) prefix: bool,
 }
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
@@ -148,7 +150,7 @@ fn options(args: &Args, selector: bool) -> Result<Options, String> {
 }
 
 /// The lines of one container, from its node's kubelet, formatted as the options ask.
-fn container_logs(sim: &Sim, pod: &Pod, name: &str, options: &Options) -> Result<Vec<String>, String> {
+pub(crate) fn container_logs(sim: &Sim, pod: &Pod, name: &str, options: &Options) -> Result<Vec<String>, String> {
     let pod_name = &pod.metadata.name;
     pod.container(name).ok_or_else(|| format!("error: container {name} is not valid for pod {pod_name}"))?;
     // Not bound yet: the API server has no kubelet to ask, an empty stream.

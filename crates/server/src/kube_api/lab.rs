@@ -3,6 +3,7 @@
 //! single-threaded and deterministic. Its virtual clock follows the wall clock (1×) unless the
 //! owner pauses it; watches are cursors the HTTP side holds and the thread advances.
 
+use kubelab_core::apiserver::rest::log::LogFollow;
 use kubelab_core::apiserver::rest::watch::WatchCursor;
 use kubelab_core::apiserver::rest::{self, HttpRequest, HttpResponse};
 use kubelab_core::cluster::ClusterSpec;
@@ -45,6 +46,7 @@ enum Work {
     Open(rest::WatchRequest, oneshot::Sender<Result<WatchCursor, HttpResponse>>),
     Poll(Box<WatchCursor>, oneshot::Sender<(Box<WatchCursor>, Vec<String>, bool)>),
     Close(kubelab_core::api::Kind),
+    Follow(LogFollow, oneshot::Sender<(LogFollow, String, bool)>),
     /// Set how the clock runs; answers where virtual time stands.
     Clock(Option<Clock>, oneshot::Sender<(Clock, SimTime)>),
     /// Let this much virtual time pass now (a paused lab's only way forward).
@@ -100,6 +102,10 @@ impl ApiLab {
         self.ask(|reply| Work::Poll(cursor, reply)).await
     }
 
+    pub async fn follow(&self, follow: LogFollow) -> Result<(LogFollow, String, bool), Stopped> {
+        self.ask(|reply| Work::Follow(follow, reply)).await
+    }
+
     pub fn close(&self, kind: kubelab_core::api::Kind) {
         let _ = self.inbox.send(Work::Close(kind));
     }
@@ -144,6 +150,10 @@ fn run(mut sim: Sim, work: &mpsc::Receiver<Work>) {
             Ok(Work::Poll(mut cursor, reply)) => {
                 let (lines, ended) = cursor.poll(sim.store(), sim.now());
                 let _ = reply.send((cursor, lines, ended));
+            }
+            Ok(Work::Follow(mut follow, reply)) => {
+                let (text, ended) = rest::log::poll(&sim, &mut follow);
+                let _ = reply.send((follow, text, ended));
             }
             Ok(Work::Close(kind)) => sim.store_mut().snapshots_mut().close(kind),
             Ok(Work::Clock(new, reply)) => {

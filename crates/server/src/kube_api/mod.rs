@@ -12,8 +12,9 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use kubelab_core::apiserver::rest::HttpResponse;
+use kubelab_core::apiserver::rest::log::LogFollow;
 use kubelab_core::apiserver::rest::watch::WatchCursor;
+use kubelab_core::apiserver::rest::{HttpResponse, Stream};
 use kubelab_core::store::UserInfo;
 use lab::{ApiLab, OwnedRequest};
 use std::sync::Arc;
@@ -83,11 +84,14 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
         body,
     };
     match served.lab.serve(request, user).await {
-        Ok(HttpResponse { watch: Some(watch), .. }) => match served.lab.open(watch).await {
+        Ok(HttpResponse { stream: Some(Stream::Watch(watch)), .. }) => match served.lab.open(watch).await {
             Ok(Ok(cursor)) => stream(served.lab.clone(), cursor),
             Ok(Err(refused)) => respond(refused),
             Err(_) => stopped(),
         },
+        Ok(HttpResponse { stream: Some(Stream::Log(follow)), body, .. }) => {
+            follow_log(served.lab.clone(), body, follow)
+        }
         Ok(response) => respond(response),
         Err(_) => stopped(),
     }
@@ -108,7 +112,7 @@ pub(crate) fn status_response(code: u16, reason: &str, message: &str) -> Respons
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
         "message": message, "reason": reason, "code": code,
     });
-    respond(HttpResponse { status: code, content_type: "application/json", body: body.to_string(), watch: None })
+    respond(HttpResponse { status: code, content_type: "application/json", body: body.to_string(), stream: None })
 }
 
 /// The watch's chunked stream: the lab is asked for new lines every `WATCH_POLL`; the stream
@@ -142,6 +146,28 @@ fn stream(lab: ApiLab, cursor: WatchCursor) -> Response {
     let mut response = Body::from_stream(events).into_response();
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache, private"));
+    response
+}
+
+/// A followed log: what was printed so far, then new lines as the lab prints them, until the
+/// container stops or the client goes.
+fn follow_log(lab: ApiLab, first: String, follow: LogFollow) -> Response {
+    let state = (Some(follow), Some(first));
+    let lines = futures_util::stream::unfold(state, move |(follow, first)| {
+        let lab = lab.clone();
+        async move {
+            if let Some(first) = first {
+                return Some((Ok::<Bytes, std::convert::Infallible>(Bytes::from(first)), (follow, None)));
+            }
+            let follow = follow?;
+            tokio::time::sleep(WATCH_POLL).await;
+            let (follow, text, ended) = lab.follow(follow).await.ok()?;
+            let next = if ended { None } else { Some(follow) };
+            Some((Ok(Bytes::from(text)), (next, None)))
+        }
+    });
+    let mut response = Body::from_stream(lines).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain"));
     response
 }
 

@@ -6,6 +6,7 @@
 //! `Status` errors with upstream's reasons and codes).
 
 pub mod discovery;
+pub mod log;
 pub mod openapi;
 pub mod path;
 pub mod query;
@@ -48,18 +49,26 @@ impl HttpRequest<'_> {
     }
 }
 
-/// The answer: a JSON body, or where a watch starts (the server streams what follows).
+/// The answer: a body, and what the server streams after it (a watch's events, a followed
+/// log's lines).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpResponse {
     pub status: u16,
     pub content_type: &'static str,
     pub body: String,
-    pub watch: Option<WatchRequest>,
+    pub stream: Option<Stream>,
+}
+
+/// What a response goes on streaming.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stream {
+    Watch(WatchRequest),
+    Log(log::LogFollow),
 }
 
 impl HttpResponse {
     fn json(status: u16, body: &Value) -> HttpResponse {
-        HttpResponse { status, content_type: "application/json", body: body.to_string(), watch: None }
+        HttpResponse { status, content_type: "application/json", body: body.to_string(), stream: None }
     }
 
     pub fn from_error(error: ApiError) -> HttpResponse {
@@ -124,6 +133,10 @@ fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http:
     let scalable = matches!(kind, Kind::Deployment | Kind::ReplicaSet);
     match path.subresource.as_str() {
         "" | "status" => {}
+        "log" if kind == Kind::Pod && !path.name.is_empty() && http.method == "GET" => {
+            let query = Query::parse(http.query);
+            return log::serve(sim, &path.namespace, &path.name, &query).unwrap_or_else(HttpResponse::from_error);
+        }
         "scale" if scalable && !path.name.is_empty() => {
             let target = (kind, path.namespace.as_str(), path.name.as_str());
             return scale::serve(sim, user, target, http).unwrap_or_else(HttpResponse::from_error);
@@ -220,7 +233,12 @@ fn resource_request(
             };
             let watch =
                 WatchRequest { kind, namespace: path.namespace.clone(), name: path.name.clone(), query, table, after };
-            HttpResponse { status: 200, content_type: "application/json", body: String::new(), watch: Some(watch) }
+            HttpResponse {
+                status: 200,
+                content_type: "application/json",
+                body: String::new(),
+                stream: Some(Stream::Watch(watch)),
+            }
         }
         Response::Status(Status(error)) => HttpResponse::from_error(error),
     })

@@ -152,6 +152,6 @@ fn a_watch_starts_where_the_list_ended() {
     let list = json(&send(&mut sim, "GET", "/api/v1/namespaces/default/pods", ""));
     let rv = list["metadata"]["resourceVersion"].as_str().unwrap().to_string();
     let watch = send(&mut sim, "GET", &format!("/api/v1/namespaces/default/pods?watch=true&resourceVersion={rv}"), "");
-    let start = watch.watch.expect("a watch");
+    let Some(Stream::Watch(start)) = watch.stream else { panic!("a watch") };
     assert_eq!((start.kind, start.after.to_string()), (Kind::Pod, rv));
 }
