@@ -151,3 +151,86 @@ fn kubectl_1_36_drives_a_lab() {
     // Wall time is the lab's clock: a generous bound, only so a hang fails rather than waits.
     assert!(started.elapsed() < Duration::from_secs(120));
 }
+
+/// Drives `kubectl exec -it POD -- sh` through a pseudo-terminal (Python's pty module), typing
+/// each line and collecting what the terminal showed.
+const PTY_DRIVER: &str = r#"
+import os, pty, select, sys, time
+argv, lines = sys.argv[1:-1], sys.argv[-1].split("\n")
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(argv[0], argv)
+out = b""
+def read(seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                return
+read(1.0)
+for line in lines:
+    os.write(fd, line.encode() + b"\r")
+    read(1.0)
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace").replace("\r\n", "\n"))
+sys.exit(os.waitstatus_to_exitcode(status))
+"#;
+
+#[test]
+fn exec_logs_and_watches_reach_the_lab() {
+    let Some(kubectl) = oracle() else { return };
+    let up = Up::start("streams");
+    let run = |args: &str| up.kubectl(&kubectl, args, None);
+    run("run client --image=busybox:1.37 -- sleep infinity");
+    up.kubectl(&kubectl, "apply -f -", Some(DEPLOYMENT));
+    run("expose deployment web --port=80 --target-port=8080");
+    let (waited, ok) = run("wait --for=condition=Ready pod/client --timeout=60s");
+    assert!(ok, "{waited}");
+    run("rollout status deployment/web --timeout=60s");
+    // kube-proxy programs a new Service's rules 0.5–2 s after its endpoints appear.
+    std::thread::sleep(Duration::from_secs(3));
+
+    assert_eq!(run("exec client -- echo hello"), ("hello\n".to_string(), true));
+    let (failed, ok) = run("exec client -- sh -c 'exit 3'");
+    assert_eq!((failed.as_str(), ok), ("command terminated with exit code 3\n", false));
+    // Seed 004 §06's loop, piped into the pod's shell and typed into its terminal.
+    let seed_loop = "for i in $(seq 30); do wget -qO- web; done | sort | uniq -c";
+    let (counted, _) = up.kubectl(&kubectl, "exec -i client -- sh", Some(seed_loop));
+    let total: u32 = counted.lines().filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok()).sum();
+    assert_eq!((total, counted.lines().count()), (30, 2), "{counted}");
+    let typed = Command::new("python3")
+        .args(["-c", PTY_DRIVER, kubectl.to_str().unwrap(), "--kubeconfig"])
+        .arg(&up.kubeconfig)
+        .args(["exec", "-it", "client", "--", "sh", &format!("echo $HOSTNAME\n{seed_loop}\nexit")])
+        .env("HOME", &up.dir)
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&typed.stdout);
+    assert!(screen.starts_with("/ # echo $HOSTNAME\nclient\n/ # for i in"), "{screen}");
+    assert!(screen.contains(" hello from web-") && screen.ends_with("/ # exit\n"), "{screen}");
+
+    let (pods, _) = run("get pods -l app=web -o name");
+    let pod = pods.lines().next().unwrap().to_string();
+    let (logs, _) = run(&format!("logs {pod}"));
+    assert!(logs.contains("v1 listening on :8080\n"), "{logs}");
+    // A watch and a followed log stream until kubectl is stopped.
+    let mut watch = Command::new(&kubectl)
+        .arg("--kubeconfig")
+        .arg(&up.kubeconfig)
+        .args(["get", "pods", "-l", "app=web", "-w", "--output-watch-events"])
+        .env("HOME", &up.dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    run("scale deployment web --replicas=3");
+    std::thread::sleep(Duration::from_secs(4));
+    let _ = watch.kill();
+    let watched = String::from_utf8_lossy(&watch.wait_with_output().unwrap().stdout).to_string();
+    assert!(watched.lines().any(|l| l.starts_with("ADDED") && l.contains("Pending")), "{watched}");
+    assert!(watched.lines().any(|l| l.starts_with("MODIFIED") && l.contains("Running")), "{watched}");
+}

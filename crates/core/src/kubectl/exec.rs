@@ -87,7 +87,7 @@ fn exec(sim: &mut Sim, args: &Args, out: &mut Output) -> Result<(String, i32), S
 
 /// Runs `command` in container `name` of `pod`, which must be running, through its node's
 /// kubelet: a machine outside the lab runs it itself; a simulated one runs the image's program.
-fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -> Result<(String, i32), String> {
+pub(crate) fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -> Result<(String, i32), String> {
     let not_found = || format!("error: unable to upgrade connection: container not found ({name:?})");
     let spec = pod.container(name).ok_or_else(not_found)?.clone();
     let node = sim.pod_node_server(pod).ok_or_else(not_found)?;

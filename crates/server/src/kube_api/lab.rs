@@ -3,6 +3,7 @@
 //! single-threaded and deterministic. Its virtual clock follows the wall clock (1×) unless the
 //! owner pauses it; watches are cursors the HTTP side holds and the thread advances.
 
+use kubelab_core::api::Pod;
 use kubelab_core::apiserver::rest::log::LogFollow;
 use kubelab_core::apiserver::rest::watch::WatchCursor;
 use kubelab_core::apiserver::rest::{self, HttpRequest, HttpResponse};
@@ -39,6 +40,14 @@ impl OwnedRequest {
     }
 }
 
+/// Who asks to exec where.
+pub struct ExecTarget {
+    pub user: Arc<UserInfo>,
+    pub namespace: String,
+    pub pod: String,
+    pub container: Option<String>,
+}
+
 /// What the lab's thread is asked to do.
 enum Work {
     Serve(OwnedRequest, Arc<UserInfo>, oneshot::Sender<HttpResponse>),
@@ -47,6 +56,8 @@ enum Work {
     Poll(Box<WatchCursor>, oneshot::Sender<(Box<WatchCursor>, Vec<String>, bool)>),
     Close(kubelab_core::api::Kind),
     Follow(LogFollow, oneshot::Sender<(LogFollow, String, bool)>),
+    ExecTarget(ExecTarget, oneshot::Sender<Result<(Pod, String), HttpResponse>>),
+    Exec(Box<Pod>, String, Vec<String>, oneshot::Sender<(String, serde_json::Value)>),
     /// Set how the clock runs; answers where virtual time stands.
     Clock(Option<Clock>, oneshot::Sender<(Clock, SimTime)>),
     /// Let this much virtual time pass now (a paused lab's only way forward).
@@ -102,6 +113,21 @@ impl ApiLab {
         self.ask(|reply| Work::Poll(cursor, reply)).await
     }
 
+    /// The pod and container an exec reaches, or the API's answer why not.
+    pub async fn exec_target(&self, target: ExecTarget) -> Result<Result<(Pod, String), HttpResponse>, Stopped> {
+        self.ask(|reply| Work::ExecTarget(target, reply)).await
+    }
+
+    /// Runs a command in the container: what it printed and the Status that ends the stream.
+    pub async fn exec(
+        &self,
+        pod: Pod,
+        container: String,
+        argv: Vec<String>,
+    ) -> Result<(String, serde_json::Value), Stopped> {
+        self.ask(|reply| Work::Exec(Box::new(pod), container, argv, reply)).await
+    }
+
     pub async fn follow(&self, follow: LogFollow) -> Result<(LogFollow, String, bool), Stopped> {
         self.ask(|reply| Work::Follow(follow, reply)).await
     }
@@ -154,6 +180,13 @@ fn run(mut sim: Sim, work: &mpsc::Receiver<Work>) {
             Ok(Work::Follow(mut follow, reply)) => {
                 let (text, ended) = rest::log::poll(&sim, &mut follow);
                 let _ = reply.send((follow, text, ended));
+            }
+            Ok(Work::ExecTarget(t, reply)) => {
+                let found = rest::exec::target(&sim, &t.user, (&t.namespace, &t.pod), t.container.as_deref());
+                let _ = reply.send(found.map_err(HttpResponse::from_error));
+            }
+            Ok(Work::Exec(pod, container, argv, reply)) => {
+                let _ = reply.send(rest::exec::run(&mut sim, &pod, &container, &argv));
             }
             Ok(Work::Close(kind)) => sim.store_mut().snapshots_mut().close(kind),
             Ok(Work::Clock(new, reply)) => {

@@ -6,6 +6,7 @@
 
 pub mod certificates;
 pub mod clock;
+pub mod exec;
 pub mod lab;
 
 use axum::body::{Body, Bytes};
@@ -13,6 +14,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use kubelab_core::apiserver::rest::log::LogFollow;
+use kubelab_core::apiserver::rest::query::Query;
 use kubelab_core::apiserver::rest::watch::WatchCursor;
 use kubelab_core::apiserver::rest::{HttpResponse, Stream};
 use kubelab_core::store::UserInfo;
@@ -61,10 +63,15 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 
 /// Every request to the lab's API (mounted at the root of its own listener).
 pub async fn handle(State(served): State<ServedLab>, request: Request) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let Some(user) = served.user(&parts.headers) else {
         return status_response(401, "Unauthorized", "Unauthorized");
     };
+    if let Some(target) = exec_target(&parts, &user) {
+        use axum::extract::FromRequestParts;
+        let upgrade = axum::extract::ws::WebSocketUpgrade::from_request_parts(&mut parts, &served).await;
+        return start_exec(served, upgrade, target, Query::parse(parts.uri.query().unwrap_or_default())).await;
+    }
     let body = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(body) => body,
         Err(_) => return status_response(413, "RequestEntityTooLarge", "the request is too large"),
@@ -93,6 +100,50 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
             follow_log(served.lab.clone(), body, follow)
         }
         Ok(response) => respond(response),
+        Err(_) => stopped(),
+    }
+}
+
+/// An exec or attach request: `…/namespaces/<ns>/pods/<name>/exec`.
+fn exec_target(parts: &axum::http::request::Parts, user: &Arc<UserInfo>) -> Option<lab::ExecTarget> {
+    use kubelab_core::apiserver::rest::path::{Target, parse};
+    let Some(Target::Resource(path)) = parse(parts.uri.path()) else { return None };
+    let wanted = path.group.is_empty() && path.resource == "pods" && !path.name.is_empty();
+    if !wanted || !matches!(path.subresource.as_str(), "exec" | "attach") {
+        return None;
+    }
+    let query = Query::parse(parts.uri.query().unwrap_or_default());
+    Some(lab::ExecTarget {
+        user: user.clone(),
+        namespace: path.namespace,
+        pod: path.name,
+        container: query.get("container").map(String::from),
+    })
+}
+
+async fn start_exec(
+    served: ServedLab,
+    upgrade: Result<axum::extract::ws::WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    target: lab::ExecTarget,
+    query: Query,
+) -> Response {
+    let Ok(upgrade) = upgrade else {
+        // kubectl falls back to SPDY when the WebSocket upgrade is refused; the lab speaks only
+        // WebSockets.
+        return status_response(400, "BadRequest", "exec needs a WebSocket upgrade (v5.channel.k8s.io)");
+    };
+    match served.lab.exec_target(target).await {
+        Ok(Ok((pod, container))) => {
+            let session = exec::Session {
+                pod,
+                container,
+                command: exec::Session::command_of(&query),
+                stdin: query.flag("stdin"),
+                tty: query.flag("tty"),
+            };
+            exec::serve(upgrade, served, session)
+        }
+        Ok(Err(refused)) => respond(refused),
         Err(_) => stopped(),
     }
 }

@@ -6,6 +6,7 @@
 //! `Status` errors with upstream's reasons and codes).
 
 pub mod discovery;
+pub mod exec;
 pub mod log;
 pub mod openapi;
 pub mod path;
