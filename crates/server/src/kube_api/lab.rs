@@ -24,7 +24,7 @@ pub struct OwnedRequest {
     pub query: String,
     pub accept: String,
     pub content_type: String,
-    pub body: String,
+    pub body: Vec<u8>,
 }
 
 impl OwnedRequest {

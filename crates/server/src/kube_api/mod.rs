@@ -76,9 +76,7 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
         Ok(body) => body,
         Err(_) => return status_response(413, "RequestEntityTooLarge", "the request is too large"),
     };
-    let Ok(body) = String::from_utf8(body.to_vec()) else {
-        return status_response(400, "BadRequest", "the request body is not UTF-8");
-    };
+    let body = body.to_vec();
     let text = |name: header::HeaderName| {
         parts.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string()
     };

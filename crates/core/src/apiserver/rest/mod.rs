@@ -36,7 +36,7 @@ pub struct HttpRequest<'a> {
     pub query: &'a str,
     pub accept: &'a str,
     pub content_type: &'a str,
-    pub body: &'a str,
+    pub body: &'a [u8],
 }
 
 impl HttpRequest<'_> {
@@ -177,7 +177,7 @@ fn resource_request(
     };
     let mut body = None;
     match verb {
-        Verb::Create | Verb::Update => body = Some(decode_body(http.body)?),
+        Verb::Create | Verb::Update => body = Some(decode_body(http, kind)?),
         Verb::Patch => {
             options.patch_type = PatchType::from_content_type(http.content_type).ok_or_else(|| {
                 let accepted = "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json";
@@ -245,7 +245,9 @@ fn resource_request(
     })
 }
 
-fn parse_body(body: &str) -> Result<Value, ApiError> {
+fn parse_body(body: &[u8]) -> Result<Value, ApiError> {
+    let body = std::str::from_utf8(body)
+        .map_err(|_| ApiError::BadRequest { message: "the request body is neither JSON nor YAML".into() })?;
     // YAML is a superset of JSON: server-side apply sends YAML, everything else JSON.
     let value: Value = serde_json::from_str(body)
         .or_else(|_| serde_yaml::from_str(body))
@@ -253,14 +255,26 @@ fn parse_body(body: &str) -> Result<Value, ApiError> {
     Ok(value)
 }
 
-fn decode_body(body: &str) -> Result<Object, ApiError> {
-    let value = parse_body(body)?;
+/// The object in a create's or update's body; a body without apiVersion and kind is read as
+/// the kind its URL names (the decoder's defaults, as client libraries rely on).
+fn decode_body(http: &HttpRequest<'_>, kind: Kind) -> Result<Object, ApiError> {
+    // Typed clients (client-go's, so `kubectl create deployment`) send protobuf.
+    let mut value = if crate::api::protobuf::is_protobuf(http.content_type) {
+        crate::api::protobuf::decode(http.body).map_err(|message| ApiError::BadRequest { message })?
+    } else {
+        parse_body(http.body)?
+    };
+    if let Value::Object(map) = &mut value {
+        let info = kind.info();
+        map.entry("apiVersion").or_insert_with(|| json!(info.api_version()));
+        map.entry("kind").or_insert_with(|| json!(info.kind_name));
+    }
     codec::decode(value).map_err(|e| ApiError::BadRequest { message: e.to_string() })
 }
 
 /// A delete's options may come in its body (`DeleteOptions`) as well as its query.
-fn delete_options_from_body(body: &str, options: &mut super::request::Options) -> Result<(), ApiError> {
-    if body.trim().is_empty() {
+fn delete_options_from_body(body: &[u8], options: &mut super::request::Options) -> Result<(), ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(());
     }
     let value = parse_body(body)?;

@@ -63,7 +63,7 @@ pub fn serve(
     if verb == "get" {
         return Ok(HttpResponse::json(200, &current));
     }
-    let body: Value = serde_json::from_str(http.body)
+    let body: Value = serde_json::from_slice(http.body)
         .map_err(|e| ApiError::BadRequest { message: format!("the request body is not JSON: {e}") })?;
     let wanted = match verb {
         "update" => body,

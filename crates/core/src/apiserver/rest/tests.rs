@@ -15,7 +15,7 @@ fn send_with(
     body: &str,
 ) -> HttpResponse {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let request = HttpRequest { method, path, query, accept, content_type, body };
+    let request = HttpRequest { method, path, query, accept, content_type, body: body.as_bytes() };
     serve(sim, UserInfo::admin(), &request)
 }
 

@@ -1,4 +1,5 @@
-//! The real kubectl 1.36 (installed by `make setup` into target/oracle) against `kubelab up`:
+//! The real kubectl 1.36 and the Python kubernetes client (installed by `make setup` into
+//! target/oracle) against `kubelab up`:
 //! discovery, server-side printing, client-side apply, scale, describe, rollout status (a
 //! WatchList watch), delete and the API server's errors, each as kubectl prints them.
 
@@ -6,6 +7,11 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// The Python next to the oracle kubectl (its venv holds the `kubernetes` client).
+fn oracle_python() -> Option<PathBuf> {
+    oracle().map(|kubectl| kubectl.with_file_name("python"))
+}
 
 fn oracle() -> Option<PathBuf> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/oracle/kubectl-1.36/bin/kubectl");
@@ -140,6 +146,19 @@ fn kubectl_1_36_drives_a_lab() {
     let (described, ok) = run("describe deployment web");
     assert!(ok && described.contains("Replicas:               3 desired"), "{described}");
 
+    // `kubectl create <generator>` sends protobuf (client-go's typed clients prefer it).
+    let created = [
+        ("create configmap settings --from-literal=mode=blue", "configmap/settings created\n"),
+        ("create secret generic token --from-literal=key=s3cret", "secret/token created\n"),
+        ("create namespace team", "namespace/team created\n"),
+        ("create deployment api --image=hello:v1 --replicas=2", "deployment.apps/api created\n"),
+        ("create service clusterip api --tcp=80:8080", "service/api created\n"),
+    ];
+    for (args, want) in created {
+        assert_eq!(run(args).0, want, "kubectl {args}");
+    }
+    assert_eq!(run("get secret token -o jsonpath={.data.key}").0, "czNjcmV0");
+
     let cases = [
         ("get pods nope", "Error from server (NotFound): pods \"nope\" not found\n"),
         ("get widgets", "error: the server doesn't have a resource type \"widgets\"\n"),
@@ -233,4 +252,15 @@ fn exec_logs_and_watches_reach_the_lab() {
     let watched = String::from_utf8_lossy(&watch.wait_with_output().unwrap().stdout).to_string();
     assert!(watched.lines().any(|l| l.starts_with("ADDED") && l.contains("Pending")), "{watched}");
     assert!(watched.lines().any(|l| l.starts_with("MODIFIED") && l.contains("Running")), "{watched}");
+}
+
+#[test]
+fn the_python_client_creates_watches_scales_and_reads_events() {
+    let Some(python) = oracle_python() else { return };
+    let up = Up::start("python");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/deployment_lifecycle.py");
+    let output = Command::new(python).arg(script).arg(&up.kubeconfig).output().unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{printed}{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(printed, "created web replicas 2\nrunning 2\nscaled to 3\nevent 2 to 3\n");
 }
