@@ -4,8 +4,8 @@
 //! `kubelab down` removes what `up` wrote. The token comes from the OS's randomness.
 
 use crate::http_server::{self, ConnectionBounds};
-use crate::kube_api::lab::ApiLab;
-use crate::kube_api::{self, ServedLab, certificates};
+use crate::kube_api::lab::{ApiLab, Clock};
+use crate::kube_api::{ServedLab, certificates};
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use clap::Args;
 use kubelab_core::cluster::ClusterSpec;
@@ -32,9 +32,13 @@ pub struct UpArgs {
     /// The simulation's seed
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Start with the clock paused (time then passes only when stepped: POST /kubelab/clock)
+    /// Start with the clock paused (time passes only when stepped: POST /kubelab/clock)
     #[arg(long)]
     paused: bool,
+    /// Run as `kubelab sim` does: from the simulator's epoch, time passing only at a `sleep`
+    /// (POST /kubelab/run), a step, or while a client waits on a watch
+    #[arg(long, conflicts_with = "paused")]
+    scripted: bool,
 }
 
 #[derive(Args, Debug)]
@@ -78,16 +82,18 @@ pub fn up(args: UpArgs) -> i32 {
         }
     };
     eprintln!("Creating lab {:?} ...", args.name);
-    let lab = match ApiLab::start(args.seed, &ClusterSpec::default()) {
+    let clock = match (args.paused, args.scripted) {
+        (_, true) => Clock::Scripted,
+        (true, false) => Clock::Paused,
+        _ => Clock::Running(1.0),
+    };
+    let lab = match ApiLab::start(args.seed, &ClusterSpec::default(), clock) {
         Ok(lab) => lab,
         Err(e) => {
             eprintln!("kubelab up: cannot start the lab: {e}");
             return 1;
         }
     };
-    if args.paused {
-        let _ = runtime.block_on(lab.clock(Some(kube_api::lab::Clock::Paused)));
-    }
     let token = new_token();
     let served = ServedLab { lab, tokens: Arc::new(vec![(token.clone(), UserInfo::admin())]) };
     let listener = match runtime.block_on(tokio::net::TcpListener::bind(args.addr)) {

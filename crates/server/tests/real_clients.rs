@@ -3,99 +3,12 @@
 //! discovery, server-side printing, client-side apply, scale, describe, rollout status (a
 //! WatchList watch), delete and the API server's errors, each as kubectl prints them.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// The Python next to the oracle kubectl (its venv holds the `kubernetes` client).
-fn oracle_python() -> Option<PathBuf> {
-    oracle().map(|kubectl| kubectl.with_file_name("python"))
-}
-
-fn oracle() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/oracle/kubectl-1.36/bin/kubectl");
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(std::env::var_os("KUBELAB_REQUIRE_ORACLE").is_none(), "kubectl 1.36 is not installed: run make setup");
-    eprintln!("skipped: kubectl 1.36 is not installed (make setup installs it)");
-    None
-}
-
-/// `kubelab up` on a free loopback port, its kubeconfig in a fresh directory.
-struct Up {
-    child: Child,
-    kubeconfig: PathBuf,
-    dir: PathBuf,
-}
-
-impl Up {
-    fn start(name: &str) -> Up {
-        let dir = std::env::temp_dir().join(format!("kubelab-up-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let kubeconfig = dir.join("config");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kubelab"))
-            .args(["up", "--name", name, "--kubeconfig"])
-            .arg(&kubeconfig)
-            .env("XDG_STATE_HOME", &dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("kubelab up starts");
-        // The first line on stdout comes once the API listens and the kubeconfig is written.
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        assert!(line.contains("kubectl cluster-info --kubeconfig"), "{line:?}");
-        Up { child, kubeconfig, dir }
-    }
-
-    fn kubectl(&self, kubectl: &Path, args: &str, stdin: Option<&str>) -> (String, bool) {
-        let mut command = Command::new(kubectl);
-        command.arg("--kubeconfig").arg(&self.kubeconfig).args(split(args));
-        command.env("HOME", &self.dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = command.spawn().unwrap();
-        if let Some(text) = stdin {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-        }
-        drop(child.stdin.take());
-        let output = child.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr);
-        (text, output.status.success())
-    }
-}
-
-impl Drop for Up {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Words split at spaces, single quotes keeping a word whole.
-fn split(args: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    for c in args.chars() {
-        match c {
-            '\'' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
-}
+use support::up::{Up, oracle, oracle_python, split};
 
 const DEPLOYMENT: &str = "apiVersion: apps/v1
 kind: Deployment

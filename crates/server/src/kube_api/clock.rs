@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 fn state((clock, now): (Clock, SimTime)) -> Response {
     let (paused, speed) = match clock {
         Clock::Running(speed) => (false, speed),
-        Clock::Paused => (true, 0.0),
+        Clock::Paused | Clock::Scripted => (true, 0.0),
     };
     Json(json!({"paused": paused, "speed": speed, "now": now.to_rfc3339()})).into_response()
 }

@@ -8,6 +8,8 @@ use kubelab_core::apiserver::rest::log::LogFollow;
 use kubelab_core::apiserver::rest::watch::WatchCursor;
 use kubelab_core::apiserver::rest::{self, HttpRequest, HttpResponse};
 use kubelab_core::cluster::ClusterSpec;
+use kubelab_core::kubectl::MemoryFiles;
+use kubelab_core::script;
 use kubelab_core::sim::Sim;
 use kubelab_core::sim::time::{Duration as SimDuration, SIM_EPOCH_UNIX_SECONDS, SimTime};
 use kubelab_core::store::UserInfo;
@@ -40,6 +42,10 @@ impl OwnedRequest {
     }
 }
 
+/// The most virtual time a scripted lab lets pass for one wait on a watch (kubectl's own
+/// `--timeout`s are longer; a client still waiting asks again).
+const WAIT_LIMIT: SimDuration = SimDuration::from_secs(600);
+
 /// Who asks to exec where.
 pub struct ExecTarget {
     pub user: Arc<UserInfo>,
@@ -60,6 +66,8 @@ enum Work {
     Exec(Box<Pod>, String, Vec<String>, oneshot::Sender<(String, serde_json::Value)>),
     /// Set how the clock runs; answers where virtual time stands.
     Clock(Option<Clock>, oneshot::Sender<(Clock, SimTime)>),
+    /// Run scenario lines (lab verbs, sleep, the lab's own kubectl): the transcript.
+    Script(String, oneshot::Sender<Result<String, String>>),
     /// Let this much virtual time pass now (a paused lab's only way forward).
     Step(SimDuration, oneshot::Sender<(Clock, SimTime)>),
 }
@@ -70,6 +78,10 @@ pub enum Clock {
     /// Virtual time runs at this many times the wall clock's pace.
     Running(f64),
     Paused,
+    /// Stopped, as `kubelab sim` keeps it: time passes at a `sleep` or a step, and while a
+    /// client waits on a watch (kubectl's delete, rollout status, wait), timer to timer until
+    /// what it watches changes, as the lab's own kubectl lets it pass while it waits.
+    Scripted,
 }
 
 /// The handle the HTTP side holds; the thread stops when every handle is gone.
@@ -84,14 +96,19 @@ pub struct Stopped;
 
 impl ApiLab {
     /// Starts a lab with `cluster`'s nodes from `seed`, ready (kube-system Running) on return.
-    pub fn start(seed: u64, cluster: &ClusterSpec) -> std::io::Result<ApiLab> {
+    /// A scripted lab starts at the simulator's epoch, as `kubelab sim` does, so the same lines
+    /// give the same transcript; the others start at the wall clock's time.
+    pub fn start(seed: u64, cluster: &ClusterSpec, clock: Clock) -> std::io::Result<ApiLab> {
         let (inbox, work) = mpsc::channel();
         // kind hands a cluster over once kube-system is Ready, about ten seconds after its
         // nodes started: the lab starts that far back, so it is ready now, not in the future.
         let boot = SimDuration::from_secs(10).as_millis();
         let start = SimTime::from_millis(wall_clock_now().as_millis().saturating_sub(boot));
-        let sim = Sim::starting_at(seed, cluster, start);
-        std::thread::Builder::new().name("api-lab".into()).spawn(move || run(sim, &work))?;
+        let sim = match clock {
+            Clock::Scripted => Sim::new(seed, cluster),
+            Clock::Running(_) | Clock::Paused => Sim::starting_at(seed, cluster, start),
+        };
+        std::thread::Builder::new().name("api-lab".into()).spawn(move || run(sim, clock, &work))?;
         Ok(ApiLab { inbox })
     }
 
@@ -141,6 +158,10 @@ impl ApiLab {
         self.ask(|reply| Work::Clock(clock, reply)).await
     }
 
+    pub async fn script(&self, text: String) -> Result<Result<String, String>, Stopped> {
+        self.ask(|reply| Work::Script(text, reply)).await
+    }
+
     pub async fn step(&self, by: SimDuration) -> Result<(Clock, SimTime), Stopped> {
         self.ask(|reply| Work::Step(by, reply)).await
     }
@@ -154,8 +175,7 @@ fn wall_clock_now() -> SimTime {
 }
 
 /// The lab's thread: keeps virtual time with the wall clock and serves what comes in.
-fn run(mut sim: Sim, work: &mpsc::Receiver<Work>) {
-    let mut clock = Clock::Running(1.0);
+fn run(mut sim: Sim, mut clock: Clock, work: &mpsc::Receiver<Work>) {
     // Where virtual time stood at a wall-clock instant; virtual time runs on from there.
     let mut anchor = (wall_clock_now().max(sim.now()), Instant::now());
     loop {
@@ -174,6 +194,10 @@ fn run(mut sim: Sim, work: &mpsc::Receiver<Work>) {
                 let _ = reply.send(opened);
             }
             Ok(Work::Poll(mut cursor, reply)) => {
+                if clock == Clock::Scripted {
+                    let deadline = sim.now().plus(WAIT_LIMIT);
+                    sim.wait_until(deadline, |store| cursor.has_news(store));
+                }
                 let (lines, ended) = cursor.poll(sim.store(), sim.now());
                 let _ = reply.send((cursor, lines, ended));
             }
@@ -195,6 +219,15 @@ fn run(mut sim: Sim, work: &mpsc::Receiver<Work>) {
                     anchor = (sim.now(), Instant::now());
                 }
                 let _ = reply.send((clock, sim.now()));
+            }
+            Ok(Work::Script(text, reply)) => {
+                // What each line printed, without `kubelab sim`'s echo of it: the caller sent them.
+                let ran = script::parse(&text).map(|steps| {
+                    let files = MemoryFiles::new();
+                    steps.iter().map(|step| script::run_step(&mut sim, step, &files).0).collect::<String>()
+                });
+                anchor = (sim.now(), Instant::now());
+                let _ = reply.send(ran.map_err(|e| e.to_string()));
             }
             Ok(Work::Step(by, reply)) => {
                 sim.advance(by);

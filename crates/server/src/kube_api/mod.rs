@@ -8,6 +8,7 @@ pub mod certificates;
 pub mod clock;
 pub mod exec;
 pub mod lab;
+pub mod run;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -40,7 +41,11 @@ pub struct ServedLab {
 impl ServedLab {
     /// The router for a lab served at the root of its own listener.
     pub fn router(self) -> axum::Router {
-        axum::Router::new().route("/kubelab/clock", axum::routing::any(clock::handle)).fallback(handle).with_state(self)
+        axum::Router::new()
+            .route("/kubelab/clock", axum::routing::any(clock::handle))
+            .route("/kubelab/run", axum::routing::post(run::handle))
+            .fallback(handle)
+            .with_state(self)
     }
 
     fn is_owner(&self, headers: &HeaderMap) -> bool {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod up;
+
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;

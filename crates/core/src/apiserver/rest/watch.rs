@@ -113,6 +113,20 @@ impl WatchCursor {
         (lines, false)
     }
 
+    /// Whether a poll now would send something: initial events, or a write after where it read
+    /// to that it matches (a scripted lab lets time pass until one comes).
+    pub fn has_news(&self, store: &Store) -> bool {
+        if self.initial_pending {
+            return true;
+        }
+        let Ok(events) = store.watch_log().since(self.request.after) else { return true };
+        events.filter(|e| e.kind == self.request.kind).any(|event| {
+            let object = store.snapshots().at(event.resource_version).cloned();
+            let object = object.or_else(|| store.get_object(event.kind, &event.namespace, &event.name).ok());
+            object.is_some_and(|o| self.matches(&o))
+        })
+    }
+
     /// A BOOKMARK: where the stream has read to, so a client can resume from there.
     pub fn bookmark(&self, resource_version: u64, initial_events_end: bool) -> String {
         let info = self.request.kind.info();

@@ -1,0 +1,162 @@
+//! Every scenario in tests/scenarios/, run against a served lab through the real kubectl 1.36:
+//! the lab is scripted (`kubelab up --scripted`: time passes only at `sleep` and while kubectl
+//! waits on a watch, as the lab's own kubectl lets it pass), lab verbs and sleeps go through
+//! `/kubelab/run`, and what kubectl prints must be the golden transcript — what the
+//! lab's own kubectl printed on the same lab — column for column, ages compared by their format
+//! (kubectl computes some ages itself, from the wall clock). Scenarios that need an interactive
+//! harness are listed with the reason; differences still open are listed with theirs.
+
+mod support;
+
+use kubelab_core::script::{self, Action, Step};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use support::up::{Up, oracle};
+
+/// Scenarios not run here, and why.
+const NOT_RUN: &[(&str, &str)] = &[];
+
+fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/scenarios")
+}
+
+/// A word for a POSIX shell, quoted.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// Why a kubectl line needs an interactive harness, if it does.
+fn interactive(argv: &[String]) -> Option<&'static str> {
+    let has = |flag: &str| argv.iter().any(|a| a == flag || a.starts_with(&format!("{flag}=")));
+    match argv.first().map(String::as_str) {
+        Some("edit") => Some("kubectl edit opens an editor"),
+        Some("port-forward") => Some("kubectl port-forward tunnels SPDY, which the lab does not speak yet"),
+        _ if has("-w") || has("--watch") || has("--watch-only") => Some("a watch runs until stopped"),
+        _ => None,
+    }
+}
+
+/// Runs one kubectl line with the real kubectl; stdout and stderr as the terminal shows them.
+fn real_kubectl(up: &Up, kubectl: &Path, (argv, stdin, pipe): (&[String], Option<&str>, Option<&str>)) -> String {
+    let mut line = format!("exec 2>&1; {} --kubeconfig {}", quote(kubectl.to_str().unwrap()), quote(up.kubeconfig.to_str().unwrap()));
+    for word in argv {
+        line.push(' ');
+        line.push_str(&quote(word));
+    }
+    if let Some(pipe) = pipe {
+        line.push_str(" | ");
+        line.push_str(pipe);
+    }
+    let mut command = Command::new("sh");
+    command.args(["-c", &line]).current_dir(scenarios_dir()).env("HOME", &up.dir).env("KUBECACHEDIR", up.dir.join("cache"));
+    command.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    if let Some(text) = stdin {
+        use std::io::Write;
+        let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
+    }
+    drop(child.stdin.take());
+    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
+}
+
+/// The transcript the scenario gives through the real kubectl, or why it was not run.
+fn run_scenario(kubectl: &Path, path: &Path) -> Result<String, String> {
+    let steps: Vec<Step> = script::parse(&std::fs::read_to_string(path).unwrap()).map_err(|e| e.to_string())?;
+    for step in &steps {
+        if let Action::Kubectl { argv, .. } = &step.action
+            && let Some(reason) = interactive(argv)
+        {
+            return Err(format!("`{}`: {reason}", step.written));
+        }
+    }
+    let name = path.file_stem().unwrap().to_string_lossy().replace('_', "-");
+    let up = Up::start_with(&name, &["--scripted"]);
+    let mut transcript = String::new();
+    for step in &steps {
+        transcript.push_str(&format!("$ {}\n", step.written));
+        let printed = match &step.action {
+            Action::Kubectl { argv, stdin, pipe } => real_kubectl(&up, kubectl, (argv, stdin.as_deref(), pipe.as_deref())),
+            Action::Sleep(_) | Action::Lab(_) => up.owner_call("POST", "/kubelab/run", &step.written),
+        };
+        transcript.push_str(&printed);
+    }
+    Ok(transcript)
+}
+
+/// An age as kubectl prints one (`5s`, `3m20s`, `2d4h`, `703d`, `<invalid>`).
+fn is_age(word: &str) -> bool {
+    if matches!(word, "<invalid>" | "<unknown>") {
+        return true;
+    }
+    let mut rest = word;
+    let mut parts = 0;
+    while !rest.is_empty() {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let unit = rest[digits..].chars().next();
+        if digits == 0 || !matches!(unit, Some('y' | 'd' | 'h' | 'm' | 's')) {
+            return false;
+        }
+        rest = &rest[digits + 1..];
+        parts += 1;
+    }
+    parts > 0 && parts <= 2
+}
+
+/// A transcript with every age replaced by `AGE` and, on those lines, runs of spaces by one.
+fn normalized(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let words: Vec<&str> = line.split(' ').collect();
+            if !words.iter().any(|w| is_age(w)) {
+                return line.to_string();
+            }
+            let words: Vec<&str> = line.split_whitespace().map(|w| if is_age(w) { "AGE" } else { w }).collect();
+            words.join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn ages_are_recognised_by_their_format() {
+    assert!(["5s", "3m20s", "2d4h", "703d", "<invalid>", "10y2d"].iter().all(|w| is_age(w)));
+    assert!(!["s", "5", "v1", "80m0", "node-1", "5s5s5s", "3m20"].iter().any(|w| is_age(w)));
+    assert_eq!(normalized("web   1/1   Running   0     5s\nkeep  this   line"), "web 1/1 Running 0 AGE\nkeep  this   line");
+}
+
+#[test]
+fn every_scenario_prints_through_the_real_kubectl_what_the_lab_printed() {
+    let Some(kubectl) = oracle() else { return };
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(scenarios_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sim"))
+        .collect();
+    scripts.sort();
+    let only = std::env::var("KUBELAB_SCENARIO").ok();
+    let mut failures = Vec::new();
+    for path in scripts {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if only.as_ref().is_some_and(|o| *o != name) || NOT_RUN.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        let transcript = match run_scenario(&kubectl, &path) {
+            Ok(transcript) => transcript,
+            Err(reason) => {
+                eprintln!("{name}: not run: {reason}");
+                continue;
+            }
+        };
+        let golden = std::fs::read_to_string(path.with_extension("out")).unwrap();
+        let (got, want) = (normalized(&transcript), normalized(&golden));
+        if got != want {
+            let at = got.lines().zip(want.lines()).position(|(a, b)| a != b).unwrap_or(got.lines().count().min(want.lines().count()));
+            let show = |t: &str| t.lines().skip(at.saturating_sub(2)).take(6).collect::<Vec<_>>().join("\n");
+            failures.push(format!("{name}, line {}:\n--- real kubectl\n{}\n--- golden\n{}", at + 1, show(&got), show(&want)));
+            if std::env::var_os("KUBELAB_SCENARIO_DUMP").is_some() {
+                std::fs::write(std::env::temp_dir().join(format!("{name}.real")), &transcript).unwrap();
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} scenario(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
+}
