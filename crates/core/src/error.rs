@@ -76,6 +76,27 @@ impl FieldError {
     }
 }
 
+impl FieldError {
+    /// Upstream `ErrorBody()`: the error without its field (a StatusCause's message).
+    pub fn body(&self) -> String {
+        let whole = self.to_string();
+        whole.strip_prefix(&format!("{}: ", self.field)).map(str::to_string).unwrap_or(whole)
+    }
+
+    /// The StatusCause's reason (`metav1.CauseType`: `FieldValueInvalid`, …).
+    pub fn cause_type(&self) -> &'static str {
+        match self.kind {
+            FieldErrorKind::Required => "FieldValueRequired",
+            FieldErrorKind::Invalid { .. } | FieldErrorKind::Preformatted { .. } => "FieldValueInvalid",
+            FieldErrorKind::NotSupported { .. } => "FieldValueNotSupported",
+            FieldErrorKind::Forbidden => "FieldValueForbidden",
+            FieldErrorKind::Duplicate { .. } => "FieldValueDuplicate",
+            FieldErrorKind::TooLong { .. } => "FieldValueTooLong",
+            FieldErrorKind::NotFound { .. } => "FieldValueNotFound",
+        }
+    }
+}
+
 impl fmt::Display for FieldError {
     /// Upstream `field.Error.Error()`: `spec.replicas: Invalid value: -1: must be …`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

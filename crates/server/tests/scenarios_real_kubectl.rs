@@ -11,6 +11,7 @@ mod support;
 use kubelab_core::script::{self, Action, Step};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use support::up::{Up, oracle};
 
 /// Scenarios not run here, and why.
@@ -36,9 +37,15 @@ fn interactive(argv: &[String]) -> Option<&'static str> {
     }
 }
 
+static COMMANDS: AtomicUsize = AtomicUsize::new(0);
+
 /// Runs one kubectl line with the real kubectl; stdout and stderr as the terminal shows them.
 fn real_kubectl(up: &Up, kubectl: &Path, (argv, stdin, pipe): (&[String], Option<&str>, Option<&str>)) -> String {
-    let mut line = format!("exec 2>&1; {} --kubeconfig {}", quote(kubectl.to_str().unwrap()), quote(up.kubeconfig.to_str().unwrap()));
+    let mut line = format!(
+        "exec 2>&1; {} --kubeconfig {}",
+        quote(kubectl.to_str().unwrap()),
+        quote(up.kubeconfig.to_str().unwrap())
+    );
     for word in argv {
         line.push(' ');
         line.push_str(&quote(word));
@@ -47,8 +54,11 @@ fn real_kubectl(up: &Up, kubectl: &Path, (argv, stdin, pipe): (&[String], Option
         line.push_str(" | ");
         line.push_str(pipe);
     }
+    // A fresh discovery cache per command, as the lab's own kubectl always has: kubectl's disk
+    // cache would remember a CRD's resource after the CRD is gone.
+    let cache = up.dir.join(format!("cache-{}", COMMANDS.fetch_add(1, Ordering::Relaxed)));
     let mut command = Command::new("sh");
-    command.args(["-c", &line]).current_dir(scenarios_dir()).env("HOME", &up.dir).env("KUBECACHEDIR", up.dir.join("cache"));
+    command.args(["-c", &line]).current_dir(scenarios_dir()).env("HOME", &up.dir).env("KUBECACHEDIR", cache);
     command.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
     let mut child = command.spawn().unwrap();
     if let Some(text) = stdin {
@@ -75,7 +85,9 @@ fn run_scenario(kubectl: &Path, path: &Path) -> Result<String, String> {
     for step in &steps {
         transcript.push_str(&format!("$ {}\n", step.written));
         let printed = match &step.action {
-            Action::Kubectl { argv, stdin, pipe } => real_kubectl(&up, kubectl, (argv, stdin.as_deref(), pipe.as_deref())),
+            Action::Kubectl { argv, stdin, pipe } => {
+                real_kubectl(&up, kubectl, (argv, stdin.as_deref(), pipe.as_deref()))
+            }
             Action::Sleep(_) | Action::Lab(_) => up.owner_call("POST", "/kubelab/run", &step.written),
         };
         transcript.push_str(&printed);
@@ -102,17 +114,12 @@ fn is_age(word: &str) -> bool {
     parts > 0 && parts <= 2
 }
 
-/// A transcript with every age replaced by `AGE` and, on those lines, runs of spaces by one.
+/// A transcript with every age replaced by `AGE`, runs of spaces by one and trailing spaces
+/// gone: the cells are compared, not the padding (kubectl pads columns to the widest cell,
+/// and ages it computes itself from the wall clock are wider or narrower than the lab's).
 fn normalized(text: &str) -> String {
     text.lines()
-        .map(|line| {
-            let words: Vec<&str> = line.split(' ').collect();
-            if !words.iter().any(|w| is_age(w)) {
-                return line.to_string();
-            }
-            let words: Vec<&str> = line.split_whitespace().map(|w| if is_age(w) { "AGE" } else { w }).collect();
-            words.join(" ")
-        })
+        .map(|line| line.split_whitespace().map(|w| if is_age(w) { "AGE" } else { w }).collect::<Vec<_>>().join(" "))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -121,7 +128,7 @@ fn normalized(text: &str) -> String {
 fn ages_are_recognised_by_their_format() {
     assert!(["5s", "3m20s", "2d4h", "703d", "<invalid>", "10y2d"].iter().all(|w| is_age(w)));
     assert!(!["s", "5", "v1", "80m0", "node-1", "5s5s5s", "3m20"].iter().any(|w| is_age(w)));
-    assert_eq!(normalized("web   1/1   Running   0     5s\nkeep  this   line"), "web 1/1 Running 0 AGE\nkeep  this   line");
+    assert_eq!(normalized("web   1/1   Running   0     5s\nNAME   CPU   \n"), "web 1/1 Running 0 AGE\nNAME CPU");
 }
 
 #[test]
@@ -150,9 +157,18 @@ fn every_scenario_prints_through_the_real_kubectl_what_the_lab_printed() {
         let golden = std::fs::read_to_string(path.with_extension("out")).unwrap();
         let (got, want) = (normalized(&transcript), normalized(&golden));
         if got != want {
-            let at = got.lines().zip(want.lines()).position(|(a, b)| a != b).unwrap_or(got.lines().count().min(want.lines().count()));
+            let at = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.lines().count().min(want.lines().count()));
             let show = |t: &str| t.lines().skip(at.saturating_sub(2)).take(6).collect::<Vec<_>>().join("\n");
-            failures.push(format!("{name}, line {}:\n--- real kubectl\n{}\n--- golden\n{}", at + 1, show(&got), show(&want)));
+            failures.push(format!(
+                "{name}, line {}:\n--- real kubectl\n{}\n--- golden\n{}",
+                at + 1,
+                show(&got),
+                show(&want)
+            ));
             if std::env::var_os("KUBELAB_SCENARIO_DUMP").is_some() {
                 std::fs::write(std::env::temp_dir().join(format!("{name}.real")), &transcript).unwrap();
             }

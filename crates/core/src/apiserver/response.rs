@@ -76,7 +76,7 @@ fn details(error: &ApiError) -> Option<Value> {
         ApiError::Invalid { kind, name, causes } => {
             let causes: Vec<Value> = causes
                 .iter()
-                .map(|c| json!({"reason": "FieldValue", "message": c.to_string(), "field": c.field}))
+                .map(|c| json!({"reason": c.cause_type(), "message": c.body(), "field": c.field}))
                 .collect();
             Some(json!({"name": name, "kind": kind, "causes": causes}))
         }

@@ -4,7 +4,7 @@
 
 use super::args::{Args, Flag, int_flag};
 use super::output::Output;
-use super::print_flags::{self, DRY_RUN, OUTPUT};
+use super::print_flags::{self, DRY_RUN, OUTPUT, Refusal};
 use super::resource_args;
 use super::{Context, Verb, namespace_of, usage_error};
 use crate::api::Kind;
@@ -44,11 +44,38 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         (Ok(min), Ok(max), Ok(cpu)) => (min.unwrap_or(-1), max.unwrap_or(-1), cpu.unwrap_or(-1)),
         (Err(message), _, _) | (_, Err(message), _) | (_, _, Err(message)) => return usage_error(&VERB, &message),
     };
-    match autoscaler_for(ctx, &args, bounds) {
-        Ok(hpa) => print_flags::create_as(ctx, &args, hpa, "autoscaled"),
+    let mut out = match autoscaler_for(ctx, &args, bounds) {
+        Ok(hpa) => print_flags::create_as(ctx, &args, hpa, ("autoscaled", refusal(&args))),
         Err(message) => Output::failed(message),
+    };
+    if args.get("cpu-percent").is_some() {
+        // kubectl 1.36 deprecates the flag (cobra's notice, on stderr, before anything else).
+        out.items.insert(0, super::output::Item::Stderr(CPU_PERCENT_DEPRECATED.to_string()));
+    }
+    out
+}
+
+/// How kubectl 1.36 words a refused create. When the autoscaling/v2 create fails it falls back
+/// to autoscaling/v1 only if `canCreateHPAV1` says so, and that reads `--cpu`: a utilization
+/// (`70%`) retries with v1 and prints v1's refusal as the server's; an average (`500m`) gives
+/// up with a nil reason, and no `--cpu` at all (only `--cpu-percent`) with "empty input".
+macro_rules! concat_gives_up {
+    ($reason:literal) => {
+        concat!(
+            "error: failed to create autoscaling/v2 HPA and the configuration is incompatible with autoscaling/v1: ",
+            $reason
+        )
+    };
+}
+
+fn refusal(args: &Args) -> Refusal<'static> {
+    match args.get("cpu").filter(|c| !c.is_empty()) {
+        Some(cpu) if cpu.ends_with('%') => Refusal::Server,
+        Some(_) => Refusal::Fixed(concat_gives_up!("%!w(<nil>)")),
+        None => Refusal::Fixed(concat_gives_up!("empty input")),
     }
 }
+const CPU_PERCENT_DEPRECATED: &str = "Flag --cpu-percent has been deprecated, Use --cpu with percentage or resource quantity format (e.g., '70%' for utilization or '500m' for milliCPU).";
 
 /// The HorizontalPodAutoscaler `autoscale` would send, or kubectl's reason it cannot.
 fn autoscaler_for(ctx: &Context<'_>, args: &Args, (min, max, cpu_percent): (i64, i64, i64)) -> Result<Value, String> {

@@ -52,6 +52,11 @@ fn options(args: &Args, out: &mut Output) -> Result<DeleteOptions, String> {
     if args.switch("now") {
         grace = Some(1);
     }
+    if grace == Some(0) && !args.switch("force") {
+        // delete.go: --grace-period=0 becomes 1 unless --force says otherwise (no accidental
+        // immediate deletion).
+        grace = Some(1);
+    }
     if args.switch("force") {
         out.warn("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.");
         grace = Some(grace.unwrap_or(0).clamp(0, 1));
@@ -91,7 +96,8 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     for (kind, namespace, name) in targets {
         match ctx.api().delete(kind, &namespace, &name, &options) {
             Ok(deleted) => {
-                out.line(deleted_message(kind, &namespace, &name));
+                let forced = options.grace_period_seconds == Some(0);
+                out.line(deleted_message(kind, &namespace, &name, forced));
                 if let Deleted::Terminating(object) = deleted {
                     terminating.push(((kind, namespace, name), object.metadata().uid));
                 }
@@ -136,13 +142,15 @@ fn wait_for_deletion(ctx: &mut Context<'_>, mut pending: Vec<(Target, Uid)>, tim
     }
 }
 
-/// `pod "x" deleted from default namespace`, or `node "x" deleted` for cluster-scoped kinds.
-pub fn deleted_message(kind: Kind, namespace: &str, name: &str) -> String {
+/// `pod "x" deleted from default namespace`, or `node "x" deleted` for cluster-scoped kinds;
+/// `force deleted` when the grace period is zero (delete.go's PrintObj).
+pub fn deleted_message(kind: Kind, namespace: &str, name: &str, forced: bool) -> String {
     let info = kind.info();
+    let operation = if forced { "force deleted" } else { "deleted" };
     if info.namespaced {
-        format!("{} \"{name}\" deleted from {namespace} namespace", info.singular_qualified())
+        format!("{} \"{name}\" {operation} from {namespace} namespace", info.singular_qualified())
     } else {
-        format!("{} \"{name}\" deleted", info.singular_qualified())
+        format!("{} \"{name}\" {operation}", info.singular_qualified())
     }
 }
 
@@ -250,6 +258,6 @@ mod tests {
         );
         assert_eq!(sim.now().since(before), Duration::from_secs(20));
         let (text, _) = kubectl(&mut sim, "delete pod x --timeout=soon");
-        assert!(text.starts_with("Error: invalid argument \"soon\" for \"--timeout\" flag"), "{text}");
+        assert!(text.starts_with("error: invalid argument \"soon\" for \"--timeout\" flag"), "{text}");
     }
 }

@@ -10,6 +10,7 @@ use super::{Context, Verb, namespace_of};
 use crate::api::label_selector::LabelSelector;
 use crate::api::pod::PodSpec;
 use crate::api::{Deployment, Object};
+use crate::kubectl::print_flags::Refusal;
 use serde_json::{Map, Value, json};
 
 pub const VERB: Verb = Verb {
@@ -48,7 +49,7 @@ pub const VERB: Verb = Verb {
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     match service_for(ctx, &args) {
-        Ok(service) => print_flags::create_as(ctx, &args, service, "exposed"),
+        Ok(service) => print_flags::create_as(ctx, &args, service, ("exposed", Refusal::Server)),
         Err(message) => Output::failed(message),
     }
 }

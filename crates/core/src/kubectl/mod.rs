@@ -215,7 +215,7 @@ fn resolve(argv: &[String]) -> Result<(&'static Verb, args::Args), Output> {
     }
     let Some(verb) = VERBS.iter().find(|v| v.name == verb_name) else {
         return Err(Output::failed(format!(
-            "Error: unknown command \"{verb_name}\" for \"kubectl\"{}\n\nRun 'kubectl --help' for usage.",
+            "error: unknown command \"{verb_name}\" for \"kubectl\"{}",
             suggest(verb_name)
         )));
     };

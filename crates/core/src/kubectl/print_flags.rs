@@ -62,7 +62,7 @@ pub fn parse(args: &Args) -> Result<(DryRun, Printer), String> {
         Some("json") => Printer::Document(DocumentFormat::Json),
         Some(other) => {
             return Err(format!(
-                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml"
+                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,yaml"
             ));
         }
     };
@@ -84,14 +84,31 @@ pub fn print(out: &mut Output, printer: Printer, dry_run: DryRun, object: &Value
     }
 }
 
+/// How a command words the API server's refusal of its create.
+#[derive(Clone, Copy, Debug)]
+pub enum Refusal<'a> {
+    /// As the API server's (`Error from server (AlreadyExists): …`).
+    Server,
+    /// A generator's typed client: `error: <prefix><the API server's message>`
+    /// (`error: failed to create deployment: deployments.apps "x" already exists`).
+    Prefixed(&'a str),
+    /// Whatever the server said, this line (upstream's own words).
+    Fixed(&'a str),
+}
+
 /// Sends a new object (or pretends to) and prints it with `created`. A client dry run prints
 /// the object as generated; a server dry run runs admission on a copy of the store.
-pub fn create(ctx: &mut Context<'_>, args: &Args, generated: Value) -> Output {
-    create_as(ctx, args, generated, "created")
+pub fn create(ctx: &mut Context<'_>, args: &Args, generated: Value, refusal: Refusal<'_>) -> Output {
+    create_as(ctx, args, generated, ("created", refusal))
 }
 
 /// `create`, printing another operation (`exposed`).
-pub fn create_as(ctx: &mut Context<'_>, args: &Args, generated: Value, operation: &str) -> Output {
+pub fn create_as(
+    ctx: &mut Context<'_>,
+    args: &Args,
+    generated: Value,
+    (operation, refusal): (&str, Refusal<'_>),
+) -> Output {
     let (dry_run, printer) = match parse(args) {
         Ok(parsed) => parsed,
         Err(message) => return Output::failed(message),
@@ -107,7 +124,11 @@ pub fn create_as(ctx: &mut Context<'_>, args: &Args, generated: Value, operation
     };
     match create_object(ctx, object, dry_run) {
         Ok(created) => print(&mut out, printer, dry_run, &created.to_json_value(), operation),
-        Err(err) => out.error(server_error(&err)),
+        Err(err) => match refusal {
+            Refusal::Server => out.error(server_error(&err)),
+            Refusal::Prefixed(prefix) => out.error(format!("error: {prefix}{}", err.message())),
+            Refusal::Fixed(line) => out.error(line.to_string()),
+        },
     }
     out
 }

@@ -6,6 +6,7 @@ use super::output::Output;
 use super::print_flags::{self, DRY_RUN, OUTPUT};
 use super::{Context, Verb, usage_error};
 use crate::kubectl::UsageError;
+use crate::kubectl::print_flags::Refusal;
 use serde_json::{Map, Value, json};
 
 pub const VERB: Verb = Verb {
@@ -59,7 +60,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         "spec": {"containers": [container], "dnsPolicy": "ClusterFirst", "restartPolicy": restart},
         "status": {},
     });
-    print_flags::create(ctx, &args, pod)
+    print_flags::create(ctx, &args, pod, Refusal::Server)
 }
 
 /// `--labels=a=b,c=d`, or `run=NAME`.

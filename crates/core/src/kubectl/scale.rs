@@ -177,7 +177,7 @@ mod tests {
             "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n"
         );
         let (text, _) = kubectl(&mut sim, "scale deploy/hello --replicas=lots");
-        assert!(text.starts_with("Error: invalid argument \"lots\" for \"--replicas\" flag"), "{text}");
+        assert!(text.starts_with("error: invalid argument \"lots\" for \"--replicas\" flag"), "{text}");
         let (text, _) = kubectl(&mut sim, "scale deploy/nope --replicas=1");
         assert_eq!(text, "Error from server (NotFound): deployments.apps \"nope\" not found\n");
         let (text, _) = kubectl(&mut sim, "scale ns/default --replicas=1");

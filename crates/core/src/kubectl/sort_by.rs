@@ -1,5 +1,5 @@
 //! `--sort-by=.lastTimestamp`: orders objects by one JSONPath field, as kubectl's sorting printer
-//! does — missing values first, strings in natural order (`pod-9` before `pod-10`), numbers by
+//! does — missing values first, strings byte by byte unless both are quantities, numbers by
 //! value. Mirrors staging/src/k8s.io/kubectl/pkg/cmd/get/sorter.go (`TableSorter`, `isLess`)
 //! and `RelaxedJSONPathExpression` in staging/src/k8s.io/kubectl/pkg/cmd/get/customcolumn.go.
 
@@ -83,7 +83,7 @@ fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
         (None, None) => Ordering::Equal,
         (None, Some(_)) => Ordering::Less,
         (Some(_), None) => Ordering::Greater,
-        (Some(Value::String(a)), Some(Value::String(b))) => natural_cmp(a, b),
+        (Some(Value::String(a)), Some(Value::String(b))) => string_cmp(a, b),
         (Some(Value::Number(a)), Some(Value::Number(b))) => {
             let (a, b) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
             a.partial_cmp(&b).unwrap_or(Ordering::Equal)
@@ -93,43 +93,15 @@ fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
     }
 }
 
-/// `sortorder.NaturalLess` as an ordering: digit runs compare by value, digits before others.
-pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (digit_a, digit_b) = (a[i].is_ascii_digit(), b[j].is_ascii_digit());
-        if digit_a != digit_b {
-            return if digit_a { Ordering::Less } else { Ordering::Greater };
-        }
-        if !digit_a {
-            if a[i] != b[j] {
-                return a[i].cmp(&b[j]);
-            }
-            i += 1;
-            j += 1;
-            continue;
-        }
-        let (zeros_a, zeros_b) = (skip(a, i, |c| c == b'0'), skip(b, j, |c| c == b'0'));
-        let (end_a, end_b) = (skip(a, zeros_a, |c| c.is_ascii_digit()), skip(b, zeros_b, |c| c.is_ascii_digit()));
-        let by_length = (end_a - zeros_a).cmp(&(end_b - zeros_b));
-        let by_digits = a[zeros_a..end_a].cmp(&b[zeros_b..end_b]);
-        let by_zeros = zeros_a.cmp(&zeros_b);
-        let order = by_length.then(by_digits).then(by_zeros);
-        if order != Ordering::Equal {
-            return order;
-        }
-        (i, j) = (end_a, end_b);
+/// kubectl's `isLess` for two strings (since 1.31): as quantities when both read as one
+/// (`500m` before `2`), otherwise byte by byte (`pod-10` before `pod-9`, as kubectl sorts
+/// them now that natural order is gone).
+pub fn string_cmp(a: &str, b: &str) -> Ordering {
+    use crate::api::quantity::Quantity;
+    match (Quantity::parse(a), Quantity::parse(b)) {
+        (Ok(qa), Ok(qb)) => qa.cmp_value(&qb),
+        _ => a.cmp(b),
     }
-    a.len().cmp(&b.len())
-}
-
-fn skip(text: &[u8], from: usize, while_: impl Fn(u8) -> bool) -> usize {
-    let mut at = from;
-    while at < text.len() && while_(text[at]) {
-        at += 1;
-    }
-    at
 }
 
 #[cfg(test)]
@@ -148,12 +120,13 @@ mod tests {
     }
 
     #[test]
-    fn strings_sort_naturally() {
-        assert_eq!(natural_cmp("pod-9", "pod-10"), Ordering::Less);
-        assert_eq!(natural_cmp("a", "b"), Ordering::Less);
-        assert_eq!(natural_cmp("2025-01-01T00:00:09Z", "2025-01-01T00:00:10Z"), Ordering::Less);
-        assert_eq!(natural_cmp("abc", "abc"), Ordering::Equal);
-        assert_eq!(natural_cmp("ab", "abc"), Ordering::Less);
-        assert_eq!(natural_cmp("x01", "x1"), Ordering::Greater);
+    fn strings_sort_byte_by_byte_and_quantities_by_value() {
+        assert_eq!(string_cmp("pod-9", "pod-10"), Ordering::Greater);
+        assert_eq!(string_cmp("trainer-2759g", "trainer-2prl7"), Ordering::Less);
+        assert_eq!(string_cmp("2025-01-01T00:00:09Z", "2025-01-01T00:00:10Z"), Ordering::Less);
+        assert_eq!(string_cmp("abc", "abc"), Ordering::Equal);
+        assert_eq!(string_cmp("500m", "2"), Ordering::Less);
+        assert_eq!(string_cmp("10", "9"), Ordering::Greater);
+        assert_eq!(string_cmp("1Gi", "900Mi"), Ordering::Greater);
     }
 }

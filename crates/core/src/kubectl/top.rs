@@ -37,6 +37,19 @@ pub const VERB: Verb = Verb {
 };
 
 const MIB: u64 = 1024 * 1024;
+/// Each container's use of a running pod (name, millicores, bytes), as metrics-server's
+/// PodMetrics reports it; `None` while any container is not running.
+pub(crate) fn pod_metrics(sim: &Sim, pod: &Pod) -> Option<Vec<(String, u64, u64)>> {
+    let served = sim.load().per_pod(sim.store());
+    let usage = pod_usage(sim, pod, &served)?;
+    Some(usage.into_iter().map(|(name, u)| (name, u.millicores, u.bytes)).collect())
+}
+
+/// A node's use (millicores, bytes), as metrics-server's NodeMetrics reports it.
+pub(crate) fn node_metrics(sim: &Sim, node: &Node) -> Option<(u64, u64)> {
+    node_usage(sim, node).map(|u| (u.millicores, u.bytes))
+}
+
 /// What a node's kubelet, container runtime and system daemons use besides its pods.
 const NODE_SYSTEM_MILLICORES: u64 = 60;
 const NODE_SYSTEM_MIB: u64 = 420;

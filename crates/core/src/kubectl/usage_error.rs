@@ -1,5 +1,5 @@
 //! kubectl's command-line mistakes as a type, printed as kubectl prints each kind: a flag that
-//! cobra refuses (`Error: invalid argument "x" for "--replicas" flag: …` and where to find the
+//! cobra refuses (`error: invalid argument "x" for "--replicas" flag: …` and where to find the
 //! usage) and kubectl's own usage errors (`cmdutil.UsageErrorf`: `error: …` and where to find
 //! help and examples). Failures that are not the command line's fault stay plain text.
 
@@ -38,7 +38,7 @@ impl UsageError {
     /// The text kubectl prints for `verb` (its full path: `rollout status`).
     pub fn render(&self, verb: &str) -> String {
         match self {
-            UsageError::Flag(message) => format!("Error: {message}\nSee 'kubectl {verb} --help' for usage."),
+            UsageError::Flag(message) => format!("error: {message}\nSee 'kubectl {verb} --help' for usage."),
             UsageError::Command(message) => format!("error: {message}\nSee 'kubectl {verb} -h' for help and examples"),
         }
     }
@@ -86,7 +86,7 @@ mod tests {
     fn each_kind_reads_as_kubectl_prints_it() {
         assert_eq!(
             UsageError::flag("invalid argument \"x\" for \"--replicas\" flag").render("scale"),
-            "Error: invalid argument \"x\" for \"--replicas\" flag\nSee 'kubectl scale --help' for usage."
+            "error: invalid argument \"x\" for \"--replicas\" flag\nSee 'kubectl scale --help' for usage."
         );
         assert_eq!(
             UsageError::command("USAGE: cordon NODE [flags]").render("cordon"),

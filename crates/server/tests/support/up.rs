@@ -101,7 +101,6 @@ pub fn split(args: &str) -> Vec<String> {
     words
 }
 
-
 /// Calls the lab's own endpoints (`/kubelab/…`) as its owner, with the kubeconfig's server,
 /// CA and token (Python's urllib: the test needs no HTTPS client of its own).
 const OWNER_CALL: &str = r#"

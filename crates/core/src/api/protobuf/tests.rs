@@ -166,6 +166,81 @@ fn pointer_zero_is_kept() {
     assert_eq!(value["spec"], json!({"replicas": 0}));
 }
 
+/// `kubectl autoscale deploy/hello --cpu=70% --min=3 --max=10` (autoscaling/v2): gogo writes the
+/// non-pointer ints of the empty status, and only `desiredReplicas` lacks omitempty.
+#[test]
+fn hpa_v2_as_kubectl_autoscale_creates_it() {
+    let target_ref = Enc::new().str(1, "Deployment").str(2, "hello").str(3, "apps/v1");
+    let target = Enc::new().str(1, "Utilization").varint(4, 70);
+    let metric = Enc::new().str(1, "Resource").msg(4, Enc::new().str(1, "cpu").msg(2, target));
+    let spec = Enc::new().msg(1, target_ref).varint(2, 3).varint(3, 10).msg(4, metric);
+    let status = Enc::new().varint(3, 0).varint(4, 0);
+    let object = Enc::new().msg(1, meta("hello", "", &[])).msg(2, spec).msg(3, status);
+    let value = decode_checked(&body("autoscaling/v2", "HorizontalPodAutoscaler", object));
+    let want = json!({
+        "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "hello"},
+        "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "hello"},
+            "minReplicas": 3,
+            "maxReplicas": 10,
+            "metrics": [{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 70}}}],
+        },
+        "status": {"desiredReplicas": 0},
+    });
+    assert_eq!(value, want);
+}
+
+/// A v2 behavior: pointer zeros stay (`stabilizationWindowSeconds: 0` is not "unset"), the
+/// tolerance is a quantity, and a container-resource metric names its container.
+#[test]
+fn hpa_v2_behavior_and_container_resource() {
+    let policy = Enc::new().str(1, "Pods").varint(2, 4).varint(3, 60);
+    let rules = Enc::new().varint(3, 0).str(1, "Min").msg(2, policy).msg(4, Enc::new().str(1, "50m"));
+    let target = Enc::new().str(1, "AverageValue").msg(3, Enc::new().str(1, "500Mi"));
+    let source = Enc::new().str(1, "memory").msg(2, target).str(3, "app");
+    let metric = Enc::new().str(1, "ContainerResource").msg(7, source);
+    let spec = Enc::new().varint(3, 5).msg(4, metric).msg(5, Enc::new().msg(2, rules));
+    let object = Enc::new().msg(1, meta("web", "", &[])).msg(2, spec);
+    let value = decode(&body("autoscaling/v2", "HorizontalPodAutoscaler", object)).unwrap();
+    let want = json!({
+        "maxReplicas": 5,
+        "metrics": [{
+            "type": "ContainerResource",
+            "containerResource": {"name": "memory", "container": "app", "target": {"type": "AverageValue", "averageValue": "500Mi"}},
+        }],
+        "behavior": {"scaleDown": {
+            "stabilizationWindowSeconds": 0,
+            "selectPolicy": "Min",
+            "policies": [{"type": "Pods", "value": 4, "periodSeconds": 60}],
+            "tolerance": "50m",
+        }},
+    });
+    assert_eq!(value["spec"], want);
+}
+
+/// The autoscaling/v1 fallback of `kubectl autoscale`: CPU only, and both status counts lack omitempty.
+#[test]
+fn hpa_v1_as_kubectl_autoscale_creates_it() {
+    let target_ref = Enc::new().str(1, "Deployment").str(2, "hello").str(3, "apps/v1");
+    let spec = Enc::new().msg(1, target_ref).varint(2, 3).varint(3, 10).varint(4, 70);
+    let status = Enc::new().varint(3, 0).varint(4, 0);
+    let object = Enc::new().msg(1, meta("hello", "", &[])).msg(2, spec).msg(3, status);
+    let value = decode(&body("autoscaling/v1", "HorizontalPodAutoscaler", object)).unwrap();
+    let want = json!({
+        "apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "hello"},
+        "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "hello"},
+            "minReplicas": 3,
+            "maxReplicas": 10,
+            "targetCPUUtilizationPercentage": 70,
+        },
+        "status": {"currentReplicas": 0, "desiredReplicas": 0},
+    });
+    assert_eq!(value, want);
+}
+
 /// `kubectl create service clusterip web --tcp=80:8080` plus a named and an unset target port.
 #[test]
 fn service_target_ports() {
@@ -264,13 +339,21 @@ fn malformed_bodies_are_errors() {
 /// kind's protobuf body as Go writes it, with every field filled, and the JSON of the same object.
 #[test]
 fn upstream_fixtures_match_their_json() {
-    let fixtures: [(&[u8], &str); 8] = [
+    let fixtures: [(&[u8], &str); 10] = [
         (include_bytes!("testdata/core.v1.Namespace.pb"), include_str!("testdata/core.v1.Namespace.json")),
         (include_bytes!("testdata/core.v1.ConfigMap.pb"), include_str!("testdata/core.v1.ConfigMap.json")),
         (include_bytes!("testdata/core.v1.Secret.pb"), include_str!("testdata/core.v1.Secret.json")),
         (include_bytes!("testdata/core.v1.Service.pb"), include_str!("testdata/core.v1.Service.json")),
         (include_bytes!("testdata/core.v1.Pod.pb"), include_str!("testdata/core.v1.Pod.json")),
         (include_bytes!("testdata/apps.v1.Deployment.pb"), include_str!("testdata/apps.v1.Deployment.json")),
+        (
+            include_bytes!("testdata/autoscaling.v2.HorizontalPodAutoscaler.pb"),
+            include_str!("testdata/autoscaling.v2.HorizontalPodAutoscaler.json"),
+        ),
+        (
+            include_bytes!("testdata/autoscaling.v1.HorizontalPodAutoscaler.pb"),
+            include_str!("testdata/autoscaling.v1.HorizontalPodAutoscaler.json"),
+        ),
         (
             include_bytes!("testdata/networking.k8s.io.v1.Ingress.pb"),
             include_str!("testdata/networking.k8s.io.v1.Ingress.json"),

@@ -21,8 +21,10 @@ pub struct LogFollow {
     pub sent: usize,
 }
 
+/// The kubelet's refusal, as the API server passes it on (without kubectl's wording around it).
 fn bad(message: String) -> ApiError {
-    ApiError::BadRequest { message: message.trim_start_matches("error: ").to_string() }
+    let message = message.trim_start_matches("error: ").trim_start_matches("Error from server (BadRequest): ");
+    ApiError::BadRequest { message: message.to_string() }
 }
 
 fn pod(sim: &Sim, namespace: &str, name: &str) -> Result<Pod, ApiError> {

@@ -8,6 +8,7 @@
 pub mod discovery;
 pub mod exec;
 pub mod log;
+pub mod metrics;
 pub mod openapi;
 pub mod path;
 pub mod query;
@@ -96,13 +97,26 @@ pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> H
     let document = match &target {
         Target::Version => Some(discovery::version()),
         Target::CoreVersions => Some(discovery::core_versions()),
-        Target::Groups => Some(discovery::groups(store)),
+        Target::Groups => {
+            let mut groups = discovery::groups(store);
+            if let Some(list) = groups["groups"].as_array_mut() {
+                list.push(metrics::group());
+            }
+            Some(groups)
+        }
+        Target::Group(name) if name == metrics::GROUP => Some(metrics_group()),
         Target::Group(name) => discovery::group(store, name),
+        Target::Resources { group, version } if group == metrics::GROUP && version == metrics::VERSION => {
+            Some(metrics::resources())
+        }
         Target::Resources { group, version } => discovery::resources(store, group, version),
         Target::OpenApiV3(None) => Some(openapi::root(store)),
         Target::OpenApiV3(Some(key)) => openapi::document(store, key),
-        // Only v3 is published; kubectl needs v2 only when v3 is missing.
-        Target::OpenApiV2 => None,
+        Target::OpenApiV2 => {
+            // Every byte of the small document is ASCII, so it travels as text.
+            let body = String::from_utf8(openapi::v2_document()).unwrap_or_default();
+            return HttpResponse { status: 200, content_type: openapi::V2_PROTOBUF, body, stream: None };
+        }
         Target::Resource(resource) => return serve_resource(sim, user, resource, request),
     };
     match document {
@@ -124,7 +138,18 @@ fn not_found_path() -> HttpResponse {
     )
 }
 
+/// `/apis/metrics.k8s.io`.
+fn metrics_group() -> Value {
+    let mut group = metrics::group();
+    group["kind"] = json!("APIGroup");
+    group["apiVersion"] = json!("v1");
+    group
+}
+
 fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http: &HttpRequest<'_>) -> HttpResponse {
+    if path.group == metrics::GROUP && path.version == metrics::VERSION && http.method == "GET" {
+        return metrics::serve(sim, path, &Query::parse(http.query)).unwrap_or_else(HttpResponse::from_error);
+    }
     let gvr = GroupVersionResource {
         group: path.group.clone(),
         version: path.version.clone(),

@@ -136,6 +136,24 @@ fn property(field: &FieldDef, named: impl Fn(&str) -> bool) -> Value {
     value
 }
 
+/// `/openapi/v2`, as kubectl asks for it (gnostic's protobuf `openapi_v2.Document`): only a
+/// swagger version and an info block. kubectl reads it only when the v3 documents say a kind
+/// is not served, to validate a manifest of an unknown kind on its own side, and a document
+/// without definitions leaves that to the API server (which then says the kind is not
+/// served), as a real server's document without the kind does.
+pub fn v2_document() -> Vec<u8> {
+    fn field(number: u8, bytes: &[u8]) -> Vec<u8> {
+        let mut out = vec![(number << 3) | 2, bytes.len() as u8];
+        out.extend_from_slice(bytes);
+        out
+    }
+    let info = [field(1, b"Kubernetes"), field(2, crate::version::KUBERNETES_VERSION.as_bytes())].concat();
+    [field(1, b"2.0"), field(2, &info), field(8, b"")].concat()
+}
+
+/// The Content-Type kube-openapi answers `/openapi/v2` with (kubectl asks for `…spec.v2@v1.0+protobuf`).
+pub const V2_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+
 #[cfg(test)]
 mod tests {
     use super::*;

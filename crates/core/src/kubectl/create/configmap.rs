@@ -4,6 +4,7 @@
 use super::{generated_metadata, one_name};
 use crate::kubectl::args::{Args, Flag};
 use crate::kubectl::output::Output;
+use crate::kubectl::print_flags::Refusal;
 use crate::kubectl::print_flags::{self, DRY_RUN, OUTPUT};
 use crate::kubectl::{Context, Verb};
 use serde_json::{Map, Value, json};
@@ -96,7 +97,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     if !data.is_empty() {
         config_map["data"] = Value::Object(data);
     }
-    print_flags::create(ctx, &args, config_map)
+    print_flags::create(ctx, &args, config_map, Refusal::Prefixed("failed to create configmap: "))
 }
 
 #[cfg(test)]

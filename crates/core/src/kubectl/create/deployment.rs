@@ -4,6 +4,7 @@
 use super::{generated_metadata, one_name};
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
+use crate::kubectl::print_flags::Refusal;
 use crate::kubectl::print_flags::{self, DRY_RUN, OUTPUT};
 use crate::kubectl::{Context, Verb, usage_error};
 use serde_json::{Value, json};
@@ -67,7 +68,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         },
         "status": {},
     });
-    print_flags::create(ctx, &args, deployment)
+    print_flags::create(ctx, &args, deployment, Refusal::Prefixed("failed to create deployment: "))
 }
 
 /// A container named after its image (`registry/hello:v1` → `hello`), as upstream's
@@ -121,7 +122,7 @@ mod tests {
         let (text, code) = kubectl(&mut sim, "create deployment hello --image=hello:v1");
         assert_eq!((text.as_str(), code), ("deployment.apps/hello created\n", 0));
         let (text, _) = kubectl(&mut sim, "create deployment hello --image=hello:v1");
-        assert_eq!(text, "Error from server (AlreadyExists): deployments.apps \"hello\" already exists\n");
+        assert_eq!(text, "error: failed to create deployment: deployments.apps \"hello\" already exists\n");
         let (text, _) = kubectl(&mut sim, "create deployment web");
         assert_eq!(text, "error: required flag(s) \"image\" not set\n");
         let (text, _) = kubectl(&mut sim, "create deployment --image=x");
@@ -130,6 +131,6 @@ mod tests {
             "error: exactly one NAME is required, got 0\nSee 'kubectl create deployment -h' for help and examples\n"
         );
         let (text, _) = kubectl(&mut sim, "create deployment web --image=x -n nowhere");
-        assert_eq!(text, "Error from server (NotFound): namespaces \"nowhere\" not found\n");
+        assert_eq!(text, "error: failed to create deployment: namespaces \"nowhere\" not found\n");
     }
 }

@@ -6,6 +6,7 @@
 use super::{generated_metadata, one_name};
 use crate::kubectl::args::{Args, Flag};
 use crate::kubectl::output::Output;
+use crate::kubectl::print_flags::Refusal;
 use crate::kubectl::print_flags::{self, DRY_RUN, OUTPUT};
 use crate::kubectl::{Context, Verb};
 use serde_json::{Map, Value, json};
@@ -97,7 +98,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         "spec": spec,
         "status": {"loadBalancer": {}},
     });
-    print_flags::create(ctx, &args, ingress)
+    print_flags::create(ctx, &args, ingress, Refusal::Prefixed("failed to create ingress: "))
 }
 
 /// `host/path=svc:port[,tls[=secret]]` as create_ingress.go's two regular expressions read it.

@@ -3,6 +3,7 @@
 use super::one_name;
 use crate::kubectl::args::Args;
 use crate::kubectl::output::Output;
+use crate::kubectl::print_flags::Refusal;
 use crate::kubectl::print_flags::{self, DRY_RUN, OUTPUT};
 use crate::kubectl::{Context, Verb};
 use serde_json::json;
@@ -27,7 +28,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         "spec": {},
         "status": {},
     });
-    print_flags::create(ctx, &args, namespace)
+    print_flags::create(ctx, &args, namespace, Refusal::Server)
 }
 
 #[cfg(test)]

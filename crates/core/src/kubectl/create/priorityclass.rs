@@ -4,6 +4,7 @@
 use super::one_name;
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
+use crate::kubectl::print_flags::Refusal;
 use crate::kubectl::print_flags::{self, DRY_RUN, OUTPUT};
 use crate::kubectl::{Context, Verb, usage_error};
 use serde_json::{Map, Value, json};
@@ -67,7 +68,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     }
     let policy = args.get("preemption-policy").unwrap_or("PreemptLowerPriority");
     class.insert("preemptionPolicy".into(), json!(policy));
-    print_flags::create(ctx, &args, Value::Object(class))
+    print_flags::create(ctx, &args, Value::Object(class), Refusal::Prefixed("failed to create priorityclass: "))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use super::{generated_metadata, one_name};
 use crate::api::secret::base64_encode;
 use crate::kubectl::args::{Args, Flag};
 use crate::kubectl::output::Output;
+use crate::kubectl::print_flags::Refusal;
 use crate::kubectl::print_flags::{self, DRY_RUN, OUTPUT};
 use crate::kubectl::{Context, Verb, group_run};
 use serde_json::{Map, Value, json};
@@ -68,7 +69,7 @@ fn run_generic(ctx: &mut Context<'_>, args: Args) -> Output {
     if let Some(type_) = args.get("type").filter(|t| !t.is_empty()) {
         secret["type"] = json!(type_);
     }
-    print_flags::create(ctx, &args, secret)
+    print_flags::create(ctx, &args, secret, Refusal::Prefixed("failed to create secret "))
 }
 
 #[cfg(test)]

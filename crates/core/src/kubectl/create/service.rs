@@ -4,6 +4,7 @@
 use super::{generated_metadata, one_name};
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
+use crate::kubectl::print_flags::Refusal;
 use crate::kubectl::print_flags::{self, DRY_RUN, OUTPUT};
 use crate::kubectl::{Context, Verb, group_run, usage_error};
 use serde_json::{Value, json};
@@ -82,7 +83,8 @@ fn run(ctx: &mut Context<'_>, args: Args, verb: &Verb, type_: &str) -> Output {
         "spec": spec,
         "status": {"loadBalancer": {}},
     });
-    print_flags::create(ctx, &args, service)
+    let failed_to = format!("failed to create {type_} service: ");
+    print_flags::create(ctx, &args, service, Refusal::Prefixed(&failed_to))
 }
 
 /// `80:8080` → `{name: 80-8080, port: 80, protocol: TCP, targetPort: 8080}`.

@@ -64,13 +64,19 @@ fn write_events(w: &mut PrefixWriter, mut events: Vec<Event>, now: SimTime) {
     for event in &events {
         let source = event.source.component.clone().filter(|c| !c.is_empty());
         let source = source.or_else(|| event.reporting_component.clone()).unwrap_or_default();
+        // kubectl 1.36 names the part of the object the event is about (`spec.containers{web}`).
+        let message = event.message.as_deref().unwrap_or("").trim();
+        let message = match event.involved_object.field_path.as_deref().filter(|p| !p.is_empty()) {
+            Some(path) => format!("{path}: {message}"),
+            None => message.to_string(),
+        };
         let line = format!(
             "{}\t{}\t{}\t{}\t{}\n",
             event.type_.as_deref().unwrap_or(""),
             event.reason.as_deref().unwrap_or(""),
             interval(event, now),
             source,
-            event.message.as_deref().unwrap_or("").trim(),
+            message,
         );
         w.write(LEVEL_1, &line);
     }

@@ -78,6 +78,7 @@ impl PrefixWriter {
 }
 
 /// What every describer reads: the store, the time it is, and whether to list Events.
+#[derive(Clone, Copy)]
 pub struct Describer<'a> {
     pub store: &'a Store,
     pub now: SimTime,
@@ -90,15 +91,17 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             "error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.",
         );
     }
-    let describer =
-        Describer { store: ctx.sim.store(), now: ctx.sim.now(), show_events: args.get("show-events") != Some("false") };
-    match describe_request(&describer, &args) {
+    // `--show-events` defaults to true for one object and to false for several, for prefix
+    // matching, or when a name was not found (describe.go: `len(infos) > 1 || err != nil`).
+    let explicit = args.get("show-events").map(|v| v != "false");
+    let describer = Describer { store: ctx.sim.store(), now: ctx.sim.now(), show_events: explicit.unwrap_or(true) };
+    match describe_request(&describer, &args, explicit.is_some()) {
         Ok(out) => out,
         Err(message) => Output::failed(message),
     }
 }
 
-fn describe_request(describer: &Describer<'_>, args: &Args) -> Result<Output, String> {
+fn describe_request(describer: &Describer<'_>, args: &Args, events_set: bool) -> Result<Output, String> {
     let request = resource_args::parse(describer.store, &args.positionals)?;
     let selector_text = args.get("selector").unwrap_or("");
     if !request.named.is_empty() && !selector_text.is_empty() {
@@ -108,15 +111,14 @@ fn describe_request(describer: &Describer<'_>, args: &Args) -> Result<Output, St
     let namespace = namespace_of(args);
     let all_namespaces = args.switch("all-namespaces");
     let mut out = Output::default();
-    let mut pages = Vec::new();
+    let mut objects = Vec::new();
     let mut errors = Vec::new();
     if request.named.is_empty() {
         let scope = (!all_namespaces).then_some(namespace.as_str());
         for kind in &request.kinds {
-            let objects = describer.store.list_objects(*kind, scope, &labels, &FieldSelector::everything());
-            pages.extend(objects.iter().map(|o| describe_object(describer, o)));
+            objects.extend(describer.store.list_objects(*kind, scope, &labels, &FieldSelector::everything()));
         }
-        if pages.is_empty() {
+        if objects.is_empty() {
             let message = if all_namespaces {
                 "No resources found".to_string()
             } else {
@@ -127,20 +129,23 @@ fn describe_request(describer: &Describer<'_>, args: &Args) -> Result<Output, St
     } else {
         for (kind, name) in &request.named {
             match describer.store.get_object(*kind, &namespace, name) {
-                Ok(object) => pages.push(describe_object(describer, &object)),
+                Ok(object) => objects.push(object),
                 Err(err) => errors.push(err.to_string()),
             }
         }
-        let by_prefix = args.positionals.len() == 2 && !args.positionals[0].contains('/');
-        if by_prefix && pages.is_empty() && errors.len() == 1 {
-            let (kind, prefix) = &request.named[0];
-            let matching = describe_matching(describer, *kind, &namespace, prefix);
-            if !matching.is_empty() {
-                out.line(matching.trim_end_matches('\n'));
-                return Ok(out);
-            }
+    }
+    let several = objects.len() > 1 || !errors.is_empty();
+    let describer = Describer { show_events: describer.show_events && (events_set || !several), ..*describer };
+    let by_prefix = args.positionals.len() == 2 && !args.positionals[0].contains('/');
+    if by_prefix && objects.is_empty() && errors.len() == 1 {
+        let (kind, prefix) = &request.named[0];
+        let matching = describe_matching(&describer, *kind, &namespace, prefix);
+        if !matching.is_empty() {
+            out.line(matching.trim_end_matches('\n'));
+            return Ok(out);
         }
     }
+    let pages: Vec<String> = objects.iter().map(|o| describe_object(&describer, o)).collect();
     let text = pages.join("\n\n");
     if !text.is_empty() {
         out.line(text.strip_suffix('\n').unwrap_or(&text));

@@ -175,7 +175,6 @@ fn system_info(w: &mut PrefixWriter, node: &Node) {
         ("Architecture", &info.architecture),
         ("Container Runtime Version", &info.container_runtime_version),
         ("Kubelet Version", &info.kubelet_version),
-        ("Kube-Proxy Version", ""),
     ];
     for (title, value) in fields {
         w.write(LEVEL_0, &format!("  {title}:\t{value}\n"));

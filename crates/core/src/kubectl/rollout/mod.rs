@@ -238,7 +238,7 @@ pub(crate) mod fixtures {
             "error: unknown command \"rewind deploy/hello\"\nSee 'kubectl rollout -h' for help and examples\n"
         );
         let (text, _) = kubectl(&mut sim, "rollout status --bogus");
-        assert_eq!(text, "Error: unknown flag: --bogus\nSee 'kubectl rollout status --help' for usage.\n");
+        assert_eq!(text, "error: unknown flag: --bogus\nSee 'kubectl rollout status --help' for usage.\n");
         let (text, _) = kubectl(&mut sim, "set image --help");
         assert!(text.starts_with("Update the image of a pod template.\n\n"), "{text}");
         assert!(text.contains("\nUsage:\n  kubectl set image"), "{text}");

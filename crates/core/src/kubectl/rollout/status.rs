@@ -272,7 +272,7 @@ mod tests {
         let (text, _) = kubectl(&mut sim, "rollout status deploy/hello --timeout=soon");
         assert_eq!(
             text,
-            "Error: invalid argument \"soon\" for \"--timeout\" flag: time: invalid duration \"soon\"\nSee 'kubectl rollout status --help' for usage.\n"
+            "error: invalid argument \"soon\" for \"--timeout\" flag: time: invalid duration \"soon\"\nSee 'kubectl rollout status --help' for usage.\n"
         );
     }
 }

@@ -3,9 +3,13 @@
 //! The rows are copied from upstream's `generated.proto` files (one file per API group here);
 //! JSON names and which zero values Go's JSON omits come from the same fields' Go struct tags.
 //! Taken from k8s.io/api at 10b39a39 and k8s.io/apimachinery at eed236ce (both July 2026): every
-//! message the eight kinds reach, status included.
+//! message the ten kinds reach, status included. Message names are unique across the table;
+//! where a group's older version repeats a newer one's names (autoscaling/v1 and v2), the older
+//! one's carry its proto package (`autoscaling.v1.HorizontalPodAutoscaler`).
 
 mod apps_v1;
+mod autoscaling_v1;
+mod autoscaling_v2;
 mod core_v1;
 mod meta_v1;
 mod networking_v1;
@@ -74,12 +78,21 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("v1", "Service", "Service"),
     ("v1", "Pod", "Pod"),
     ("apps/v1", "Deployment", "Deployment"),
+    ("autoscaling/v2", "HorizontalPodAutoscaler", "HorizontalPodAutoscaler"),
+    ("autoscaling/v1", "HorizontalPodAutoscaler", "autoscaling.v1.HorizontalPodAutoscaler"),
     ("networking.k8s.io/v1", "Ingress", "Ingress"),
     ("scheduling.k8s.io/v1", "PriorityClass", "PriorityClass"),
 ];
 
-const GROUPS: &[&[Message]] =
-    &[meta_v1::MESSAGES, core_v1::MESSAGES, apps_v1::MESSAGES, networking_v1::MESSAGES, scheduling_v1::MESSAGES];
+const GROUPS: &[&[Message]] = &[
+    meta_v1::MESSAGES,
+    core_v1::MESSAGES,
+    apps_v1::MESSAGES,
+    autoscaling_v2::MESSAGES,
+    autoscaling_v1::MESSAGES,
+    networking_v1::MESSAGES,
+    scheduling_v1::MESSAGES,
+];
 
 /// The message that holds a kind's objects.
 pub(super) fn kind(api_version: &str, kind: &str) -> Option<&'static str> {
