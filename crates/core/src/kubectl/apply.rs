@@ -57,6 +57,9 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
                 Ok(line) => out.line(format!("{line}{}", dry_run.suffix())),
                 Err(message) => out.error(message),
             }
+            // kubectl sends one request per object, and the controllers see each before the
+            // next arrives (as they see the same requests from the real kubectl).
+            ctx.sim.settle();
         }
     }
     if out.items.is_empty() {

@@ -158,7 +158,8 @@ type Collected = (Vec<Object>, Output, ResourceRequest, Format);
 fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
     let request = resource_args::parse(ctx.sim.store(), &args.positionals)?;
     let format = output_format(args)?;
-    let labels = Selector::parse(args.get("selector").unwrap_or("")).map_err(|e| format!("error: {e}"))?;
+    // kubectl sends the selectors as they are; the API server is the one that refuses them.
+    let labels = Selector::parse(args.get("selector").unwrap_or(""));
     let all_namespaces = args.switch("all-namespaces");
     let namespace = namespace_of(args);
     let scope = (!all_namespaces).then_some(namespace.as_str());
@@ -175,8 +176,15 @@ fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
         return Ok((objects, out, request, format));
     }
     for kind in &request.kinds {
-        let fields = FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind)
-            .map_err(|e| format!("Error from server (BadRequest): Unable to find \"{}\" that match label selector \"{}\", field selector \"{}\": {e}", resource_id(*kind), args.get("selector").unwrap_or(""), args.get("field-selector").unwrap_or("")))?;
+        let unable = |e: String| {
+            let (labels, fields) = (args.get("selector").unwrap_or(""), args.get("field-selector").unwrap_or(""));
+            let resource = resource_id(*kind);
+            format!(
+                "Error from server (BadRequest): Unable to find \"{resource}\" that match label selector \"{labels}\", field selector \"{fields}\": {e}"
+            )
+        };
+        let labels = labels.clone().map_err(|e| unable(e.to_string()))?;
+        let fields = FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind).map_err(unable)?;
         match api.list(*kind, scope, &labels, &fields) {
             Ok(list) => objects.extend(list.items),
             Err(err) => out.error(err.to_string()),

@@ -24,6 +24,7 @@ pub mod files;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod get;
+pub mod go_sort;
 pub mod jsonpath;
 pub mod kustomize;
 pub mod label;

@@ -38,7 +38,10 @@ pub fn target(
 
 /// Runs `command`: what it printed, and the Status that ends the stream.
 pub fn run(sim: &mut Sim, pod: &Pod, container: &str, command: &[String]) -> (String, Value) {
-    match run_in(sim, pod, container, command) {
+    let ran = run_in(sim, pod, container, command);
+    // What the command did (a request that made a pod use more memory) reaches the cluster.
+    sim.settle();
+    match ran {
         Ok((printed, 0)) => (printed, json!({"metadata": {}, "status": "Success"})),
         Ok((printed, code)) => {
             let message = format!(

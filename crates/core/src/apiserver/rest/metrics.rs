@@ -67,7 +67,7 @@ fn node_json(sim: &Sim, node: &Node) -> Option<Value> {
 /// `GET …/pods`, `…/namespaces/<ns>/pods[/<name>]`, `…/nodes[/<name>]`.
 pub fn serve(sim: &Sim, path: &ResourcePath, query: &Query) -> Result<HttpResponse, ApiError> {
     let selector = Selector::parse(query.get("labelSelector").unwrap_or(""))
-        .map_err(|e| ApiError::BadRequest { message: format!("unable to parse requirement: {e}") })?;
+        .map_err(|e| ApiError::BadRequest { message: e.to_string() })?;
     let (kind, items): (&str, Vec<Value>) = match path.resource.as_str() {
         "pods" => {
             let namespace = (!path.namespace.is_empty()).then_some(path.namespace.as_str());

@@ -53,8 +53,7 @@ impl Query {
         let bad = |message: String| ApiError::BadRequest { message };
         let mut options = Options::default();
         if let Some(text) = self.get("labelSelector").filter(|s| !s.is_empty()) {
-            options.label_selector =
-                Selector::parse(text).map_err(|e| bad(format!("unable to parse requirement: {e}")))?;
+            options.label_selector = Selector::parse(text).map_err(|e| bad(e.to_string()))?;
         }
         if let Some(text) = self.get("fieldSelector").filter(|s| !s.is_empty()) {
             options.field_selector = FieldSelector::parse(text, kind).map_err(bad)?;

@@ -76,9 +76,22 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             out.line(text);
             out
         }
-        Err(message) => Output::failed(message),
+        Err(message) => match message.split_once(HEADER_END) {
+            // A field that does not exist: kubectl has printed the kind's header already.
+            Some((header, error)) => {
+                let mut out = Output::default();
+                out.raw(header.to_string());
+                out.error(error.to_string());
+                out
+            }
+            None => Output::failed(message),
+        },
     }
 }
+
+/// Where a refusal's already-printed header ends (the template prints GROUP/KIND/VERSION
+/// before it finds that a field does not exist).
+const HEADER_END: char = '\u{0}';
 
 fn explain(store: &crate::store::Store, args: &Args) -> Result<String, String> {
     let Some(target) = args.positionals.first() else {
@@ -92,6 +105,11 @@ fn explain(store: &crate::store::Store, args: &Args) -> Result<String, String> {
     let kind = super::resource_args::kind_of(store, resource)?;
     let schema = schema()?;
     let info = kind.info();
+    let mut text = String::new();
+    if !info.group.is_empty() {
+        text.push_str(&format!("GROUP:      {}\n", info.group));
+    }
+    text.push_str(&format!("KIND:       {}\nVERSION:    {}\n\n", info.kind_name, info.version));
     let mut type_name = schema.kinds.get(info.kind_name).ok_or_else(|| unknown_type(resource))?.clone();
     let mut field: Option<&FieldDef> = None;
     for segment in path {
@@ -99,26 +117,31 @@ fn explain(store: &crate::store::Store, args: &Args) -> Result<String, String> {
         let found = fields
             .iter()
             .find(|f| f.name == segment)
-            .ok_or_else(|| format!("error: field {segment:?} does not exist"))?;
+            .ok_or_else(|| format!("{text}{HEADER_END}error: field {segment:?} does not exist"))?;
         type_name = found.type_.clone();
         field = Some(found);
     }
-    let mut text = String::new();
-    if !info.group.is_empty() {
-        text.push_str(&format!("GROUP:      {}\n", info.group));
-    }
-    text.push_str(&format!("KIND:       {}\nVERSION:    {}\n\n", info.kind_name, info.version));
+    let type_description = schema.types.get(element_type(&type_name)).map(|t| t.description.clone());
     let description = match field {
         Some(field) => {
-            text.push_str(&format!("FIELD: {} <{}>\n{}", field.name, field.type_, enum_section(field)));
-            text.push('\n');
-            &field.description
+            // plaintext.tmpl: the FIELD line, its enum (which ends its own line), then a blank
+            // line, two when there is no enum.
+            let gap = if field.enum_.is_empty() { "\n\n" } else { "\n" };
+            text.push_str(&format!("FIELD: {} <{}>\n{}{gap}", field.name, field.type_, enum_section(field)));
+            // The field's own description, then its type's (the schema it refers to).
+            [Some(field.description.clone()), type_description].into_iter().flatten().collect::<Vec<_>>()
         }
-        None => &schema.types.get(&type_name).map(|t| t.description.clone()).unwrap_or_default(),
+        None => type_description.into_iter().collect(),
     };
     text.push_str("DESCRIPTION:\n");
-    text.push_str(&wrap(description, 4));
-    if let Some(type_def) = schema.types.get(element_type(&type_name)).filter(|t| !t.fields.is_empty()) {
+    for paragraph in description.iter().filter(|d| !d.is_empty()) {
+        text.push_str(&wrap(paragraph, 4));
+    }
+    let Some(type_def) = schema.types.get(element_type(&type_name)).filter(|t| !t.fields.is_empty()) else {
+        // No FIELDS: the template's indented empty line and its last line break end it.
+        return Ok(format!("{}\n    \n", text.trim_end()));
+    };
+    {
         text.push_str("\nFIELDS:\n");
         if args.switch("recursive") {
             recursive(schema, type_def, 1, &mut text);
@@ -130,7 +153,8 @@ fn explain(store: &crate::store::Store, args: &Args) -> Result<String, String> {
             }
         }
     }
-    Ok(text.trim_end().to_string())
+    // After the last field, the template's two line breaks.
+    Ok(format!("{}\n\n", text.trim_end()))
 }
 
 /// `  name\t<type> -required-` at `level` (two spaces each).
@@ -234,7 +258,7 @@ mod tests {
         let text = run(&mut sim, "kubectl explain deployment.spec.replicas");
         assert_eq!(
             text,
-            "GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nFIELD: replicas <integer>\n\nDESCRIPTION:\n    How many pods to run. Defaults to 1.\n"
+            "GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nFIELD: replicas <integer>\n\n\nDESCRIPTION:\n    How many pods to run. Defaults to 1.\n    \n\n"
         );
         let text = run(&mut sim, "kubectl explain pods.spec.containers");
         assert!(text.starts_with("KIND:       Pod\nVERSION:    v1\n\nFIELD: containers <[]Container>\n"), "{text}");
@@ -250,7 +274,10 @@ mod tests {
         assert!(text.contains("\n  strategy\t<DeploymentStrategy>\n    rollingUpdate\t<RollingUpdateDeployment>\n      maxSurge\t<IntOrString>\n"), "{text}");
         let text = run(&mut sim, "kubectl explain svc.spec.type");
         assert!(text.contains("FIELD: type <string>\nENUM:\n    ClusterIP\n    ExternalName\n"), "{text}");
-        assert_eq!(run(&mut sim, "kubectl explain deploy.spec.replica"), "error: field \"replica\" does not exist\n");
+        assert_eq!(
+            run(&mut sim, "kubectl explain deploy.spec.replica"),
+            "GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nerror: field \"replica\" does not exist\n"
+        );
         assert_eq!(run(&mut sim, "kubectl explain foo"), "error: the server doesn't have a resource type \"foo\"\n");
     }
 }

@@ -113,36 +113,63 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     watch(ctx, &namespace, name, &options)
 }
 
-/// Prints the status each time it changes, letting virtual time pass until the rollout is done,
-/// fails, or time runs out.
+/// Prints the status for the Deployment as it is, then again for every write to it (each
+/// MODIFIED event kubectl's watch receives, the same message or not), letting virtual time pass
+/// until the rollout is done, fails, or time runs out. Mirrors rollout_status.go's
+/// `UntilWithSync` condition, which prints on every ADDED and MODIFIED event.
 fn watch(ctx: &mut Context<'_>, namespace: &str, name: &str, options: &Options) -> Output {
     let mut out = Output::default();
     let wait = if options.timeout == Duration::ZERO { DEFAULT_WAIT } else { options.timeout };
     let deadline = ctx.sim.now().plus(wait);
-    let mut last: Option<String> = None;
+    ctx.sim.store_mut().snapshots_mut().open(Kind::Deployment);
+    let mut read_to: Option<u64> = None;
     let ended = ctx.sim.wait_until(deadline, |store| {
-        let Some(deployment) = store.try_get::<Deployment>(namespace, name) else {
+        let states = match read_to {
+            // The first look: the object as it is (the watch's ADDED event).
+            None => store.try_get::<Deployment>(namespace, name).map(|d| vec![d.clone()]).unwrap_or_default(),
+            Some(after) => written_since(store, (namespace, name), after),
+        };
+        read_to = Some(store.resource_version());
+        if store.try_get::<Deployment>(namespace, name).is_none() && states.is_empty() {
             out.error("error: object has been deleted");
             return true;
-        };
-        match deployment_status(deployment, options.revision) {
-            Err(message) => {
-                out.error(format!("error: {message}"));
-                true
-            }
-            Ok((message, done)) => {
-                if last.as_deref() != Some(message.as_str()) {
-                    out.line(message.clone());
-                    last = Some(message);
+        }
+        for deployment in &states {
+            match deployment_status(deployment, options.revision) {
+                Err(message) => {
+                    out.error(format!("error: {message}"));
+                    return true;
                 }
-                done || !options.watch
+                Ok((message, done)) => {
+                    out.line(message);
+                    if done || !options.watch {
+                        return true;
+                    }
+                }
             }
         }
+        false
     });
+    ctx.sim.store_mut().snapshots_mut().close(Kind::Deployment);
     if !ended {
         out.error("error: timed out waiting for the condition");
     }
     out
+}
+
+/// The Deployment as each write since `after` left it, oldest first; as it is now when the
+/// log no longer reaches back that far (a watch that must relist).
+fn written_since(store: &crate::store::Store, (namespace, name): (&str, &str), after: u64) -> Vec<Deployment> {
+    let Ok(events) = store.watch_log().since(after) else {
+        return store.try_get::<Deployment>(namespace, name).cloned().into_iter().collect();
+    };
+    let ours = events.filter(|e| e.kind == Kind::Deployment && e.namespace == namespace && e.name == name);
+    ours.filter(|e| e.type_ != crate::store::watch::WatchEventType::Deleted)
+        .filter_map(|e| match store.snapshots().at(e.resource_version) {
+            Some(crate::api::Object::Deployment(d)) => Some(d.clone()),
+            _ => store.try_get::<Deployment>(namespace, name).cloned(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -236,6 +263,9 @@ mod tests {
         assert_eq!(
             text,
             "Waiting for deployment spec update to be observed...\n\
+             Waiting for deployment spec update to be observed...\n\
+             Waiting for deployment spec update to be observed...\n\
+             Waiting for deployment \"hello\" rollout to finish: 0 out of 3 new replicas have been updated...\n\
              Waiting for deployment \"hello\" rollout to finish: 0 of 3 updated replicas are available...\n\
              error: timed out waiting for the condition\n"
         );
