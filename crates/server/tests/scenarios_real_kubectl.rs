@@ -21,6 +21,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "kubectl drain looks up each DaemonSet-owned pod's DaemonSet, and DaemonSets are not objects in the lab yet (the day-2 operations issue), so it words the refusal as a lookup failure",
     ),
     (
+        "rollout_verbs",
+        "kubectl rollout restart stamps the pod template with the client's wall-clock time (restartedAt), so the new ReplicaSet's template hash differs from the lab's own kubectl, which stamps the lab's time",
+    ),
+    (
         "stuck_rollout",
         "rollout status --timeout=10s counts wall-clock seconds in kubectl, while a scripted lab lets virtual time pass only as kubectl waits, so the progress deadline passes first",
     ),
@@ -37,7 +41,7 @@ fn quote(word: &str) -> String {
 
 /// Why a kubectl line needs an interactive harness, if it does.
 fn interactive(argv: &[String]) -> Option<&'static str> {
-    let has = |flag: &str| argv.iter().any(|a| a == flag || a.starts_with(&format!("{flag}=")));
+    let has = |flag: &str| argv.iter().any(|a| a == flag || *a == format!("{flag}=true"));
     match argv.first().map(String::as_str) {
         Some("edit") => Some("kubectl edit opens an editor"),
         Some("port-forward") => Some("kubectl port-forward tunnels SPDY, which the lab does not speak yet"),

@@ -107,8 +107,13 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     match collect(ctx, &args) {
         Ok((mut objects, mut out, request, format)) => {
             if let Err(message) = sort(&mut objects, &args) {
-                out.error(message);
-                return out;
+                // A server-printed table's sorter that finds the field on no row keeps no rows
+                // (kubectl then says there are no resources); the other printers refuse.
+                if !matches!(format, Format::Table { .. }) {
+                    out.error(message);
+                    return out;
+                }
+                objects.clear();
             }
             print(&mut out, ctx, &args, &objects, &request, format);
             out

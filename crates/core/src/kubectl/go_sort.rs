@@ -1,10 +1,10 @@
 //! Go's unstable `sort.Sort` (pdqsort), ported so `--sort-by` leaves equal objects where kubectl does.
-//!
-//! A line-by-line port of src/sort/zsortinterface.go and the pdqsort half of src/sort/sort.go as
-//! of Go 1.24 and later (the Go that kubectl 1.36 is built with). Go 1.19–1.23 differ only in the
-//! shifts of `xorshift.Next` (13, 17, 5 then; 13, 7, 17 since golang/go#70144), which matter once
-//! `breakPatterns` runs. Indices are absolute, as in Go: `pdqsort` compares with `data[a-1]`,
-//! outside the range it sorts. Go's `uint` is taken to be 64 bits, as on the machines kubectl runs.
+
+// A function-by-function port of src/sort/zsortinterface.go and the pdqsort half of src/sort/sort.go
+// as of Go 1.24 and later (kubectl 1.36 is built with such a Go). Go 1.19–1.23 differ only in the
+// shifts of `xorshift.Next` (13, 17, 5 then; 13, 7, 17 since golang/go#70144), which matter once
+// `breakPatterns` runs. Indices are absolute, as in Go: `pdqsort` compares with `data[a-1]`, outside
+// the range it sorts. Go's `uint` is taken to be 64 bits, as on the machines kubectl runs on.
 
 /// Go's `data Interface`: the slice plus its `Less`; `Len` is `items.len()`.
 struct Data<'a, T, F> {

@@ -73,7 +73,8 @@ pub fn sort_objects(objects: &mut Vec<Object>, field: &SortField) -> Result<(), 
         return Err(message);
     }
     let mut keyed = keyed;
-    keyed.sort_by(|(a, _), (b, _)| compare(a.as_ref(), b.as_ref()));
+    // kubectl sorts with Go's sort.Sort, which is not stable: equal keys end where it leaves them.
+    super::go_sort::sort(&mut keyed, |(a, _), (b, _)| compare(a.as_ref(), b.as_ref()) == Ordering::Less);
     objects.extend(keyed.into_iter().map(|(_, o)| o));
     Ok(())
 }

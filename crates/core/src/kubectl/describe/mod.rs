@@ -141,7 +141,8 @@ fn describe_request(describer: &Describer<'_>, args: &Args, events_set: bool) ->
         let (kind, prefix) = &request.named[0];
         let matching = describe_matching(&describer, *kind, &namespace, prefix);
         if !matching.is_empty() {
-            out.line(matching.trim_end_matches('\n'));
+            // DescribeMatchingResources prints each description and then a line break.
+            out.raw(matching);
             return Ok(out);
         }
     }
