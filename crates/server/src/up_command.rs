@@ -6,7 +6,6 @@
 use crate::http_server::{self, ConnectionBounds};
 use crate::kube_api::lab::{ApiLab, Clock};
 use crate::kube_api::{ServedLab, certificates};
-use argon2::password_hash::rand_core::{OsRng, RngCore};
 use clap::Args;
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::store::UserInfo;
@@ -65,13 +64,6 @@ fn merged_kubeconfig() -> PathBuf {
     }
 }
 
-/// A token: 32 random bytes from the OS, hex.
-fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    OsRng.fill_bytes(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 pub fn up(args: UpArgs) -> i32 {
     let started = Instant::now();
     let runtime = match tokio::runtime::Runtime::new() {
@@ -94,7 +86,7 @@ pub fn up(args: UpArgs) -> i32 {
             return 1;
         }
     };
-    let token = new_token();
+    let token = crate::api::codes::new_session_token();
     let served = ServedLab { lab, tokens: Arc::new(vec![(token.clone(), UserInfo::admin())]) };
     let listener = match runtime.block_on(tokio::net::TcpListener::bind(args.addr)) {
         Ok(listener) => listener,

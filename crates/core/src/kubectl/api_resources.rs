@@ -5,7 +5,8 @@
 use super::args::{Args, Flag};
 use super::output::{Output, Table};
 use super::{Context, Verb};
-use crate::api::{Kind, RESOURCES, ResourceInfo};
+use crate::api::{RESOURCES, ResourceInfo};
+use crate::apiserver::rest::discovery;
 
 pub const VERB: Verb = Verb {
     name: "api-resources",
@@ -90,22 +91,10 @@ fn row(resource: &ResourceInfo, wide: bool) -> Vec<String> {
         resource.kind_name.to_string(),
     ];
     if wide {
-        cells.push(verbs(resource.kind).to_string());
-        cells.push(if categories(resource.kind) { "all".into() } else { String::new() });
+        cells.push(format!("[{}]", discovery::verbs(resource.kind).join(" ")));
+        cells.push(if discovery::in_category_all(resource.kind) { "all".into() } else { String::new() });
     }
     cells
-}
-
-fn verbs(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Namespace => "[create delete get list patch update watch]",
-        _ => "[create delete deletecollection get list patch update watch]",
-    }
-}
-
-/// Whether the kind is in the `all` category (`kubectl get all`).
-fn categories(kind: Kind) -> bool {
-    matches!(kind, Kind::Pod | Kind::ReplicaSet | Kind::Deployment | Kind::Service | Kind::HorizontalPodAutoscaler)
 }
 
 #[cfg(test)]

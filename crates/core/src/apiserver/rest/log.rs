@@ -28,10 +28,7 @@ fn bad(message: String) -> ApiError {
 }
 
 fn pod(sim: &Sim, namespace: &str, name: &str) -> Result<Pod, ApiError> {
-    sim.store().get_object(crate::api::Kind::Pod, namespace, name).and_then(|object| match object {
-        crate::api::Object::Pod(pod) => Ok(pod),
-        _ => Err(ApiError::not_found("pods", name)),
-    })
+    sim.store().try_get::<Pod>(namespace, name).cloned().ok_or_else(|| ApiError::not_found("pods", name))
 }
 
 /// The log request's answer: the lines so far, and a stream to follow when asked.

@@ -307,8 +307,7 @@ fn delete_options_from_body(body: &[u8], options: &mut super::request::Options) 
         options.delete.grace_period_seconds = Some(seconds);
     }
     let policy = value.get("propagationPolicy").and_then(Value::as_str).unwrap_or("");
-    let query = Query(vec![("propagationPolicy".into(), policy.into())]);
-    options.delete.propagation_policy = query.options(Kind::Pod)?.delete.propagation_policy;
+    options.delete.propagation_policy = query::propagation_policy(policy)?;
     if value.get("dryRun").and_then(Value::as_array).is_some_and(|d| d.iter().any(|v| v == "All")) {
         options.dry_run = true;
     }

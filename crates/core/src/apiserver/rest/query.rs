@@ -67,17 +67,22 @@ impl Query {
         };
         options.field_manager = self.get("fieldManager").map(String::from);
         options.delete.grace_period_seconds = self.number("gracePeriodSeconds")?;
-        options.delete.propagation_policy = match self.get("propagationPolicy") {
-            None | Some("") | Some("Background") => PropagationPolicy::Background,
-            Some("Foreground") => PropagationPolicy::Foreground,
-            Some("Orphan") => PropagationPolicy::Orphan,
-            Some(other) => {
-                return Err(bad(format!(
-                    "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"{other}\": supported values: \"Foreground\", \"Background\", \"Orphan\""
-                )));
-            }
-        };
+        options.delete.propagation_policy = propagation_policy(self.get("propagationPolicy").unwrap_or(""))?;
         Ok(options)
+    }
+}
+
+/// A delete's `propagationPolicy` (absent: Background), from its query or its body.
+pub fn propagation_policy(value: &str) -> Result<PropagationPolicy, ApiError> {
+    match value {
+        "" | "Background" => Ok(PropagationPolicy::Background),
+        "Foreground" => Ok(PropagationPolicy::Foreground),
+        "Orphan" => Ok(PropagationPolicy::Orphan),
+        other => Err(ApiError::BadRequest {
+            message: format!(
+                "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"{other}\": supported values: \"Foreground\", \"Background\", \"Orphan\""
+            ),
+        }),
     }
 }
 

@@ -12,8 +12,18 @@ use crate::apiserver::response::Status;
 use crate::error::ApiError;
 use crate::sim::time::SimTime;
 use crate::store::kinds::matches_fields;
+use crate::store::watch::WatchEvent;
 use crate::store::{FieldSelector, Store};
 use serde_json::{Value, json};
+
+/// The object as a write left it; for a write from before the stream kept states, the object
+/// as it is now (`None` once it is gone).
+fn state_after(store: &Store, event: &WatchEvent) -> Option<Object> {
+    match store.snapshots().at(event.resource_version) {
+        Some(object) => Some(object.clone()),
+        None => store.get_object(event.kind, &event.namespace, &event.name).ok(),
+    }
+}
 
 /// An open stream: what it watches and how far it has read.
 #[derive(Clone, Debug)]
@@ -96,15 +106,7 @@ impl WatchCursor {
             if event.kind != self.request.kind {
                 continue;
             }
-            // The object as this write left it; a write from before the stream kept states is
-            // sent as the object is now.
-            let object = match store.snapshots().at(event.resource_version) {
-                Some(object) => object.clone(),
-                None => match store.get_object(event.kind, &event.namespace, &event.name) {
-                    Ok(object) => object,
-                    Err(_) => continue,
-                },
-            };
+            let Some(object) = state_after(store, event) else { continue };
             if self.matches(&object) {
                 lines.push(self.line(event.type_.as_str(), &object, now, store));
             }
@@ -120,11 +122,9 @@ impl WatchCursor {
             return true;
         }
         let Ok(events) = store.watch_log().since(self.request.after) else { return true };
-        events.filter(|e| e.kind == self.request.kind).any(|event| {
-            let object = store.snapshots().at(event.resource_version).cloned();
-            let object = object.or_else(|| store.get_object(event.kind, &event.namespace, &event.name).ok());
-            object.is_some_and(|o| self.matches(&o))
-        })
+        events
+            .filter(|e| e.kind == self.request.kind)
+            .any(|event| state_after(store, event).is_some_and(|o| self.matches(&o)))
     }
 
     /// A BOOKMARK: where the stream has read to, so a client can resume from there.
