@@ -179,63 +179,80 @@ fn run(mut sim: Sim, mut clock: Clock, work: &mpsc::Receiver<Work>) {
     // Where virtual time stood at a wall-clock instant; virtual time runs on from there.
     let mut anchor = (wall_clock_now().max(sim.now()), Instant::now());
     loop {
-        let next = work.recv_timeout(Duration::from_millis(100));
-        catch_up(&mut sim, clock, anchor);
-        match next {
-            Ok(Work::Serve(request, user, reply)) => {
-                let response = rest::serve(&mut sim, user, &request.borrow());
-                let _ = reply.send(response);
-            }
-            Ok(Work::Open(request, reply)) => {
-                let opened = WatchCursor::new(request).map_err(rest::HttpResponse::from_error);
-                if let Ok(cursor) = &opened {
-                    sim.store_mut().snapshots_mut().open(cursor.kind());
-                }
-                let _ = reply.send(opened);
-            }
-            Ok(Work::Poll(mut cursor, reply)) => {
-                if clock == Clock::Scripted {
-                    let deadline = sim.now().plus(WAIT_LIMIT);
-                    sim.wait_until(deadline, |store| cursor.has_news(store));
-                }
-                let (lines, ended) = cursor.poll(sim.store(), sim.now());
-                let _ = reply.send((cursor, lines, ended));
-            }
-            Ok(Work::Follow(mut follow, reply)) => {
-                let (text, ended) = rest::log::poll(&sim, &mut follow);
-                let _ = reply.send((follow, text, ended));
-            }
-            Ok(Work::ExecTarget(t, reply)) => {
-                let found = rest::exec::target(&sim, &t.user, (&t.namespace, &t.pod), t.container.as_deref());
-                let _ = reply.send(found.map_err(HttpResponse::from_error));
-            }
-            Ok(Work::Exec(pod, container, argv, reply)) => {
-                let _ = reply.send(rest::exec::run(&mut sim, &pod, &container, &argv));
-            }
-            Ok(Work::Close(kind)) => sim.store_mut().snapshots_mut().close(kind),
-            Ok(Work::Clock(new, reply)) => {
-                if let Some(new) = new {
-                    clock = new;
-                    anchor = (sim.now(), Instant::now());
-                }
-                let _ = reply.send((clock, sim.now()));
-            }
-            Ok(Work::Script(text, reply)) => {
-                // What each line printed, without `kubelab sim`'s echo of it: the caller sent them.
-                let ran = script::parse(&text).map(|steps| {
-                    let files = MemoryFiles::new();
-                    steps.iter().map(|step| script::run_step(&mut sim, step, &files).0).collect::<String>()
-                });
-                anchor = (sim.now(), Instant::now());
-                let _ = reply.send(ran.map_err(|e| e.to_string()));
-            }
-            Ok(Work::Step(by, reply)) => {
-                sim.advance(by);
-                anchor = (sim.now(), Instant::now());
-                let _ = reply.send((clock, sim.now()));
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        let next = match work.recv_timeout(Duration::from_millis(100)) {
+            Ok(next) => Some(next),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        // A panic in the core must not take the server with it: the lab stops (its callers
+        // are answered 503) and the process goes on, as a hosted lab does.
+        let turned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            catch_up(&mut sim, clock, anchor);
+            if let Some(next) = next {
+                turn(&mut sim, (&mut clock, &mut anchor), next);
+            }
+        }));
+        if turned.is_err() {
+            tracing::error!("a served lab stopped after an internal error in the simulator");
+            return;
+        }
+    }
+}
+
+/// One piece of work on the lab's thread.
+fn turn(sim: &mut Sim, (clock, anchor): (&mut Clock, &mut (SimTime, Instant)), work: Work) {
+    match work {
+        Work::Serve(request, user, reply) => {
+            let response = rest::serve(sim, user, &request.borrow());
+            let _ = reply.send(response);
+        }
+        Work::Open(request, reply) => {
+            let opened = WatchCursor::new(request).map_err(rest::HttpResponse::from_error);
+            if let Ok(cursor) = &opened {
+                sim.store_mut().snapshots_mut().open(cursor.kind());
+            }
+            let _ = reply.send(opened);
+        }
+        Work::Poll(mut cursor, reply) => {
+            if *clock == Clock::Scripted {
+                let deadline = sim.now().plus(WAIT_LIMIT);
+                sim.wait_until(deadline, |store| cursor.has_news(store));
+            }
+            let (lines, ended) = cursor.poll(sim.store(), sim.now());
+            let _ = reply.send((cursor, lines, ended));
+        }
+        Work::Follow(mut follow, reply) => {
+            let (text, ended) = rest::log::poll(sim, &mut follow);
+            let _ = reply.send((follow, text, ended));
+        }
+        Work::ExecTarget(t, reply) => {
+            let found = rest::exec::target(sim, &t.user, (&t.namespace, &t.pod), t.container.as_deref());
+            let _ = reply.send(found.map_err(HttpResponse::from_error));
+        }
+        Work::Exec(pod, container, argv, reply) => {
+            let _ = reply.send(rest::exec::run(sim, &pod, &container, &argv));
+        }
+        Work::Close(kind) => sim.store_mut().snapshots_mut().close(kind),
+        Work::Clock(new, reply) => {
+            if let Some(new) = new {
+                *clock = new;
+                *anchor = (sim.now(), Instant::now());
+            }
+            let _ = reply.send((*clock, sim.now()));
+        }
+        Work::Script(text, reply) => {
+            // What each line printed, without `kubelab sim`'s echo of it: the caller sent them.
+            let ran = script::parse(&text).map(|steps| {
+                let files = MemoryFiles::new();
+                steps.iter().map(|step| script::run_step(sim, step, &files).0).collect::<String>()
+            });
+            *anchor = (sim.now(), Instant::now());
+            let _ = reply.send(ran.map_err(|e| e.to_string()));
+        }
+        Work::Step(by, reply) => {
+            sim.advance(by);
+            *anchor = (sim.now(), Instant::now());
+            let _ = reply.send((*clock, sim.now()));
         }
     }
 }

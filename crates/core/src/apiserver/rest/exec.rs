@@ -38,6 +38,13 @@ pub fn target(
 
 /// Runs `command`: what it printed, and the Status that ends the stream.
 pub fn run(sim: &mut Sim, pod: &Pod, container: &str, command: &[String]) -> (String, Value) {
+    if command.is_empty() {
+        let message = "you must specify at least one command for the container";
+        return (
+            String::new(),
+            json!({"metadata": {}, "status": "Failure", "message": message, "reason": "BadRequest", "code": 400}),
+        );
+    }
     let ran = run_in(sim, pod, container, command);
     // What the command did (a request that made a pod use more memory) reaches the cluster.
     sim.settle();
@@ -83,6 +90,8 @@ mod tests {
         assert_eq!((printed.as_str(), status["status"].as_str()), ("hi\n", Some("Success")));
         let (_, status) = run(&mut sim, &pod, &container, &argv("nosuchprogram"));
         assert_eq!(status["reason"], "InternalError", "{status}");
+        let (_, status) = run(&mut sim, &pod, &container, &[]);
+        assert_eq!(status["message"], "you must specify at least one command for the container");
         let missing = target(&sim, &UserInfo::admin(), ("default", &name), Some("nope")).unwrap_err();
         assert_eq!(missing.message(), format!("container nope is not valid for pod {name}"));
     }
