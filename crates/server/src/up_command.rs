@@ -5,6 +5,7 @@
 
 use crate::http_server::{self, ConnectionBounds};
 use crate::kube_api::lab::{ApiLab, Clock};
+use crate::kube_api::tokens::{Role, TokenLimits, Tokens};
 use crate::kube_api::{ServedLab, certificates};
 use clap::Args;
 use kubelab_core::cluster::ClusterSpec;
@@ -86,8 +87,9 @@ pub fn up(args: UpArgs) -> i32 {
             return 1;
         }
     };
-    let token = crate::api::codes::new_session_token();
-    let served = ServedLab { lab, tokens: Arc::new(vec![(token.clone(), UserInfo::admin())]) };
+    let tokens = Tokens::new(TokenLimits::default());
+    let (token, _) = tokens.issue(&UserInfo::admin().name, Role::Owner);
+    let served = ServedLab { lab, tokens: Arc::new(tokens) };
     let listener = match runtime.block_on(tokio::net::TcpListener::bind(args.addr)) {
         Ok(listener) => listener,
         Err(e) => {

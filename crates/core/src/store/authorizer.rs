@@ -1,6 +1,6 @@
 //! The authorization hook every request passes, typed writes included: who wants to do what to
-//! which object (upstream `authorizer.Attributes`) and the decision. The lab allows everything
-//! until RBAC is an authorizer here (`--authorization-mode=AlwaysAllow`).
+//! which object (upstream `authorizer.Attributes`) and the decision. The store asks the lab's
+//! roles (`lab_roles.rs`) until RBAC is an authorizer here.
 
 use super::user::UserInfo;
 use crate::api::Kind;

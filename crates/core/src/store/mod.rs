@@ -16,6 +16,7 @@ pub mod field_selector;
 pub mod gateway_api_defaults;
 pub mod kinds;
 pub mod lab_limits;
+pub mod lab_roles;
 pub mod networking_validation;
 pub mod node_lease;
 pub mod owner_index;
@@ -126,7 +127,7 @@ impl Store {
             heartbeats_changed: 0,
             limits: lab_limits::LabLimits::default(),
             user: UserInfo::apiserver(),
-            authorizer: Arc::new(authorizer::AlwaysAllow),
+            authorizer: Arc::new(lab_roles::LabRoles),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };

@@ -16,7 +16,7 @@ mod labs;
 mod problem;
 mod progress;
 mod progress_summary;
-mod rate_limit;
+pub mod rate_limit;
 mod session;
 mod socket;
 

@@ -8,7 +8,11 @@ pub mod certificates;
 pub mod clock;
 pub mod exec;
 pub mod lab;
+pub mod port_forward;
 pub mod run;
+pub mod spdy;
+pub mod tokens;
+pub mod tokens_api;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -22,6 +26,7 @@ use kubelab_core::store::UserInfo;
 use lab::{ApiLab, OwnedRequest};
 use std::sync::Arc;
 use std::time::Duration;
+use tokens::{Bearer, Role, Tokens, TooMany, WatchSlot};
 
 /// The largest request body the API server reads (upstream's 3 MiB).
 pub const MAX_BODY: usize = 3 * 1024 * 1024;
@@ -31,11 +36,11 @@ const WATCH_POLL: Duration = Duration::from_millis(200);
 /// is 30 min; clients reconnect).
 const WATCH_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
-/// Who may use the lab: bearer tokens and the user each stands for (the first is the owner's).
+/// A lab and who may use it (bearer tokens, each with its user and role).
 #[derive(Clone)]
 pub struct ServedLab {
     pub lab: ApiLab,
-    pub tokens: Arc<Vec<(String, Arc<UserInfo>)>>,
+    pub tokens: Arc<Tokens>,
 }
 
 impl ServedLab {
@@ -44,42 +49,46 @@ impl ServedLab {
         axum::Router::new()
             .route("/kubelab/clock", axum::routing::any(clock::handle))
             .route("/kubelab/run", axum::routing::post(run::handle))
+            .route("/kubelab/tokens", axum::routing::get(tokens_api::list).post(tokens_api::issue))
+            .route("/kubelab/tokens/{id}", axum::routing::delete(tokens_api::revoke))
             .fallback(handle)
             .with_state(self)
     }
 
     fn is_owner(&self, headers: &HeaderMap) -> bool {
-        let owner = self.tokens.first().map(|(_, user)| user.clone());
-        self.user(headers).zip(owner).is_some_and(|(user, owner)| Arc::ptr_eq(&user, &owner))
+        self.bearer(headers).is_some_and(|bearer| bearer.role == Role::Owner)
     }
 
-    fn user(&self, headers: &HeaderMap) -> Option<Arc<UserInfo>> {
+    fn bearer(&self, headers: &HeaderMap) -> Option<Bearer> {
         let presented = headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ")?.trim();
-        self.tokens
-            .iter()
-            .find(|(token, _)| constant_time_eq(token.as_bytes(), presented.as_bytes()))
-            .map(|(_, u)| u.clone())
+        self.tokens.find(presented)
     }
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Every request to the lab's API (mounted at the root of its own listener).
 pub async fn handle(State(served): State<ServedLab>, request: Request) -> Response {
     let (mut parts, body) = request.into_parts();
-    let Some(user) = served.user(&parts.headers) else {
+    let Some(bearer) = served.bearer(&parts.headers) else {
         return status_response(401, "Unauthorized", "Unauthorized");
     };
+    if let Err(refused) = served.tokens.admit(&bearer) {
+        return too_many_requests(&refused);
+    }
+    let user = bearer.user.clone();
     if let Some(target) = exec_target(&parts, &user) {
         use axum::extract::FromRequestParts;
         let upgrade = axum::extract::ws::WebSocketUpgrade::from_request_parts(&mut parts, &served).await;
         return start_exec(served, upgrade, target, Query::parse(parts.uri.query().unwrap_or_default())).await;
     }
+    if let Some(target) = port_forward::target_of(&parts, &user) {
+        return port_forward::start(served, parts, target).await;
+    }
     let body = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(body) => body,
-        Err(_) => return status_response(413, "RequestEntityTooLarge", "the request is too large"),
+        Err(_) => {
+            let message = format!("Request entity too large: limit is {MAX_BODY}");
+            return status_response(413, "RequestEntityTooLarge", &message);
+        }
     };
     let body = body.to_vec();
     let text = |name: header::HeaderName| {
@@ -94,15 +103,29 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
         body,
     };
     match served.lab.serve(request, user).await {
-        Ok(HttpResponse { stream: Some(Stream::Watch(watch)), .. }) => match served.lab.open(watch).await {
-            Ok(Ok(cursor)) => stream(served.lab.clone(), cursor),
-            Ok(Err(refused)) => respond(refused),
-            Err(_) => stopped(),
-        },
+        Ok(HttpResponse { stream: Some(Stream::Watch(watch)), .. }) => {
+            let slot = match served.tokens.open_watch(&bearer) {
+                Ok(slot) => slot,
+                Err(refused) => return too_many_requests(&refused),
+            };
+            open_watch(&served, watch, slot).await
+        }
         Ok(HttpResponse { stream: Some(Stream::Log(follow)), body, .. }) => {
             follow_log(served.lab.clone(), body, follow)
         }
         Ok(response) => respond(response),
+        Err(_) => stopped(),
+    }
+}
+
+async fn open_watch(
+    served: &ServedLab,
+    watch: kubelab_core::apiserver::rest::WatchRequest,
+    slot: WatchSlot,
+) -> Response {
+    match served.lab.open(watch).await {
+        Ok(Ok(cursor)) => stream(served.lab.clone(), cursor, slot),
+        Ok(Err(refused)) => respond(refused),
         Err(_) => stopped(),
     }
 }
@@ -160,6 +183,17 @@ fn respond(response: HttpResponse) -> Response {
     (status, [(header::CONTENT_TYPE, HeaderValue::from_static(response.content_type))], response.body).into_response()
 }
 
+/// Over the token's rate or watch limit: what the API server's priority-and-fairness filter
+/// answers (a plain-text body and `Retry-After`, which client-go waits out and retries).
+fn too_many_requests(refused: &TooMany) -> Response {
+    let retry = refused.retry_after_seconds.to_string();
+    let mut response = (StatusCode::TOO_MANY_REQUESTS, "Too many requests, please try again later.\n").into_response();
+    if let Ok(value) = HeaderValue::from_str(&retry) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}
+
 /// A `Status` answered before the core sees the request (authentication, body size).
 pub(crate) fn status_response(code: u16, reason: &str, message: &str) -> Response {
     let body = serde_json::json!({
@@ -172,10 +206,10 @@ pub(crate) fn status_response(code: u16, reason: &str, message: &str) -> Respons
 /// The watch's chunked stream: the lab is asked for new lines every `WATCH_POLL`; the stream
 /// ends at its timeout, after an ERROR event, or when the client goes (the body is dropped and
 /// the lab stops keeping object states for it).
-fn stream(lab: ApiLab, cursor: WatchCursor) -> Response {
+fn stream(lab: ApiLab, cursor: WatchCursor, slot: WatchSlot) -> Response {
     let timeout = cursor.timeout_seconds().map_or(WATCH_DEFAULT_TIMEOUT, Duration::from_secs);
     let deadline = tokio::time::Instant::now() + timeout;
-    let guard = CloseOnDrop { lab: lab.clone(), kind: cursor.kind() };
+    let guard = CloseOnDrop { lab: lab.clone(), kind: cursor.kind(), _slot: slot };
     let state = (Some(Box::new(cursor)), guard, true);
     let events = futures_util::stream::unfold(state, move |(cursor, guard, first)| {
         let lab = lab.clone();
@@ -229,6 +263,8 @@ fn follow_log(lab: ApiLab, first: String, follow: LogFollow) -> Response {
 struct CloseOnDrop {
     lab: ApiLab,
     kind: kubelab_core::api::Kind,
+    /// The token's count of open watches, freed with the stream.
+    _slot: WatchSlot,
 }
 
 impl Drop for CloseOnDrop {

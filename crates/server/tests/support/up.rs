@@ -56,8 +56,13 @@ impl Up {
     }
 
     pub fn kubectl(&self, kubectl: &Path, args: &str, stdin: Option<&str>) -> (String, bool) {
+        self.kubectl_with(&self.kubeconfig, kubectl, args, stdin)
+    }
+
+    /// As `kubectl`, with another kubeconfig (another user's token).
+    pub fn kubectl_with(&self, config: &Path, kubectl: &Path, args: &str, stdin: Option<&str>) -> (String, bool) {
         let mut command = Command::new(kubectl);
-        command.arg("--kubeconfig").arg(&self.kubeconfig).args(split(args));
+        command.arg("--kubeconfig").arg(config).args(split(args));
         command.env("HOME", &self.dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = command.spawn().unwrap();
         if let Some(text) = stdin {
@@ -118,6 +123,19 @@ with urllib.request.urlopen(request, context=ssl.create_default_context(cafile=c
 "#;
 
 impl Up {
+    /// A kubeconfig for a new token of `user` with `role` (`viewer` or `owner`), issued by the
+    /// owner through `/kubelab/tokens`: its path and the token's id.
+    pub fn kubeconfig_for(&self, user: &str, role: &str) -> (PathBuf, String) {
+        let issued = self.owner_call("POST", "/kubelab/tokens", &format!(r#"{{"user":"{user}","role":"{role}"}}"#));
+        let issued: serde_json::Value = serde_json::from_str(&issued).unwrap();
+        let owner = std::fs::read_to_string(&self.kubeconfig).unwrap();
+        let token = |text: &str| text.lines().find_map(|l| l.trim().strip_prefix("token: ")).unwrap().to_string();
+        let config = owner.replace(&token(&owner), issued["token"].as_str().unwrap());
+        let path = self.dir.join(format!("{user}.config"));
+        std::fs::write(&path, config).unwrap();
+        (path, issued["id"].as_str().unwrap().to_string())
+    }
+
     /// `method path` on the lab as its owner; the response body.
     pub fn owner_call(&self, method: &str, path: &str, body: &str) -> String {
         let python = oracle_python().expect("the oracle's python");

@@ -5,6 +5,7 @@
 //! or server-side printed Tables, patches by Content-Type, watches' starting points, and
 //! `Status` errors with upstream's reasons and codes).
 
+pub mod body;
 pub mod discovery;
 pub mod exec;
 pub mod log;
@@ -210,7 +211,7 @@ fn resource_request(
                     message: format!("the body of the request was in an unknown format - accepted media types include: {accepted}"),
                 }
             })?;
-            options.patch = Some(parse_body(http.body)?);
+            options.patch = Some(body::parse(http.body, http.content_type)?);
         }
         Verb::Delete => delete_options_from_body(http.body, &mut options)?,
         _ => {}
@@ -270,16 +271,6 @@ fn resource_request(
     })
 }
 
-fn parse_body(body: &[u8]) -> Result<Value, ApiError> {
-    let body = std::str::from_utf8(body)
-        .map_err(|_| ApiError::BadRequest { message: "the request body is neither JSON nor YAML".into() })?;
-    // YAML is a superset of JSON: server-side apply sends YAML, everything else JSON.
-    let value: Value = serde_json::from_str(body)
-        .or_else(|_| serde_yaml::from_str(body))
-        .map_err(|e| ApiError::BadRequest { message: format!("couldn't get version/kind; json parse error: {e}") })?;
-    Ok(value)
-}
-
 /// The object in a create's or update's body; a body without apiVersion and kind is read as
 /// the kind its URL names (the decoder's defaults, as client libraries rely on).
 fn decode_body(http: &HttpRequest<'_>, kind: Kind) -> Result<Object, ApiError> {
@@ -287,7 +278,7 @@ fn decode_body(http: &HttpRequest<'_>, kind: Kind) -> Result<Object, ApiError> {
     let mut value = if crate::api::protobuf::is_protobuf(http.content_type) {
         crate::api::protobuf::decode(http.body).map_err(|message| ApiError::BadRequest { message })?
     } else {
-        parse_body(http.body)?
+        body::parse(http.body, http.content_type)?
     };
     if let Value::Object(map) = &mut value {
         let info = kind.info();
@@ -302,7 +293,7 @@ fn delete_options_from_body(body: &[u8], options: &mut super::request::Options) 
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(());
     }
-    let value = parse_body(body)?;
+    let value = body::parse(body, "")?;
     if let Some(seconds) = value.get("gracePeriodSeconds").and_then(Value::as_i64) {
         options.delete.grace_period_seconds = Some(seconds);
     }

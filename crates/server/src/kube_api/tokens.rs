@@ -1,0 +1,172 @@
+//! A served lab's bearer tokens: each stands for one user of one lab, with a role (the owner,
+//! who may do everything, or a viewer, who may get, list and watch — `kubelab:viewers`, which
+//! the core's authorizer reads). Only each token's SHA-256 is kept, so a dump of the server's
+//! memory signs no one in; a token can be revoked; and each has its own request rate and its
+//! own count of open watches, so one noisy client slows only itself.
+
+use crate::api::codes;
+use crate::api::rate_limit::{Rate, RateLimiter};
+use kubelab_core::store::UserInfo;
+use kubelab_core::store::lab_roles::VIEWERS;
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What one token may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Owner,
+    Viewer,
+}
+
+/// How much one token may ask of the lab.
+#[derive(Clone, Copy, Debug)]
+pub struct TokenLimits {
+    pub requests: Rate,
+    /// Watches open at once.
+    pub watches: usize,
+}
+
+impl Default for TokenLimits {
+    fn default() -> TokenLimits {
+        // client-go's default client-side limit is 5 QPS with a burst of 10 (kubectl's 50 and
+        // 300); a lab lets a script of kubectl calls run without waiting.
+        TokenLimits { requests: Rate { per_second: 100.0, burst: 400.0 }, watches: 1024 }
+    }
+}
+
+/// A token as listed to the owner (never the token itself).
+#[derive(Clone, Debug, Serialize)]
+pub struct TokenInfo {
+    pub id: String,
+    pub user: String,
+    pub role: Role,
+}
+
+/// Who presented a token, and the token's own counters.
+#[derive(Clone)]
+pub struct Bearer {
+    pub id: String,
+    pub user: Arc<UserInfo>,
+    pub role: Role,
+    watches: Arc<AtomicUsize>,
+}
+
+struct Entry {
+    hash: String,
+    bearer: Bearer,
+}
+
+/// Why a request with a valid token is turned away now.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TooMany {
+    pub retry_after_seconds: u64,
+}
+
+pub struct Tokens {
+    entries: Mutex<Vec<Entry>>,
+    rates: RateLimiter,
+    limits: TokenLimits,
+}
+
+impl Tokens {
+    pub fn new(limits: TokenLimits) -> Tokens {
+        Tokens { entries: Mutex::new(Vec::new()), rates: RateLimiter::default(), limits }
+    }
+
+    /// Issues a token for `name` with `role`: the token (shown once) and its id.
+    pub fn issue(&self, name: &str, role: Role) -> (String, String) {
+        let token = codes::new_session_token();
+        let id = codes::token_hash(&token)[..12].to_string();
+        let groups: &[&str] = match role {
+            Role::Owner => &["kubeadm:cluster-admins", "system:authenticated"],
+            Role::Viewer => &[VIEWERS, "system:authenticated"],
+        };
+        let user = UserInfo::new(name, groups);
+        let bearer = Bearer { id: id.clone(), user, role, watches: Arc::default() };
+        self.lock().push(Entry { hash: codes::token_hash(&token), bearer });
+        (token, id)
+    }
+
+    /// The bearer of a presented token, unless it is unknown or revoked.
+    pub fn find(&self, presented: &str) -> Option<Bearer> {
+        let hash = codes::token_hash(presented);
+        self.lock().iter().find(|e| e.hash == hash).map(|e| e.bearer.clone())
+    }
+
+    /// Revokes a token by its id; false when there is none.
+    pub fn revoke(&self, id: &str) -> bool {
+        let mut entries = self.lock();
+        let before = entries.len();
+        entries.retain(|e| e.bearer.id != id);
+        entries.len() != before
+    }
+
+    pub fn list(&self) -> Vec<TokenInfo> {
+        let entries = self.lock();
+        entries
+            .iter()
+            .map(|e| TokenInfo { id: e.bearer.id.clone(), user: e.bearer.user.name.clone(), role: e.bearer.role })
+            .collect()
+    }
+
+    /// Takes one request from the bearer's bucket.
+    pub fn admit(&self, bearer: &Bearer) -> Result<(), TooMany> {
+        let now = Instant::now();
+        self.rates.take(&bearer.id, self.limits.requests, now).map_err(|s| TooMany { retry_after_seconds: s })
+    }
+
+    /// Counts an open watch against the bearer until the guard drops.
+    pub fn open_watch(&self, bearer: &Bearer) -> Result<WatchSlot, TooMany> {
+        let open = bearer.watches.fetch_add(1, Ordering::SeqCst);
+        let slot = WatchSlot(Arc::clone(&bearer.watches));
+        if open >= self.limits.watches {
+            return Err(TooMany { retry_after_seconds: 1 });
+        }
+        Ok(slot)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// One open watch of one token; dropping it frees the slot.
+pub struct WatchSlot(Arc<AtomicUsize>);
+
+impl Drop for WatchSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_kept_hashed_found_revoked_and_limited() {
+        let limits = TokenLimits { requests: Rate { per_second: 1.0, burst: 2.0 }, watches: 1 };
+        let tokens = Tokens::new(limits);
+        let (token, id) = tokens.issue("alice", Role::Viewer);
+        assert!(tokens.lock().iter().all(|e| e.hash != token), "only the hash is kept");
+        let alice = tokens.find(&token).expect("the token signs alice in");
+        assert_eq!((alice.user.name.as_str(), alice.role), ("alice", Role::Viewer));
+        assert!(alice.user.groups.iter().any(|g| g == VIEWERS));
+        assert!(tokens.find("not-a-token").is_none());
+
+        assert_eq!((tokens.admit(&alice), tokens.admit(&alice)), (Ok(()), Ok(())));
+        assert_eq!(tokens.admit(&alice), Err(TooMany { retry_after_seconds: 1 }));
+
+        let slot = tokens.open_watch(&alice).expect("one watch");
+        assert!(tokens.open_watch(&alice).is_err(), "a second watch is over the limit");
+        drop(slot);
+        assert!(tokens.open_watch(&alice).is_ok(), "a closed watch frees its slot");
+
+        assert_eq!(tokens.list().len(), 1);
+        assert!(tokens.revoke(&id));
+        assert!(tokens.find(&token).is_none(), "a revoked token signs no one in");
+    }
+}

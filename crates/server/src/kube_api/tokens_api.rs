@@ -1,0 +1,74 @@
+//! `/kubelab/tokens`: the owner hands out and takes back tokens for a served lab. `GET` lists
+//! them (ids, users and roles; never a token), `POST {"user": "alice", "role": "viewer"}`
+//! issues one (the token is in the answer, once), `DELETE /kubelab/tokens/ID` revokes one.
+
+use super::tokens::Role;
+use super::{ServedLab, status_response};
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Issue {
+    user: String,
+    #[serde(default = "viewer")]
+    role: Role,
+}
+
+fn viewer() -> Role {
+    Role::Viewer
+}
+
+fn not_owner() -> Response {
+    status_response(403, "Forbidden", "only the lab's owner may manage its tokens")
+}
+
+pub async fn list(State(served): State<ServedLab>, headers: HeaderMap) -> Response {
+    if !served.is_owner(&headers) {
+        return not_owner();
+    }
+    Json(json!({ "tokens": served.tokens.list() })).into_response()
+}
+
+pub async fn issue(State(served): State<ServedLab>, headers: HeaderMap, body: String) -> Response {
+    if !served.is_owner(&headers) {
+        return not_owner();
+    }
+    let request: Issue = match serde_json::from_str(&body) {
+        Ok(request) => request,
+        Err(e) => return status_response(400, "BadRequest", &format!("the body is not a token request: {e}")),
+    };
+    if let Err(why) = valid_user_name(&request.user) {
+        return status_response(422, "Invalid", &why);
+    }
+    let (token, id) = served.tokens.issue(&request.user, request.role);
+    let answer = json!({"id": id, "user": request.user, "role": request.role, "token": token});
+    (StatusCode::CREATED, Json(answer)).into_response()
+}
+
+pub async fn revoke(State(served): State<ServedLab>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if !served.is_owner(&headers) {
+        return not_owner();
+    }
+    if served.tokens.revoke(&id) {
+        StatusCode::NO_CONTENT.into_response()
+    } else {
+        status_response(404, "NotFound", &format!("token \"{id}\" not found"))
+    }
+}
+
+/// A user name as the authorizer and audit log will print it: short, printable, and not one
+/// of the system's own (`system:` names belong to components).
+fn valid_user_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.chars().count() > 63 || name.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(format!("user {name:?}: a user name is 1 to 63 printable characters, no spaces"));
+    }
+    if name.starts_with("system:") {
+        return Err(format!("user {name:?}: names beginning with \"system:\" belong to the cluster's components"));
+    }
+    Ok(())
+}
