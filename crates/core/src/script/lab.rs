@@ -84,6 +84,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
         flags: super::lab_curl::FLAGS,
         run: super::lab_curl::curl,
     },
+    LabVerb {
+        words: &["api"],
+        usage: "lab api --user NAME [--group GROUP]... METHOD TARGET [CONTENT-TYPE BODY-BASE64]",
+        flags: super::lab_api::FLAGS,
+        run: super::lab_api::api,
+    },
     LabVerb { words: &["traffic", "stop"], usage: "lab traffic stop", flags: &[], run: super::lab_traffic::stop },
     LabVerb {
         words: &["traffic", "show"],

@@ -5,6 +5,7 @@
 //! terminal would.
 
 pub mod lab;
+pub mod lab_api;
 pub mod lab_curl;
 pub mod lab_traffic;
 pub mod local_pipe;

@@ -1,0 +1,135 @@
+//! `lab api`: one request to the lab's Kubernetes API as a real client sent it (kubectl on a
+//! learner's own machine, a client library), written down as a script line so that replaying
+//! a lab's scripts makes the same request at the same moment and every copy of the lab stays
+//! the same. `lab api --user NAME [--group G]... METHOD TARGET [CONTENT-TYPE BODY-BASE64]`
+//! prints the answer as `curl -i` would, and the host that ran it reads it back
+//! (`answer`) to reply to the client.
+
+use crate::api::secret::{base64_decode, base64_encode};
+use crate::apiserver::rest::{self, HttpRequest, HttpResponse};
+use crate::kubectl::args::{Args, Flag};
+use crate::sim::Sim;
+use crate::store::UserInfo;
+use std::sync::Arc;
+
+pub const FLAGS: &[Flag] = &[
+    Flag::value("user", None, "Who sent the request (the token's user)"),
+    Flag::repeated("group", None, "A group of the user"),
+    Flag::value("accept", None, "The request's Accept header"),
+];
+
+/// The content types an answer may have (the core names them as static strings).
+const CONTENT_TYPES: &[&str] = &["application/json", "text/plain", rest::openapi::V2_PROTOBUF];
+
+pub fn api(sim: &mut Sim, args: &Args) -> Result<String, String> {
+    let (method, target, content_type, body) = match args.positionals.as_slice() {
+        [method, target] => (method, target, "", Vec::new()),
+        [method, target, content_type, body] => {
+            let body = base64_decode(body).ok_or("error: the body is not base64")?;
+            (method, target, content_type.as_str(), body)
+        }
+        _ => return Err("error: usage: lab api --user NAME METHOD TARGET [CONTENT-TYPE BODY-BASE64]".into()),
+    };
+    let name = args.get("user").ok_or("error: --user is required")?;
+    let groups: Vec<&str> = args.all("group").iter().map(String::as_str).collect();
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let request =
+        HttpRequest { method, path, query, accept: args.get("accept").unwrap_or(""), content_type, body: &body };
+    let response = rest::serve(sim, UserInfo::new(name, &groups), &request);
+    Ok(format!("HTTP {}\nContent-Type: {}\n\n{}", response.status, response.content_type, response.body))
+}
+
+/// The script line that makes `request` again as `user`.
+pub fn line(user: &Arc<UserInfo>, request: &HttpRequest<'_>) -> String {
+    let mut line = format!("lab api --user {}", quote(&user.name));
+    for group in &user.groups {
+        line.push_str(&format!(" --group {}", quote(group)));
+    }
+    if !request.accept.is_empty() {
+        line.push_str(&format!(" --accept {}", quote(request.accept)));
+    }
+    let target = match request.query {
+        "" => request.path.to_string(),
+        query => format!("{}?{query}", request.path),
+    };
+    line.push_str(&format!(" {} {}", quote(request.method), quote(&target)));
+    if !request.body.is_empty() {
+        line.push_str(&format!(" {} {}", quote(request.content_type), base64_encode(request.body)));
+    }
+    line
+}
+
+/// The answer `api` printed, read back.
+pub fn answer(output: &str) -> Option<HttpResponse> {
+    let (head, body) = output.split_once("\n\n")?;
+    let mut lines = head.lines();
+    let status = lines.next()?.strip_prefix("HTTP ")?.parse().ok()?;
+    let named = lines.next()?.strip_prefix("Content-Type: ")?;
+    let content_type = CONTENT_TYPES.iter().find(|c| **c == named).copied().unwrap_or("application/json");
+    Some(HttpResponse { status, content_type, body: body.to_string(), stream: None })
+}
+
+/// One word for a script line: single-quoted, with what a script line gives meaning to (a
+/// quote, a heredoc's `<<`, a line break) percent-encoded, as a URL may carry it anyway.
+fn quote(word: &str) -> String {
+    let mut quoted = String::with_capacity(word.len() + 2);
+    quoted.push('\'');
+    for c in word.chars() {
+        match c {
+            '\'' | '<' | '\n' | '\r' => {
+                quoted.push_str(&format!("%{:02X}", c as u32));
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('\'');
+    quoted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::ClusterSpec;
+    use crate::kubectl::MemoryFiles;
+    use crate::script;
+
+    const DEPLOYMENT: &str = r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"hello:v1"}]}}}}"#;
+
+    fn replay(sim: &mut Sim, line: &str) -> String {
+        let steps = script::parse(line).expect("the line parses");
+        steps.iter().map(|step| script::run_step(sim, step, &MemoryFiles::new()).0).collect()
+    }
+
+    #[test]
+    fn a_request_written_down_is_made_again_by_its_line() {
+        let alice = UserInfo::new("alice", &["system:authenticated"]);
+        let request = HttpRequest {
+            method: "POST",
+            path: "/apis/apps/v1/namespaces/default/deployments",
+            query: "fieldManager=kubectl-client-side-apply&fieldValidation=Strict",
+            accept: "application/json",
+            content_type: "application/json",
+            body: DEPLOYMENT.as_bytes(),
+        };
+        let written = line(&alice, &request);
+        assert!(written.starts_with(
+            "lab api --user 'alice' --group 'system:authenticated' --accept 'application/json' 'POST' '/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict' 'application/json' eyJ"
+        ), "{written}");
+
+        let mut made = Sim::new(1, &ClusterSpec::default());
+        let direct = rest::serve(&mut made, alice, &request);
+        let mut replayed = Sim::new(1, &ClusterSpec::default());
+        let printed = replay(&mut replayed, &written);
+        let answer = answer(printed.trim_end_matches('\n')).expect("the answer reads back");
+        assert_eq!((answer.status, direct.status), (201, 201));
+        assert_eq!(answer.body, direct.body, "the replay answers what the first run answered");
+        let pods = |sim: &Sim| sim.store().list::<crate::api::Pod>(Some("default")).count();
+        assert_eq!((pods(&made), pods(&replayed)), (2, 2));
+    }
+
+    #[test]
+    fn what_a_script_line_gives_meaning_to_is_encoded() {
+        assert_eq!(quote("/api/v1/pods?labelSelector=app%3Dweb"), "'/api/v1/pods?labelSelector=app%3Dweb'");
+        assert_eq!(quote("a'b<<c"), "'a%27b%3C%3Cc'");
+    }
+}
