@@ -8,6 +8,10 @@
 //! (watchers replay only what was kept, so every copy stays identical), and everyone is told.
 //! A lab's log of scripts has a size cap, and a lab no one uses is closed (`HostedLabs::expire_idle`).
 
+use crate::hosted_api::{self, Recorder, WallClock};
+use crate::kube_api::ServedLab;
+use crate::kube_api::lab::{ApiLab, Stopped, Work};
+use crate::kube_api::tokens::{TokenLimits, Tokens};
 use kubelab_core::lesson::{Lesson, LessonLab};
 use kubelab_core::sim::interrupt::Interrupt;
 pub use kubelab_wire::Entry;
@@ -69,7 +73,11 @@ pub struct HostedLab {
     pub owner_id: String,
     pub lesson_id: String,
     pub seed: u64,
-    inbox: mpsc::Sender<String>,
+    inbox: mpsc::UnboundedSender<Input>,
+    /// Scripts queued and not yet run (at most `INBOX`; the API's work queues apart).
+    queued: Arc<AtomicUsize>,
+    /// Who may use the lab's Kubernetes API (`hosted_api.rs`).
+    pub tokens: Arc<Tokens>,
     updates: broadcast::Sender<String>,
     history: Arc<Mutex<History>>,
     closed: watch::Sender<bool>,
@@ -104,7 +112,9 @@ impl HostedLab {
         bounds: LabBounds,
         live: &Arc<AtomicUsize>,
     ) -> std::io::Result<HostedLab> {
-        let (inbox, scripts) = mpsc::channel(INBOX);
+        let (inbox, scripts) = mpsc::unbounded_channel();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let thread_queued = Arc::clone(&queued);
         let (updates, _) = broadcast::channel(OUTBOX);
         let history = Arc::new(Mutex::new(History::default()));
         let seed = lesson.seed.unwrap_or(1);
@@ -115,11 +125,35 @@ impl HostedLab {
         let running = LiveThread::enter(live);
         std::thread::Builder::new().name(format!("lab-{}", &id[..8.min(id.len())])).spawn(move || {
             let _running = running;
-            run(lesson, scripts, (thread_updates, thread_history), thread_cancelled, bounds.script_deadline)
+            let log = Log { updates: thread_updates, history: thread_history, max_bytes: bounds.max_log_bytes };
+            run(lesson, (scripts, thread_queued), log, thread_cancelled, bounds.script_deadline)
         })?;
         let closed = watch::channel(false).0;
         let last_used = Mutex::new(Instant::now());
-        Ok(HostedLab { id, owner_id, lesson_id, seed, inbox, updates, history, closed, cancelled, bounds, last_used })
+        let tokens = Arc::new(Tokens::new(TokenLimits::default()));
+        Ok(HostedLab {
+            id,
+            owner_id,
+            lesson_id,
+            seed,
+            inbox,
+            queued,
+            tokens,
+            updates,
+            history,
+            closed,
+            cancelled,
+            bounds,
+            last_used,
+        })
+    }
+
+    /// The lab's Kubernetes API: its requests run on the lab's thread (`hosted_api.rs`).
+    pub fn served(&self) -> ServedLab {
+        let inbox = self.inbox.clone();
+        let lab = ApiLab::with_inbox(move |work| inbox.send(Input::Api(work)).map_err(|_| Stopped));
+        self.touch();
+        ServedLab { lab, tokens: Arc::clone(&self.tokens) }
     }
 
     /// Queues a script, unless the lab is busy (its inbox is full) or its log is full.
@@ -129,7 +163,11 @@ impl HostedLab {
             return Err(Refused::LogFull(self.bounds.max_log_bytes));
         }
         self.touch();
-        self.inbox.try_send(script).map_err(|_| Refused::Busy)
+        if self.queued.fetch_add(1, Ordering::SeqCst) >= INBOX {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+            return Err(Refused::Busy);
+        }
+        self.inbox.send(Input::Script(script)).map_err(|_| Refused::Busy)
     }
 
     fn touch(&self) {
@@ -183,11 +221,39 @@ impl Drop for HostedLab {
     }
 }
 
-/// The lab's thread: runs each script as the learner would and broadcasts what it printed.
+/// What reaches the lab's thread: a script from its page, or work from its Kubernetes API.
+pub(crate) enum Input {
+    Script(String),
+    Api(Work),
+}
+
+/// The lab's kept scripts and its watchers.
+struct Log {
+    updates: broadcast::Sender<String>,
+    history: Arc<Mutex<History>>,
+    max_bytes: usize,
+}
+
+impl Recorder for Log {
+    fn has_room(&self, bytes: usize) -> bool {
+        let kept = self.history.lock().map(|h| h.script_bytes).unwrap_or_default();
+        kept + bytes <= self.max_bytes
+    }
+
+    fn keep(&self, script: String, entries: Vec<Entry>) {
+        let message = LabMessage::Ran { script: script.clone(), entries: entries.clone() }.to_json();
+        keep(&self.history, Some(script), entries);
+        // No watcher is not an error: the lab keeps running for the next one.
+        let _ = self.updates.send(message);
+    }
+}
+
+/// The lab's thread: runs each script as the learner would and broadcasts what it printed,
+/// and serves the lab's Kubernetes API between scripts.
 fn run(
     lesson: Lesson,
-    mut scripts: mpsc::Receiver<String>,
-    (updates, history): (broadcast::Sender<String>, Arc<Mutex<History>>),
+    (mut inbox, queued): (mpsc::UnboundedReceiver<Input>, Arc<AtomicUsize>),
+    log: Log,
     cancelled: Arc<AtomicBool>,
     script_deadline: Duration,
 ) {
@@ -203,10 +269,26 @@ fn run(
     if let Err(error) = lab.setup(&lesson) {
         tracing::error!(lesson = %lesson.id, %error, "hosted lab: the lesson's setup does not parse");
     }
-    while let Some(script) = scripts.blocking_recv() {
+    let mut wall = WallClock::default();
+    while let Some(input) = inbox.blocking_recv() {
         if cancelled.load(Ordering::SeqCst) {
             return;
         }
+        let script = match input {
+            Input::Script(script) => {
+                queued.fetch_sub(1, Ordering::SeqCst);
+                script
+            }
+            Input::Api(work) => {
+                let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    hosted_api::turn(&mut lab, &mut wall, work, &log);
+                }));
+                if served.is_err() {
+                    return stop_after_panic(&lesson, "an API request", &log.updates);
+                }
+                continue;
+            }
+        };
         let before = lab.clone();
         set(&deadline, Some(Instant::now() + script_deadline));
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lab.run_as_learner(&script)));
@@ -218,7 +300,7 @@ fn run(
         let entries = match ran {
             _ if cut_off => {
                 lab = before;
-                let _ = updates.send(refusal(&script, script_deadline, &history));
+                let _ = log.updates.send(refusal(&script, script_deadline, &log.history));
                 continue;
             }
             Ok(Ok(ran)) => ran
@@ -228,18 +310,17 @@ fn run(
             Ok(Err(error)) => {
                 vec![Entry { command: script.clone(), output: format!("{}\n", error.message), succeeded: false }]
             }
-            Err(_) => {
-                tracing::error!(lesson = %lesson.id, %script, "hosted lab: the simulator panicked; the lab stops");
-                let message = "the simulator stopped after an internal error".to_string();
-                let _ = updates.send(LabMessage::Error { message }.to_json());
-                return;
-            }
+            Err(_) => return stop_after_panic(&lesson, &script, &log.updates),
         };
-        let message = LabMessage::Ran { script: script.clone(), entries: entries.clone() }.to_json();
-        keep(&history, Some(script), entries);
-        // No watcher is not an error: the lab keeps running for the next one.
-        let _ = updates.send(message);
+        log.keep(script, entries);
     }
+}
+
+/// A panic in the core stops this lab only; its watchers are told.
+fn stop_after_panic(lesson: &Lesson, what: &str, updates: &broadcast::Sender<String>) {
+    tracing::error!(lesson = %lesson.id, %what, "hosted lab: the simulator panicked; the lab stops");
+    let message = "the simulator stopped after an internal error".to_string();
+    let _ = updates.send(LabMessage::Error { message }.to_json());
 }
 
 fn set(deadline: &Mutex<Option<Instant>>, value: Option<Instant>) {

@@ -7,6 +7,7 @@
 mod api;
 mod db;
 mod disk_files;
+mod hosted_api;
 mod hosted_lab;
 mod http_server;
 mod hub;

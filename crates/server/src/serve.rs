@@ -32,6 +32,9 @@ pub struct ServeConfig {
     pub limits: Limits,
     /// PEM certificate chain and key: the server speaks HTTPS itself.
     pub tls: Option<(PathBuf, PathBuf)>,
+    /// Where the hosted labs' Kubernetes API listens (TLS, the server's own CA); `None`: the
+    /// web app's address with a port the system picks.
+    pub kube_api_addr: Option<SocketAddr>,
 }
 
 /// Serves until Ctrl-C or SIGTERM, then finishes in-flight requests and returns.
@@ -64,6 +67,10 @@ pub async fn run_until(config: ServeConfig, stop: impl Future<Output = ()> + Sen
     let bound = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     println!("kubelab serving on {scheme}://{bound} — open it in a browser");
+    let kube_bind = config.kube_api_addr.unwrap_or_else(|| SocketAddr::new(bound.ip(), 0));
+    let endpoint = crate::kube_api::hosted::start(kube_bind, Arc::clone(&state)).await?;
+    println!("hosted labs' Kubernetes API on https://{}/k8s/<lab> (kubeconfigs from each lab's page)", endpoint.addr);
+    let _ = state.kube_api.set(endpoint);
 
     tokio::spawn(expire_idle_labs(Arc::clone(&state)));
     let app = app(&config.static_dir, Arc::clone(&state));
@@ -230,6 +237,7 @@ mod tests {
             bounds: ConnectionBounds::default(),
             limits: Limits::default(),
             tls: None,
+            kube_api_addr: None,
         };
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(run_until(config, async move {
@@ -268,6 +276,7 @@ mod tests {
             bounds,
             limits: Limits::default(),
             tls: None,
+            kube_api_addr: None,
         }
     }
 

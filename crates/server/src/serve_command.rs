@@ -40,6 +40,10 @@ pub struct ServeArgs {
     /// The PEM private key for --tls-cert
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
+    /// Where the hosted labs' Kubernetes API listens (TLS with the server's own CA, as kind
+    /// makes one); unset, the web app's address with a port the system picks
+    #[arg(long, env = "KUBELAB_KUBE_API_ADDR", value_name = "HOST:PORT")]
+    kube_api_addr: Option<std::net::SocketAddr>,
 }
 
 /// Runs the server; returns the process exit code.
@@ -68,6 +72,7 @@ pub fn main(args: ServeArgs) -> i32 {
         bounds: ConnectionBounds::default(),
         limits: Limits { trusted_proxies: args.trusted_proxy, signup: args.signup, ..Limits::default() },
         tls: args.tls_cert.zip(args.tls_key),
+        kube_api_addr: args.kube_api_addr,
     };
     match runtime.block_on(serve::run(config)) {
         Ok(()) => 0,

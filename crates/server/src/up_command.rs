@@ -191,28 +191,40 @@ pub mod kubeconfig {
 
     /// Writes (or merges) the lab's cluster, user and context, and makes the context current.
     pub fn write(path: &Path, context: &str, (server, ca_pem): (&str, &str), token: &str) -> std::io::Result<()> {
-        use base64::Engine;
         let mut config = read(path)?;
+        add(&mut config, context, (server, ca_pem), token);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let text = serde_yaml::to_string(&config).map_err(|e| std::io::Error::other(e.to_string()))?;
+        write_private(path, &text)
+    }
+
+    /// A kubeconfig with only this lab in it (a download from a hosted lab's page).
+    pub fn document(context: &str, (server, ca_pem): (&str, &str), token: &str) -> String {
+        let mut config = Mapping::new();
+        add(&mut config, context, (server, ca_pem), token);
+        serde_yaml::to_string(&config).unwrap_or_default()
+    }
+
+    /// The lab's cluster, user and context in `config`, the context made current.
+    fn add(config: &mut Mapping, context: &str, (server, ca_pem): (&str, &str), token: &str) {
+        use base64::Engine;
         config.insert("apiVersion".into(), "v1".into());
         config.insert("kind".into(), "Config".into());
         let mut cluster = Mapping::new();
         let ca = base64::engine::general_purpose::STANDARD.encode(ca_pem);
         cluster.insert("certificate-authority-data".into(), ca.into());
         cluster.insert("server".into(), server.into());
-        upsert(&mut config, "clusters", context, named(context, "cluster", Value::Mapping(cluster)));
+        upsert(config, "clusters", context, named(context, "cluster", Value::Mapping(cluster)));
         let mut user = Mapping::new();
         user.insert("token".into(), token.into());
-        upsert(&mut config, "users", context, named(context, "user", Value::Mapping(user)));
+        upsert(config, "users", context, named(context, "user", Value::Mapping(user)));
         let mut ctx = Mapping::new();
         ctx.insert("cluster".into(), context.into());
         ctx.insert("user".into(), context.into());
-        upsert(&mut config, "contexts", context, named(context, "context", Value::Mapping(ctx)));
+        upsert(config, "contexts", context, named(context, "context", Value::Mapping(ctx)));
         config.insert("current-context".into(), context.into());
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let text = serde_yaml::to_string(&config).map_err(|e| std::io::Error::other(e.to_string()))?;
-        write_private(path, &text)
     }
 
     /// A kubeconfig holds a credential: only its owner may read it.

@@ -113,6 +113,12 @@ impl LessonLab {
         &self.sim
     }
 
+    /// The simulation, for a host serving reads and watches from it. Whatever changes the lab
+    /// must go through a script instead (`run_as_learner`), so a replay of the scripts sees it.
+    pub fn sim_mut(&mut self) -> &mut Sim {
+        &mut self.sim
+    }
+
     pub fn history(&self) -> &History {
         &self.history
     }

@@ -37,6 +37,11 @@ impl HostedLabs {
         labs.get(id).cloned().ok_or_else(|| ApiError::NotFound(format!("no hosted lab has id {id:?}")))
     }
 
+    /// The lab with this id, if it runs.
+    pub fn find(&self, id: &str) -> Option<Arc<HostedLab>> {
+        self.get(id).ok()
+    }
+
     /// How many lab threads are running now.
     pub fn live_threads(&self) -> usize {
         self.live_threads.load(Ordering::SeqCst)

@@ -12,6 +12,7 @@ mod dashboard_feed;
 mod faults;
 mod input;
 pub mod invites;
+mod lab_tokens;
 mod labs;
 mod problem;
 mod progress;
@@ -111,6 +112,8 @@ pub struct AppState {
     pub lessons: LessonLibrary,
     /// Turns true when the server shuts down: every WebSocket closes with a reason.
     pub shutdown: watch::Receiver<bool>,
+    /// Where the hosted labs' Kubernetes API listens, once it does.
+    pub kube_api: std::sync::OnceLock<crate::kube_api::hosted::KubeEndpoint>,
 }
 
 impl AppState {
@@ -124,6 +127,7 @@ impl AppState {
             dashboards: dashboard_feed::DashboardFeeds::default(),
             lessons,
             shutdown,
+            kube_api: std::sync::OnceLock::new(),
         }
     }
 }
@@ -154,6 +158,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/labs", post(labs::create))
         .route("/labs/{id}", get(labs::show).delete(delete_lab))
         .route("/labs/{id}/ws", get(labs::watch))
+        .route("/labs/{id}/kubeconfig", post(lab_tokens::kubeconfig))
+        .route("/labs/{id}/tokens", get(lab_tokens::list))
+        .route("/labs/{id}/tokens/{token}", axum::routing::delete(lab_tokens::revoke))
         .layer(DefaultBodyLimit::max(state.limits.max_body_bytes))
         .merge(lab_log)
         .fallback(not_found)

@@ -30,7 +30,7 @@ pub struct OwnedRequest {
 }
 
 impl OwnedRequest {
-    fn borrow(&self) -> HttpRequest<'_> {
+    pub(crate) fn borrow(&self) -> HttpRequest<'_> {
         HttpRequest {
             method: &self.method,
             path: &self.path,
@@ -55,7 +55,7 @@ pub struct ExecTarget {
 }
 
 /// What the lab's thread is asked to do.
-enum Work {
+pub(crate) enum Work {
     Serve(OwnedRequest, Arc<UserInfo>, oneshot::Sender<HttpResponse>),
     /// Open a watch: the cursor, or the error to answer instead.
     Open(rest::WatchRequest, oneshot::Sender<Result<WatchCursor, HttpResponse>>),
@@ -87,7 +87,7 @@ pub enum Clock {
 /// The handle the HTTP side holds; the thread stops when every handle is gone.
 #[derive(Clone)]
 pub struct ApiLab {
-    inbox: mpsc::Sender<Work>,
+    inbox: Arc<dyn Fn(Work) -> Result<(), Stopped> + Send + Sync>,
 }
 
 /// The lab has stopped (its thread ended).
@@ -109,12 +109,18 @@ impl ApiLab {
             Clock::Running(_) | Clock::Paused => Sim::starting_at(seed, cluster, start),
         };
         std::thread::Builder::new().name("api-lab".into()).spawn(move || run(sim, clock, &work))?;
-        Ok(ApiLab { inbox })
+        Ok(ApiLab::with_inbox(move |work| inbox.send(work).map_err(|_| Stopped)))
+    }
+
+    /// A handle whose work goes wherever `inbox` sends it (a hosted lab's thread, which
+    /// records what changes the lab).
+    pub(crate) fn with_inbox(inbox: impl Fn(Work) -> Result<(), Stopped> + Send + Sync + 'static) -> ApiLab {
+        ApiLab { inbox: Arc::new(inbox) }
     }
 
     async fn ask<T>(&self, work: impl FnOnce(oneshot::Sender<T>) -> Work) -> Result<T, Stopped> {
         let (reply, answer) = oneshot::channel();
-        self.inbox.send(work(reply)).map_err(|_| Stopped)?;
+        (self.inbox)(work(reply))?;
         answer.await.map_err(|_| Stopped)
     }
 
@@ -150,7 +156,7 @@ impl ApiLab {
     }
 
     pub fn close(&self, kind: kubelab_core::api::Kind) {
-        let _ = self.inbox.send(Work::Close(kind));
+        let _ = (self.inbox)(Work::Close(kind));
     }
 
     /// Sets the clock (`None` only reads it); answers how it runs and the lab's time.
@@ -200,7 +206,7 @@ fn run(mut sim: Sim, mut clock: Clock, work: &mpsc::Receiver<Work>) {
 }
 
 /// One piece of work on the lab's thread.
-fn turn(sim: &mut Sim, (clock, anchor): (&mut Clock, &mut (SimTime, Instant)), work: Work) {
+pub(crate) fn turn(sim: &mut Sim, (clock, anchor): (&mut Clock, &mut (SimTime, Instant)), work: Work) {
     match work {
         Work::Serve(request, user, reply) => {
             let response = rest::serve(sim, user, &request.borrow());

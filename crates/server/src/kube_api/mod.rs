@@ -7,6 +7,7 @@
 pub mod certificates;
 pub mod clock;
 pub mod exec;
+pub mod hosted;
 pub mod lab;
 pub mod port_forward;
 pub mod run;

@@ -20,6 +20,8 @@ pub type Bytes = axum::body::Bytes;
 pub struct Server {
     pub child: Child,
     pub addr: String,
+    /// Where the hosted labs' Kubernetes API listens (`https://…`).
+    pub kube_api: String,
 }
 
 impl Server {
@@ -39,16 +41,21 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("kubelab starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).expect("a first line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Server { child, addr }
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut read_url = |scheme: &str| {
+            let mut line = String::new();
+            stdout.read_line(&mut line).expect("a line");
+            line.split(scheme)
+                .nth(1)
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap_or_else(|| panic!("no {scheme} address in {line:?}"))
+                .to_string()
+        };
+        let addr = read_url("http://");
+        let kube_api = read_url("https://");
+        // The server may print more; a closed pipe would fail its writes.
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        Server { child, addr, kube_api }
     }
 
     /// `kill -9`: no shutdown, no flushing.
@@ -111,6 +118,20 @@ impl Http {
         let mut http = self.clone();
         http.headers.push((name.to_string(), value.to_string()));
         http
+    }
+
+    /// `GET` or `POST` with a cookie; the status and the body as text.
+    pub async fn text(&self, method: &str, path: &str, cookie: &str) -> Result<(u16, String), String> {
+        let request = axum::http::Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.base))
+            .header("cookie", cookie)
+            .body(Full::new(Bytes::new()))
+            .map_err(|e| e.to_string())?;
+        let response = self.client.request(request).await.map_err(|e| e.to_string())?;
+        let status = response.status().as_u16();
+        let bytes = response.into_body().collect().await.map_err(|e| e.to_string())?.to_bytes();
+        Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
     }
 
     pub async fn call(
