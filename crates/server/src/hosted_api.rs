@@ -17,6 +17,10 @@ use std::time::Instant;
 /// a line in the lab's log, so not at every request).
 const CATCH_UP_EVERY: SimDuration = SimDuration::from_secs(1);
 
+/// Ends a `sleep` that only kept the lab with the wall clock (a comment to the script), so
+/// the lab's page can leave it out of the transcript.
+pub const CLOCK_MARK: &str = kubelab_wire::CLOCK_MARK;
+
 /// Where the lab's clock stood when its API was first used: from then on virtual time follows
 /// the wall clock (1×), never going back (a `sleep` in a script runs ahead of it).
 #[derive(Default)]
@@ -67,13 +71,12 @@ pub fn turn(lab: &mut LessonLab, clock: &mut WallClock, work: Work, recorder: &d
 /// Runs a write as its `lab api` line and keeps the line; the answer it printed.
 fn run_recorded(lab: &mut LessonLab, line: String, recorder: &dyn Recorder) -> HttpResponse {
     let ran = lab.run_as_learner(&line).ok().and_then(|mut ran| ran.pop());
-    let answer = ran.as_ref().and_then(|ran| lab_api::answer(&ran.output));
-    let Some(answer) = answer else {
+    let Some(answer) = lab.sim_mut().take_api_answer() else {
         let message = format!("the lab could not run the request: {}", ran.map(|r| r.output).unwrap_or_default());
         return HttpResponse::from_error(ApiError::BadRequest { message });
     };
-    let summary =
-        Entry { command: summary_of(&line), output: format!("{}\n", answer.status), succeeded: answer.status < 400 };
+    let printed = ran.map(|r| r.output).unwrap_or_default();
+    let summary = Entry { command: summary_of(&line), output: printed, succeeded: answer.status < 400 };
     recorder.keep(line, vec![summary]);
     answer
 }
@@ -97,7 +100,7 @@ fn catch_up(lab: &mut LessonLab, clock: &mut WallClock, recorder: &dyn Recorder)
     }
     let most = lab.sim().store().limits().max_sleep;
     let behind = SimDuration::from_millis(target.since(now).as_millis().min(most.as_millis()));
-    let line = format!("sleep {}ms", behind.as_millis());
+    let line = format!("sleep {}ms {CLOCK_MARK}", behind.as_millis());
     if !recorder.has_room(line.len()) {
         return;
     }

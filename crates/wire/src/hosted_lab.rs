@@ -3,6 +3,16 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Ends a `sleep` the server ran only to keep a lab's clock with the wall clock while real
+/// clients use its Kubernetes API (a comment in the script): replayed, not shown.
+pub const CLOCK_MARK: &str = "# wall clock";
+
+/// Whether a script came from a real client through the lab's Kubernetes API (`lab api …`)
+/// or kept the clock for one: the page replays it and shows the server's summary instead.
+pub fn from_api(script: &str) -> bool {
+    script.starts_with("lab api ") || script.ends_with(CLOCK_MARK)
+}
+
 /// One line run and what it printed, exactly as the core rendered it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {

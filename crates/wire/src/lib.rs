@@ -13,7 +13,7 @@ pub mod progress;
 
 pub use class::Class;
 pub use dashboard::{AnswerCount, Dashboard, DashboardChanges, LearnerRow};
-pub use hosted_lab::{Entry, LabMessage, LabRequest};
+pub use hosted_lab::{CLOCK_MARK, Entry, LabMessage, LabRequest};
 pub use live::LiveMessage;
 pub use me::Me;
 pub use progress::{ChallengeResult, LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};

@@ -2,8 +2,8 @@
 //! learner's own machine, a client library), written down as a script line so that replaying
 //! a lab's scripts makes the same request at the same moment and every copy of the lab stays
 //! the same. `lab api --user NAME [--group G]... METHOD TARGET [CONTENT-TYPE BODY-BASE64]`
-//! prints the answer as `curl -i` would, and the host that ran it reads it back
-//! (`answer`) to reply to the client.
+//! prints the answer's status (and an error's message); the host that ran it takes the whole
+//! answer from the simulation (`Sim::take_api_answer`) for the client waiting on it.
 
 use crate::api::secret::{base64_decode, base64_encode};
 use crate::apiserver::rest::{self, HttpRequest, HttpResponse};
@@ -17,9 +17,6 @@ pub const FLAGS: &[Flag] = &[
     Flag::repeated("group", None, "A group of the user"),
     Flag::value("accept", None, "The request's Accept header"),
 ];
-
-/// The content types an answer may have (the core names them as static strings).
-const CONTENT_TYPES: &[&str] = &["application/json", "text/plain", rest::openapi::V2_PROTOBUF];
 
 pub fn api(sim: &mut Sim, args: &Args) -> Result<String, String> {
     let (method, target, content_type, body) = match args.positionals.as_slice() {
@@ -36,7 +33,21 @@ pub fn api(sim: &mut Sim, args: &Args) -> Result<String, String> {
     let request =
         HttpRequest { method, path, query, accept: args.get("accept").unwrap_or(""), content_type, body: &body };
     let response = rest::serve(sim, UserInfo::new(name, &groups), &request);
-    Ok(format!("HTTP {}\nContent-Type: {}\n\n{}", response.status, response.content_type, response.body))
+    let printed = summary(&response);
+    sim.put_api_answer(response);
+    Ok(printed)
+}
+
+/// What the transcript shows of an answer: its status, and a refusal's message.
+fn summary(response: &HttpResponse) -> String {
+    let message = serde_json::from_str::<serde_json::Value>(&response.body)
+        .ok()
+        .filter(|body| body["kind"] == "Status")
+        .and_then(|status| status["message"].as_str().map(str::to_string));
+    match message {
+        Some(message) if response.status >= 400 => format!("HTTP {}: {message}", response.status),
+        _ => format!("HTTP {}", response.status),
+    }
 }
 
 /// The script line that makes `request` again as `user`.
@@ -57,16 +68,6 @@ pub fn line(user: &Arc<UserInfo>, request: &HttpRequest<'_>) -> String {
         line.push_str(&format!(" {} {}", quote(request.content_type), base64_encode(request.body)));
     }
     line
-}
-
-/// The answer `api` printed, read back.
-pub fn answer(output: &str) -> Option<HttpResponse> {
-    let (head, body) = output.split_once("\n\n")?;
-    let mut lines = head.lines();
-    let status = lines.next()?.strip_prefix("HTTP ")?.parse().ok()?;
-    let named = lines.next()?.strip_prefix("Content-Type: ")?;
-    let content_type = CONTENT_TYPES.iter().find(|c| **c == named).copied().unwrap_or("application/json");
-    Some(HttpResponse { status, content_type, body: body.to_string(), stream: None })
 }
 
 /// One word for a script line: single-quoted, with what a script line gives meaning to (a
@@ -120,7 +121,8 @@ mod tests {
         let direct = rest::serve(&mut made, alice, &request);
         let mut replayed = Sim::new(1, &ClusterSpec::default());
         let printed = replay(&mut replayed, &written);
-        let answer = answer(printed.trim_end_matches('\n')).expect("the answer reads back");
+        assert_eq!(printed, "HTTP 201\n");
+        let answer = replayed.take_api_answer().expect("the answer is kept for the host");
         assert_eq!((answer.status, direct.status), (201, 201));
         assert_eq!(answer.body, direct.body, "the replay answers what the first run answered");
         let pods = |sim: &Sim| sim.store().list::<crate::api::Pod>(Some("default")).count();

@@ -65,6 +65,8 @@ pub struct Sim {
     /// Units of work the current command has done, and whether it was stopped for too many.
     command_work: u64,
     over_budget: bool,
+    /// The answer to the last `lab api` line, until its host takes it for the client waiting.
+    api_answer: Option<Box<crate::apiserver::rest::HttpResponse>>,
     /// Every pod's life so far, for the lifecycle chart (`view/lifecycle.rs`).
     lifecycle: LifecycleHistory,
     /// Whether the lifecycle history is kept (on; the benchmark turns it off to weigh it).
@@ -105,6 +107,7 @@ impl Sim {
             lifecycle: LifecycleHistory::default(),
             record_lifecycles: true,
             over_budget: false,
+            api_answer: None,
             traffic: None,
             last_traffic: None,
             system_daemons: None,
@@ -165,6 +168,16 @@ impl Sim {
 
     pub fn trace(&self) -> &Trace {
         self.store.trace()
+    }
+
+    /// Keeps the answer to a `lab api` line for the host that ran it (`take_api_answer`).
+    pub fn put_api_answer(&mut self, answer: crate::apiserver::rest::HttpResponse) {
+        self.api_answer = Some(Box::new(answer));
+    }
+
+    /// The answer to the last `lab api` line, once.
+    pub fn take_api_answer(&mut self) -> Option<crate::apiserver::rest::HttpResponse> {
+        self.api_answer.take().map(|answer| *answer)
     }
 
     /// Records a user command in the trace (after whatever the previous command left to settle).

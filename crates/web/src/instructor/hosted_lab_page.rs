@@ -2,7 +2,9 @@
 //! as any lab. The server sends the lab's lesson, seed and scripts, then each script as it
 //! runs; this page replays them in its own copy of the core (deterministic, so it draws the
 //! server's cluster). The lab's instructor types commands here; they go to the server, which
-//! runs them and sends them back to everyone watching.
+//! runs them and sends them back to everyone watching. What real kubectl does through the
+//! lab's Kubernetes API arrives the same way (`lab api` lines), drawn live; the page offers
+//! the kubeconfig that lets a watcher's own kubectl in.
 
 use crate::engine::Engine;
 use crate::instructor::dashboard_model::lesson_label;
@@ -13,6 +15,7 @@ use crate::lab::terminal::transcript_text;
 use crate::pages::error_panel::ErrorPanel;
 use crate::server::api_client;
 use crate::server::live_socket::{LinkState, LiveSocket};
+use kubelab_wire::hosted_lab::from_api;
 use kubelab_wire::{LabMessage, LabRequest};
 use leptos::prelude::*;
 
@@ -41,15 +44,25 @@ impl Watch {
                 let lab = rebuild(self.engine, &lesson, seed).map(|session| {
                     let lab = LabHandle::new(session);
                     for script in &scripts {
-                        lab.run(script);
+                        if from_api(script) {
+                            lab.update(|session| session.run(script));
+                        } else {
+                            lab.run(script);
+                        }
                     }
                     lab
                 });
                 self.lab.set(Some(lab));
             }
-            Ok(LabMessage::Ran { script, .. }) => {
+            Ok(LabMessage::Ran { script, entries }) => {
                 if let Some(Some(Ok(lab))) = self.lab.try_get_untracked() {
-                    lab.run(&script);
+                    if from_api(&script) {
+                        // Replayed for the cluster; the transcript shows who sent what.
+                        lab.update(|session| session.run(&script));
+                        lab.show(entries);
+                    } else {
+                        lab.run(&script);
+                    }
                 }
             }
             Ok(LabMessage::Error { message } | LabMessage::Refused { message, .. }) => self.notice.set(Some(message)),
@@ -90,11 +103,48 @@ pub fn HostedLabPage(id: String, engine: &'static dyn Engine) -> impl IntoView {
         <Show when=move || watch.notice.get().is_some()>
             <p class="progress-notice" role="alert">{move || watch.notice.get()}</p>
         </Show>
+        <KubeconfigOffer id=id.clone() may_run=watch.may_run />
         {move || match watch.lab.get() {
             None => view! { <p role="status">"Connecting to the lab…"</p> }.into_any(),
             Some(Err(message)) => view! { <ErrorPanel title="This lab cannot be shown".to_string() message=message /> }.into_any(),
             Some(Ok(lab)) => view! { <LiveLab lab=lab may_run=watch.may_run send=send /> }.into_any(),
         }}
+    }
+}
+
+/// Your own kubectl against this lab: a kubeconfig with a token of your own (the lab's
+/// instructor may change the lab through it; anyone else may get, list and watch).
+#[component]
+fn KubeconfigOffer(id: String, may_run: RwSignal<bool>) -> impl IntoView {
+    let config = RwSignal::new(None::<Result<String, String>>);
+    let path = format!("/api/labs/{}/kubeconfig", api_client::path_segment(&id));
+    let fetch = move |_| {
+        let path = path.clone();
+        leptos::task::spawn_local(async move {
+            let answer = api_client::send_for_text("POST", &path).await.map_err(|e| e.detail);
+            config.set(Some(answer));
+        });
+    };
+    let file = format!("kubelab-{}.kubeconfig", id.chars().take(8).collect::<String>());
+    view! {
+        <section class="kubeconfig-offer" aria-label="Use your own kubectl">
+            <button type="button" on:click=fetch>"Use your own kubectl"</button>
+            {move || match config.get() {
+                None => ().into_any(),
+                Some(Err(message)) => view! { <p role="alert">{message}</p> }.into_any(),
+                Some(Ok(text)) => {
+                    let href = format!("data:application/yaml;base64,{}", kubelab_core::api::secret::base64_encode(text.as_bytes()));
+                    let role = if may_run.get_untracked() { "you may change the lab" } else { "you may get, list and watch" };
+                    view! {
+                        <p>
+                            <a href=href download=file.clone()>"Download the kubeconfig"</a>
+                            " (" {role} "), then: "
+                            <code>{format!("kubectl --kubeconfig {file} get pods")}</code>
+                        </p>
+                    }.into_any()
+                }
+            }}
+        </section>
     }
 }
 

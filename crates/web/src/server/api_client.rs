@@ -59,6 +59,11 @@ pub async fn send_no_answer<B: Serialize>(method: &str, path: &str, body: Option
     send(method, path, body).await.map(|_| ())
 }
 
+/// `method path` with no body, the answer as text (a kubeconfig).
+pub async fn send_for_text(method: &str, path: &str) -> Result<String, ApiError> {
+    send(method, path, None).await
+}
+
 fn body_text<B: Serialize>(body: &B) -> Result<String, ApiError> {
     serde_json::to_string(body)
         .map_err(|err| ApiError { status: 0, detail: format!("could not write the request: {err}") })
