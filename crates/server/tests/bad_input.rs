@@ -32,6 +32,15 @@ spec:
         image: hello:v1
 ";
 
+/// A misspelt field, under `--validate=warn`: dropped, with a warning.
+const MISSPELT_WARNED: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: warned
+dataa:
+  mode: blue
+";
+
 /// The ConfigMap as it was at resourceVersion 1: long since overwritten.
 const STALE: &str = "apiVersion: v1
 kind: ConfigMap
@@ -72,6 +81,13 @@ const ROWS: &[Row] = &[
         args: "apply -f -",
         stdin: Some(MISSPELT),
         want: "Error from server (BadRequest): error when creating \"STDIN\": Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.replicass\"\n",
+    },
+    Row {
+        name: "an unknown field under Warn",
+        who: As::Owner,
+        args: "apply --validate=warn -f -",
+        stdin: Some(MISSPELT_WARNED),
+        want: "configmap/warned created\nWarning: unknown field \"dataa\"\n",
     },
     Row {
         name: "a stale resourceVersion",

@@ -181,7 +181,22 @@ fn stopped() -> Response {
 
 fn respond(response: HttpResponse) -> Response {
     let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    (status, [(header::CONTENT_TYPE, HeaderValue::from_static(response.content_type))], response.body).into_response()
+    let mut answer = (status, [(header::CONTENT_TYPE, HeaderValue::from_static(response.content_type))], response.body)
+        .into_response();
+    for warning in &response.warnings {
+        if let Ok(value) = HeaderValue::from_str(&warning_header(warning)) {
+            answer.headers_mut().append(header::WARNING, value);
+        }
+    }
+    answer
+}
+
+/// A `Warning` header as the API server writes one (RFC 7234: code 299, no agent, the text
+/// quoted), which kubectl prints as `Warning: <text>`.
+fn warning_header(text: &str) -> String {
+    let quoted: String =
+        text.chars().filter(|c| !c.is_control()).collect::<String>().replace('\\', "\\\\").replace('"', "\\\"");
+    format!("299 - \"{quoted}\"")
 }
 
 /// Over the token's rate or watch limit: what the API server's priority-and-fairness filter
@@ -201,7 +216,13 @@ pub(crate) fn status_response(code: u16, reason: &str, message: &str) -> Respons
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
         "message": message, "reason": reason, "code": code,
     });
-    respond(HttpResponse { status: code, content_type: "application/json", body: body.to_string(), stream: None })
+    respond(HttpResponse {
+        status: code,
+        content_type: "application/json",
+        body: body.to_string(),
+        stream: None,
+        warnings: Vec::new(),
+    })
 }
 
 /// The watch's chunked stream: the lab is asked for new lines every `WATCH_POLL`; the stream

@@ -72,7 +72,7 @@ pub fn serve(sim: &Sim, namespace: &str, name: &str, query: &Query) -> Result<Ht
             sent: all,
         })
     });
-    Ok(HttpResponse { status: 200, content_type: "text/plain", body, stream })
+    Ok(HttpResponse { status: 200, content_type: "text/plain", body, stream, warnings: Vec::new() })
 }
 
 /// The lines printed since the last poll, and whether the stream ends (the container stopped

@@ -7,6 +7,7 @@
 
 pub mod body;
 pub mod discovery;
+pub mod field_validation;
 pub mod exec;
 pub mod log;
 pub mod metrics;
@@ -20,7 +21,7 @@ pub mod watch;
 use super::patch::PatchType;
 use super::request::{GroupVersionResource, Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
-use crate::api::{Kind, Object, codec};
+use crate::api::{Kind, Object};
 use crate::error::ApiError;
 use crate::sim::Sim;
 use crate::store::{Deleted, UserInfo};
@@ -60,6 +61,8 @@ pub struct HttpResponse {
     pub content_type: &'static str,
     pub body: String,
     pub stream: Option<Stream>,
+    /// `Warning` headers' texts (an unknown field dropped under `fieldValidation=Warn`).
+    pub warnings: Vec<String>,
 }
 
 /// What a response goes on streaming.
@@ -71,7 +74,13 @@ pub enum Stream {
 
 impl HttpResponse {
     fn json(status: u16, body: &Value) -> HttpResponse {
-        HttpResponse { status, content_type: "application/json", body: body.to_string(), stream: None }
+        HttpResponse {
+            status,
+            content_type: "application/json",
+            body: body.to_string(),
+            stream: None,
+            warnings: Vec::new(),
+        }
     }
 
     pub fn from_error(error: ApiError) -> HttpResponse {
@@ -116,7 +125,13 @@ pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> H
         Target::OpenApiV2 => {
             // Every byte of the small document is ASCII, so it travels as text.
             let body = String::from_utf8(openapi::v2_document()).unwrap_or_default();
-            return HttpResponse { status: 200, content_type: openapi::V2_PROTOBUF, body, stream: None };
+            return HttpResponse {
+                status: 200,
+                content_type: openapi::V2_PROTOBUF,
+                body,
+                stream: None,
+                warnings: Vec::new(),
+            };
         }
         Target::Resource(resource) => return serve_resource(sim, user, resource, request),
     };
@@ -201,9 +216,14 @@ fn resource_request(
             });
         }
     };
-    let mut body = None;
+    let (mut body, mut warnings) = (None, Vec::new());
     match verb {
-        Verb::Create | Verb::Update => body = Some(decode_body(http, kind)?),
+        Verb::Create | Verb::Update => {
+            let validation = field_validation::FieldValidation::parse(query.get("fieldValidation"))?;
+            let (object, dropped) = decode_body(http, kind, validation)?;
+            body = Some(object);
+            warnings = dropped;
+        }
         Verb::Patch => {
             options.patch_type = PatchType::from_content_type(http.content_type).ok_or_else(|| {
                 let accepted = "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json";
@@ -233,7 +253,7 @@ fn resource_request(
     }
     let table = http.wants_table();
     let include = IncludeObject::parse(query.get("includeObject"));
-    Ok(match response {
+    let mut answer = match response {
         Response::Object(object) if table => {
             let rv = sim.store().resource_version();
             HttpResponse::json(200, &table::table(kind, &[object], sim.now(), rv, include))
@@ -265,15 +285,22 @@ fn resource_request(
                 content_type: "application/json",
                 body: String::new(),
                 stream: Some(Stream::Watch(watch)),
+                warnings: Vec::new(),
             }
         }
         Response::Status(Status(error)) => HttpResponse::from_error(error),
-    })
+    };
+    answer.warnings = warnings;
+    Ok(answer)
 }
 
 /// The object in a create's or update's body; a body without apiVersion and kind is read as
 /// the kind its URL names (the decoder's defaults, as client libraries rely on).
-fn decode_body(http: &HttpRequest<'_>, kind: Kind) -> Result<Object, ApiError> {
+fn decode_body(
+    http: &HttpRequest<'_>,
+    kind: Kind,
+    validation: field_validation::FieldValidation,
+) -> Result<(Object, Vec<String>), ApiError> {
     // Typed clients (client-go's, so `kubectl create deployment`) send protobuf.
     let mut value = if crate::api::protobuf::is_protobuf(http.content_type) {
         crate::api::protobuf::decode(http.body).map_err(|message| ApiError::BadRequest { message })?
@@ -285,7 +312,7 @@ fn decode_body(http: &HttpRequest<'_>, kind: Kind) -> Result<Object, ApiError> {
         map.entry("apiVersion").or_insert_with(|| json!(info.api_version()));
         map.entry("kind").or_insert_with(|| json!(info.kind_name));
     }
-    codec::decode(value).map_err(|e| ApiError::BadRequest { message: e.to_string() })
+    field_validation::decode(value, validation)
 }
 
 /// A delete's options may come in its body (`DeleteOptions`) as well as its query.

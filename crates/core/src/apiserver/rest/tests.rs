@@ -85,6 +85,19 @@ fn every_patch_type_reaches_the_object() {
 }
 
 #[test]
+fn an_unknown_field_is_dropped_with_a_warning_unless_strict_is_asked_for() {
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
+    let typo = DEPLOYMENT.replace("\"replicas\"", "\"replica\"");
+    // No fieldValidation (the Python client's way): the server's default, Warn.
+    let created = send(&mut sim, "POST", "/apis/apps/v1/namespaces/default/deployments", &typo);
+    assert_eq!(
+        (created.status, created.warnings.as_slice()),
+        (201, ["unknown field \"spec.replica\"".to_string()].as_slice())
+    );
+    assert_eq!(json(&created)["spec"]["replicas"], 1, "the default stands in for the dropped field");
+}
+
+#[test]
 fn bad_requests_get_the_api_servers_answers() {
     let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
     send(&mut sim, "POST", "/apis/apps/v1/namespaces/default/deployments", DEPLOYMENT);
@@ -94,7 +107,14 @@ fn bad_requests_get_the_api_servers_answers() {
     let typo = DEPLOYMENT.replace("\"replicas\"", "\"replica\"");
     let cases: Vec<(&str, &str, String, u16, &str)> = vec![
         ("POST", "/apis/apps/v1/namespaces/default/deployments", "{not json".into(), 400, "BadRequest"),
-        ("POST", "/apis/apps/v1/namespaces/default/deployments", typo, 400, "BadRequest"),
+        (
+            "POST",
+            "/apis/apps/v1/namespaces/default/deployments?fieldValidation=Strict",
+            typo.clone(),
+            400,
+            "BadRequest",
+        ),
+        ("POST", "/apis/apps/v1/namespaces/default/deployments?fieldValidation=Loose", typo, 400, "BadRequest"),
         ("POST", "/apis/apps/v1/namespaces/default/deployments", DEPLOYMENT.into(), 409, "AlreadyExists"),
         ("PUT", "/apis/apps/v1/namespaces/default/deployments/web", stale.to_string(), 409, "Conflict"),
         ("GET", "/apis/apps/v1/namespaces/default/deployments/nope", String::new(), 404, "NotFound"),
@@ -114,7 +134,7 @@ fn bad_requests_get_the_api_servers_answers() {
     let unknown = json(&send(
         &mut sim,
         "POST",
-        "/apis/apps/v1/namespaces/default/deployments",
+        "/apis/apps/v1/namespaces/default/deployments?fieldValidation=Strict",
         &DEPLOYMENT.replace("\"replicas\"", "\"replica\""),
     ));
     assert!(unknown["message"].as_str().unwrap().contains("unknown field \"spec.replica\""), "{unknown}");
