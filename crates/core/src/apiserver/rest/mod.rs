@@ -7,8 +7,8 @@
 
 pub mod body;
 pub mod discovery;
-pub mod field_validation;
 pub mod exec;
+pub mod field_validation;
 pub mod log;
 pub mod metrics;
 pub mod openapi;
