@@ -5,6 +5,7 @@
 //! or server-side printed Tables, patches by Content-Type, watches' starting points, and
 //! `Status` errors with upstream's reasons and codes).
 
+pub mod aggregated_discovery;
 pub mod body;
 pub mod discovery;
 pub mod exec;
@@ -104,6 +105,18 @@ pub struct WatchRequest {
 pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> HttpResponse {
     let Some(target) = path::parse(request.path) else { return not_found_path() };
     let store = sim.store();
+    if request.method == "GET" && aggregated_discovery::wanted(request.accept) {
+        let aggregated = match &target {
+            Target::CoreVersions => Some(aggregated_discovery::core(store)),
+            Target::Groups => Some(aggregated_discovery::groups(store)),
+            _ => None,
+        };
+        if let Some(document) = aggregated {
+            let mut answer = HttpResponse::json(200, &document);
+            answer.content_type = aggregated_discovery::MEDIA_TYPE;
+            return answer;
+        }
+    }
     let document = match &target {
         Target::Version => Some(discovery::version()),
         Target::CoreVersions => Some(discovery::core_versions()),
