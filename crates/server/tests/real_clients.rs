@@ -167,6 +167,43 @@ fn exec_logs_and_watches_reach_the_lab() {
     assert!(watched.lines().any(|l| l.starts_with("MODIFIED") && l.contains("Running")), "{watched}");
 }
 
+/// Runs `kubectl ARGS` for `seconds`, then stops it: what it printed by then.
+fn for_a_while(up: &Up, kubectl: &std::path::Path, args: &[&str], seconds: f64) -> String {
+    let child = Command::new(kubectl)
+        .arg("--kubeconfig")
+        .arg(&up.kubeconfig)
+        .args(args)
+        .env("HOME", &up.dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs_f64(seconds));
+    let _ = Command::new("kill").arg(child.id().to_string()).status();
+    let output = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr)
+}
+
+#[test]
+fn attach_and_a_followed_log_stream_what_the_main_process_prints() {
+    let Some(kubectl) = oracle() else { return };
+    let up = Up::start("attach");
+    let run = |args: &str| up.kubectl(&kubectl, args, None);
+    run("run ticker --image=busybox:1.37 -- sh -c 'i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done'");
+    let (waited, ok) = run("wait --for=condition=Ready pod/ticker --timeout=60s");
+    assert!(ok, "{waited}");
+    std::thread::sleep(Duration::from_secs(2));
+    let followed = for_a_while(&up, &kubectl, &["logs", "-f", "ticker"], 3.0);
+    assert!(followed.starts_with("tick 1\ntick 2\n"), "logs -f starts from the first line: {followed}");
+    let ticks =
+        |text: &str| text.lines().filter_map(|l| l.strip_prefix("tick ")?.parse::<u32>().ok()).collect::<Vec<_>>();
+    assert!(ticks(&followed).len() >= 4, "and goes on as the process prints: {followed}");
+    let attached = for_a_while(&up, &kubectl, &["attach", "ticker"], 3.0);
+    let seen = ticks(&attached);
+    assert!(seen.len() >= 2, "attach streams the output: {attached}");
+    assert!(seen[0] > 3, "from the moment of attaching, not the log's start: {attached}");
+}
+
 #[test]
 fn the_python_client_creates_watches_scales_and_reads_events() {
     let Some(python) = oracle_python() else { return };
@@ -176,4 +213,42 @@ fn the_python_client_creates_watches_scales_and_reads_events() {
     let printed = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{printed}{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(printed, "created web replicas 2\nrunning 2\nscaled to 3\nevent 2 to 3\n");
+}
+
+/// Server-side apply as kubectl drives it: the apply owns its fields, `kubectl scale` takes
+/// `spec.replicas` (as manager `kubectl`, through the scale subresource), a second apply
+/// that would change it is refused with the API server's conflict and kubectl's advice, and
+/// `--force-conflicts` takes the field back.
+#[test]
+fn server_side_apply_owns_fields_and_reports_conflicts() {
+    let Some(kubectl) = oracle() else { return };
+    let up = Up::start("ssa");
+    let run = |args: &str| up.kubectl(&kubectl, args, None);
+    let apply = |args: &str| up.kubectl(&kubectl, args, Some(DEPLOYMENT));
+    assert_eq!(apply("apply --server-side -f -"), ("deployment.apps/web serverside-applied\n".to_string(), true));
+    assert_eq!(run("scale deployment web --replicas=5"), ("deployment.apps/web scaled\n".to_string(), true));
+
+    let (refused, ok) = apply("apply --server-side -f -");
+    assert!(!ok, "{refused}");
+    let conflict = "error: Apply failed with 1 conflict: conflict with \"kubectl\" with subresource \"scale\" using apps/v1: .spec.replicas\nPlease review the fields above--they currently have other managers. Here\nare the ways you can resolve this warning:\n* If you intend to manage all of these fields, please re-run the apply\n  command with the `--force-conflicts` flag.\n";
+    assert!(refused.starts_with(conflict), "{refused}");
+    assert!(
+        refused.ends_with("See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts\n"),
+        "{refused}"
+    );
+    let (replicas, _) = run("get deployment web -o jsonpath={.spec.replicas}");
+    assert_eq!(replicas, "5");
+
+    let forced = apply("apply --server-side --force-conflicts -f -");
+    assert_eq!(forced, ("deployment.apps/web serverside-applied\n".to_string(), true));
+    let (replicas, _) = run("get deployment web -o jsonpath={.spec.replicas}");
+    assert_eq!(replicas, "2");
+
+    let (plain, _) = run("get deployment web -o yaml");
+    assert!(!plain.contains("managedFields"), "{plain}");
+    let (shown, ok) = run("get deployment web -o yaml --show-managed-fields");
+    assert!(ok && shown.contains("  managedFields:\n  - apiVersion: apps/v1\n    fieldsType: FieldsV1\n"), "{shown}");
+    assert!(shown.contains("    manager: kubectl\n    operation: Apply\n"), "{shown}");
+    assert!(shown.contains("        f:replicas: {}\n"), "{shown}");
+    assert!(!shown.contains("subresource: scale"), "the scaler lost its only field: {shown}");
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 pub const PROTOCOL: &str = "v5.channel.k8s.io";
 const STDIN: u8 = 0;
-const STDOUT: u8 = 1;
+pub(super) const STDOUT: u8 = 1;
 const STATUS: u8 = 3;
 const CLOSE: u8 = 255;
 /// The longest line an interactive shell keeps before running it.
@@ -51,7 +51,7 @@ pub fn serve(upgrade: WebSocketUpgrade, served: ServedLab, session: Session) -> 
     })
 }
 
-fn frame(stream: u8, bytes: &[u8]) -> Message {
+pub(super) fn frame(stream: u8, bytes: &[u8]) -> Message {
     let mut data = Vec::with_capacity(bytes.len() + 1);
     data.push(stream);
     data.extend_from_slice(bytes);
@@ -59,11 +59,11 @@ fn frame(stream: u8, bytes: &[u8]) -> Message {
 }
 
 /// A terminal wants `\r\n` where a program printed `\n`.
-fn for_terminal(text: &str, tty: bool) -> String {
+pub(super) fn for_terminal(text: &str, tty: bool) -> String {
     if tty { text.replace('\n', "\r\n") } else { text.to_string() }
 }
 
-async fn finish(socket: &mut WebSocket, status: &Value) -> Result<(), axum::Error> {
+pub(super) async fn finish(socket: &mut WebSocket, status: &Value) -> Result<(), axum::Error> {
     socket.send(frame(STATUS, status.to_string().as_bytes())).await?;
     let close = CloseFrame { code: close_code::NORMAL, reason: "".into() };
     socket.send(Message::Close(Some(close))).await

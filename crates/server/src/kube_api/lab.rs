@@ -52,6 +52,8 @@ pub struct ExecTarget {
     pub namespace: String,
     pub pod: String,
     pub container: Option<String>,
+    /// `attach` rather than `exec`.
+    pub attach: bool,
 }
 
 /// What the lab's thread is asked to do.

@@ -4,6 +4,7 @@
 //! JSON line per event, in a chunked response, until the client goes or `timeoutSeconds`
 //! passes.
 
+pub mod attach;
 pub mod certificates;
 pub mod clock;
 pub mod exec;
@@ -145,6 +146,7 @@ fn exec_target(parts: &axum::http::request::Parts, user: &Arc<UserInfo>) -> Opti
         namespace: path.namespace,
         pod: path.name,
         container: query.get("container").map(String::from),
+        attach: path.subresource == "attach",
     })
 }
 
@@ -159,7 +161,9 @@ async fn start_exec(
         // WebSockets.
         return status_response(400, "BadRequest", "exec needs a WebSocket upgrade (v5.channel.k8s.io)");
     };
+    let attach = target.attach;
     match served.lab.exec_target(target).await {
+        Ok(Ok(found)) if attach => attach::serve(upgrade, served, found, query.flag("tty")),
         Ok(Ok((pod, container))) => {
             let session = exec::Session {
                 pod,
