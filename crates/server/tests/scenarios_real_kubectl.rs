@@ -44,7 +44,7 @@ fn interactive(argv: &[String]) -> Option<&'static str> {
     let has = |flag: &str| argv.iter().any(|a| a == flag || *a == format!("{flag}=true"));
     match argv.first().map(String::as_str) {
         Some("edit") => Some("kubectl edit opens an editor"),
-        Some("port-forward") => Some("kubectl port-forward tunnels SPDY, which the lab does not speak yet"),
+        Some("port-forward") => Some("port-forward runs until stopped (tests/port_forward.rs drives it)"),
         _ if has("-w") || has("--watch") || has("--watch-only") => Some("a watch runs until stopped"),
         _ => None,
     }
