@@ -167,6 +167,38 @@ fn exec_logs_and_watches_reach_the_lab() {
     assert!(watched.lines().any(|l| l.starts_with("MODIFIED") && l.contains("Running")), "{watched}");
 }
 
+#[test]
+fn diff_and_explain_answer_as_against_a_cluster() {
+    let Some(kubectl) = oracle() else { return };
+    let up = Up::start("diff");
+    up.kubectl(&kubectl, "apply -f -", Some(DEPLOYMENT));
+    let changed = DEPLOYMENT.replace("hello:v1", "hello:v2");
+    let (diff, same) = up.kubectl(&kubectl, "diff -f -", Some(&changed));
+    assert!(!same, "kubectl diff exits 1 when the live object differs: {diff}");
+    let changes: Vec<&str> =
+        diff.lines().filter(|l| l.starts_with(['-', '+']) && !l.starts_with("---") && !l.starts_with("+++")).collect();
+    assert_eq!(
+        changes,
+        ["-  generation: 1", "+  generation: 2", "-      - image: hello:v1", "+      - image: hello:v2"],
+        "{diff}"
+    );
+    let (unchanged, same) = up.kubectl(&kubectl, "diff -f -", Some(DEPLOYMENT));
+    assert!(same && unchanged.is_empty(), "{unchanged}");
+    let (image, _) = up.kubectl(&kubectl, "get deploy web -o jsonpath={.spec.template.spec.containers[0].image}", None);
+    assert_eq!(image, "hello:v1", "diff changed nothing (a server-side dry run)");
+
+    // explain reads the lab's OpenAPI; the lab's own kubectl reads its own schema: the same text.
+    let (real, ok) = up.kubectl(&kubectl, "explain deployment.spec.strategy", None);
+    assert!(ok, "{real}");
+    let own = up.owner_call("POST", "/kubelab/run", "kubectl explain deployment.spec.strategy");
+    assert_eq!(real, own);
+    assert!(
+        real.contains("FIELD: strategy <DeploymentStrategy>")
+            && real.contains("rollingUpdate\t<RollingUpdateDeployment>"),
+        "{real}"
+    );
+}
+
 /// Runs `kubectl ARGS` for `seconds`, then stops it: what it printed by then.
 fn for_a_while(up: &Up, kubectl: &std::path::Path, args: &[&str], seconds: f64) -> String {
     let child = Command::new(kubectl)

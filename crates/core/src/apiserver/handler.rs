@@ -2,6 +2,7 @@
 //! create, update, patch and delete run the admission chain), as kube-apiserver's handler
 //! chain does (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers`).
 
+use super::dry_run;
 use super::patch::{self, PatchType};
 use super::request::{Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
@@ -26,11 +27,7 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
         request.namespace.clear();
     }
     if request.options.dry_run && !matches!(request.verb, Verb::Get | Verb::List | Verb::Watch) {
-        // Admitted, validated and answered as if stored, on a copy that is then dropped.
-        let mut scratch = store.clone();
-        scratch.stop_trace();
-        request.options.dry_run = false;
-        return serve(&mut scratch, request);
+        return dry_run::serve(store, request, serve);
     }
     let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
     match request.verb {

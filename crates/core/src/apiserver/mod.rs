@@ -6,6 +6,7 @@
 //! authorizer and admission chain (`store/authorizer.rs`, `store/admission/`).
 
 pub mod client;
+pub mod dry_run;
 pub mod handler;
 pub mod patch;
 pub mod request;

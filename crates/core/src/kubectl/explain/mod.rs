@@ -142,7 +142,8 @@ fn explain(store: &crate::store::Store, args: &Args) -> Result<String, String> {
         return Ok(format!("{}\n    \n", text.trim_end()));
     };
     {
-        text.push_str("\nFIELDS:\n");
+        // plaintext.tmpl indents after the description's last line break: a line of 4 spaces.
+        text.push_str("    \nFIELDS:\n");
         if args.switch("recursive") {
             recursive(schema, type_def, 1, &mut text);
         } else {
