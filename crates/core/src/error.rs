@@ -142,6 +142,13 @@ pub enum ApiError {
         name: String,
         message: String,
     },
+    /// A server-side apply that would change fields other managers own: the message and,
+    /// per field, its path and `conflict with "<manager>" …` (Status causes of type
+    /// `FieldManagerConflict`).
+    ApplyConflict {
+        message: String,
+        causes: Vec<(String, String)>,
+    },
     /// `The Deployment "hello" is invalid: …`
     Invalid {
         kind: String,
@@ -186,7 +193,7 @@ impl ApiError {
         match self {
             ApiError::NotFound { .. } => "NotFound",
             ApiError::AlreadyExists { .. } => "AlreadyExists",
-            ApiError::Conflict { .. } => "Conflict",
+            ApiError::Conflict { .. } | ApiError::ApplyConflict { .. } => "Conflict",
             ApiError::Invalid { .. } => "Invalid",
             ApiError::BadRequest { .. } => "BadRequest",
             ApiError::Forbidden { .. } => "Forbidden",
@@ -202,7 +209,7 @@ impl ApiError {
     pub fn http_status(&self) -> u16 {
         match self {
             ApiError::NotFound { .. } => 404,
-            ApiError::AlreadyExists { .. } | ApiError::Conflict { .. } => 409,
+            ApiError::AlreadyExists { .. } | ApiError::Conflict { .. } | ApiError::ApplyConflict { .. } => 409,
             ApiError::Invalid { .. } => 422,
             ApiError::BadRequest { .. } => 400,
             ApiError::Forbidden { .. } => 403,
@@ -224,6 +231,7 @@ impl ApiError {
             }
             ApiError::Invalid { kind, name, causes } => invalid_message(kind, name, causes),
             ApiError::BadRequest { message }
+            | ApiError::ApplyConflict { message, .. }
             | ApiError::Forbidden { message }
             | ApiError::MethodNotAllowed { message }
             | ApiError::TooManyRequests { message }

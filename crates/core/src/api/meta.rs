@@ -165,6 +165,10 @@ pub struct ObjectMeta {
     pub owner_references: Vec<OwnerReference>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub finalizers: Vec<String>,
+    /// Who owns which fields (server-side apply); kept only for writes made through the API
+    /// with a field manager (see `apiserver::managed_fields`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub managed_fields: Vec<super::managed_fields_entry::ManagedFieldsEntry>,
 }
 
 fn is_zero(n: &i64) -> bool {

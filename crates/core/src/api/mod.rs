@@ -23,6 +23,7 @@ pub mod intstr;
 pub mod label_selector;
 pub mod labels;
 pub mod lease;
+pub mod managed_fields_entry;
 pub mod meta;
 pub mod namespace;
 pub mod node;

@@ -3,6 +3,7 @@
 //! chain does (`staging/src/k8s.io/apiserver/pkg/endpoints/handlers`).
 
 use super::dry_run;
+use super::field_manager;
 use super::patch::{self, PatchType};
 use super::request::{Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
@@ -38,12 +39,14 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
             Ok(Response::Watch(WatchStart { kind, resource_version: store.resource_version() }))
         }
         Verb::Create => {
-            let object = body_for(&mut request, kind)?;
+            let mut object = body_for(&mut request, kind)?;
+            field_manager::on_write(store, &request, kind, &mut object);
             store.create_object(object).map(Response::Object)
         }
         Verb::Update => {
             let status = request.subresource == "status";
-            let object = body_for(&mut request, kind)?;
+            let mut object = body_for(&mut request, kind)?;
+            field_manager::on_write(store, &request, kind, &mut object);
             if status { kinds::dispatch_update_status(store, object) } else { store.update_object(object) }
                 .map(Response::Object)
         }
@@ -52,8 +55,13 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
             store.authorize("patch", kind, namespace, name, &request.subresource)?;
             let status = request.subresource == "status";
             match request.options.patch_type {
-                PatchType::Merge => kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status),
-                other => patch_live(store, (kind, namespace, name), other, &patch, status),
+                PatchType::Merge => {
+                    let patch = field_manager::merge_patch_with_managed_fields(store, &request, kind, patch);
+                    let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
+                    kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status)
+                }
+                PatchType::Apply if !status => apply(store, &request, kind, &patch),
+                _ => patch_live(store, &request, kind, &patch),
             }
             .map(Response::Object)
         }
@@ -61,33 +69,44 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
     }
 }
 
-/// A strategic, JSON or apply patch: applied to the live object, which is then updated as a
-/// whole (conflicting with a write in between, as upstream's patcher retries). Server-side
-/// apply creates what does not exist yet.
-fn patch_live(
-    store: &mut Store,
-    (kind, namespace, name): (Kind, &str, &str),
-    patch_type: PatchType,
-    patch: &serde_json::Value,
-    status: bool,
-) -> Result<Object, ApiError> {
-    let live = match store.get_object(kind, namespace, name) {
-        Ok(live) => live,
-        Err(ApiError::NotFound { .. }) if patch_type == PatchType::Apply && !status => {
-            let mut object = crate::api::codec::decode(patch.clone()).map_err(|e| bad_request(&e.to_string()))?;
-            if object.metadata().namespace.is_empty() && kind.info().namespaced {
-                object.metadata_mut().namespace = namespace.to_string();
-            }
-            return store.create_object(object);
-        }
-        Err(error) => return Err(error),
-    };
-    let patched = patch::apply(patch_type, &live.to_json_value(), patch)?;
-    let object = crate::api::codec::decode(patched).map_err(|e| bad_request(&e.to_string()))?;
+/// A strategic or JSON patch (or an apply to status): applied to the live object, which is
+/// then updated as a whole (conflicting with a write in between, as upstream's patcher
+/// retries).
+fn patch_live(store: &mut Store, request: &Request, kind: Kind, patch: &serde_json::Value) -> Result<Object, ApiError> {
+    let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
+    let live = store.get_object(kind, namespace, name)?;
+    let patched = patch::apply(request.options.patch_type, &live.to_json_value(), patch)?;
+    let mut object = crate::api::codec::decode(patched).map_err(|e| bad_request(&e.to_string()))?;
     if object.metadata().name != name {
         return Err(bad_request("the name of the object (patched) does not match the name on the URL"));
     }
-    if status { kinds::dispatch_update_status(store, object) } else { store.update_object(object) }
+    field_manager::on_patched(store, request, kind, &live, &mut object);
+    if request.subresource == "status" {
+        kinds::dispatch_update_status(store, object)
+    } else {
+        store.update_object(object)
+    }
+}
+
+/// Server-side apply: the configuration merged into the live object by its field manager
+/// (created when absent).
+fn apply(store: &mut Store, request: &Request, kind: Kind, config: &serde_json::Value) -> Result<Object, ApiError> {
+    let live = match store.get_object(kind, &request.namespace, &request.name) {
+        Ok(live) => Some(live),
+        Err(ApiError::NotFound { .. }) => None,
+        Err(error) => return Err(error),
+    };
+    let mut object = field_manager::apply(store, request, kind, live.as_ref(), config)?;
+    if object.metadata().name != request.name {
+        return Err(bad_request("the name of the object (patched) does not match the name on the URL"));
+    }
+    if live.is_some() {
+        return store.update_object(object);
+    }
+    if object.metadata().namespace.is_empty() && kind.info().namespaced {
+        object.metadata_mut().namespace = request.namespace.clone();
+    }
+    store.create_object(object)
 }
 
 /// Serves a read (get or list) on a store it does not change: a lesson check, a view.

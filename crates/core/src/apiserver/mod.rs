@@ -7,7 +7,9 @@
 
 pub mod client;
 pub mod dry_run;
+pub mod field_manager;
 pub mod handler;
+pub mod managed_fields;
 pub mod patch;
 pub mod request;
 pub mod response;

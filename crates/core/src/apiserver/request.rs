@@ -69,6 +69,8 @@ pub struct Options {
     /// `dryRun=All`: admitted and validated, never stored.
     pub dry_run: bool,
     pub field_manager: Option<String>,
+    /// `force=true`: a server-side apply takes the fields other managers own.
+    pub force: bool,
     pub label_selector: Selector,
     pub field_selector: FieldSelector,
     /// A list's page size (`limit`) and where the page starts (`continue`).

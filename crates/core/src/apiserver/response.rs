@@ -80,6 +80,13 @@ fn details(error: &ApiError) -> Option<Value> {
                 .collect();
             Some(json!({"name": name, "kind": kind, "causes": causes}))
         }
+        ApiError::ApplyConflict { causes, .. } => {
+            let causes: Vec<Value> = causes
+                .iter()
+                .map(|(field, message)| json!({"reason": "FieldManagerConflict", "message": message, "field": field}))
+                .collect();
+            Some(json!({"causes": causes}))
+        }
         _ => None,
     }
 }

@@ -442,6 +442,15 @@ pub fn dispatch_create(store: &mut Store, object: Object) -> Result<Object, ApiE
     with_kind!(object.kind(), T => store.create(typed::<T>(object)).map(Resource::into_object))
 }
 
+/// The object with its kind's defaults filled in, as a create or update would store it.
+pub fn dispatch_defaults(object: Object) -> Object {
+    with_kind!(object.kind(), T => {
+        let mut typed = typed::<T>(object);
+        typed.apply_defaults();
+        typed.into_object()
+    })
+}
+
 pub fn dispatch_update(store: &mut Store, object: Object) -> Result<Object, ApiError> {
     with_kind!(object.kind(), T => store.update(typed::<T>(object)).map(Resource::into_object))
 }

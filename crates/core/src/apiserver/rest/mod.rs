@@ -19,6 +19,7 @@ pub mod scale;
 pub mod table;
 pub mod watch;
 
+use super::managed_fields;
 use super::patch::PatchType;
 use super::request::{GroupVersionResource, Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
@@ -248,6 +249,10 @@ fn resource_request(
         }
         Verb::Delete => delete_options_from_body(http.body, &mut options)?,
         _ => {}
+    }
+    if options.field_manager.is_none() && options.patch_type != PatchType::Apply {
+        // Upstream names an unnamed writer after its user agent; an apply must name itself.
+        options.field_manager = Some(managed_fields::USER_AGENT_MANAGER.to_string());
     }
     let request = Request {
         user,

@@ -65,7 +65,8 @@ impl Query {
             Some("All") => true,
             Some(other) => return Err(bad(format!("Invalid dry run value: {other}"))),
         };
-        options.field_manager = self.get("fieldManager").map(String::from);
+        options.field_manager = self.get("fieldManager").filter(|m| !m.is_empty()).map(String::from);
+        options.force = self.flag("force");
         options.delete.grace_period_seconds = self.number("gracePeriodSeconds")?;
         options.delete.propagation_policy = propagation_policy(self.get("propagationPolicy").unwrap_or(""))?;
         Ok(options)

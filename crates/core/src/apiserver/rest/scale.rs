@@ -4,7 +4,9 @@
 
 use super::{HttpRequest, HttpResponse};
 use crate::api::{Kind, Object};
+use crate::apiserver::managed_fields;
 use crate::apiserver::patch::{self, PatchType};
+use crate::apiserver::{Options, Request, Response, Status, Verb};
 use crate::error::ApiError;
 use crate::sim::Sim;
 use crate::store::UserInfo;
@@ -76,9 +78,37 @@ pub fn serve(
         message: "Scale.autoscaling \"\" is invalid: spec.replicas: Required value".into(),
     })?;
     let patch = json!({"spec": {"replicas": replicas}});
-    let updated = crate::apiserver::Client::new(sim.store_mut(), user).merge_patch(kind, namespace, name, patch)?;
+    let updated = write_replicas(sim, user, (kind, namespace, name), patch, http)?;
     sim.settle();
     Ok(HttpResponse::json(200, &scale_of(&updated).ok_or_else(|| not_scalable(kind))?))
+}
+
+/// The replica count written to the object as a merge patch through the scale subresource,
+/// so its field manager (`fieldManager`, else kubectl's user-agent name) owns `spec.replicas`
+/// with `subresource: scale`, as upstream's ScaleREST records it.
+fn write_replicas(
+    sim: &mut Sim,
+    user: Arc<UserInfo>,
+    (kind, namespace, name): (Kind, &str, &str),
+    patch: Value,
+    http: &HttpRequest<'_>,
+) -> Result<Object, ApiError> {
+    let query = super::query::Query::parse(http.query);
+    let manager = query.get("fieldManager").filter(|m| !m.is_empty()).unwrap_or(managed_fields::USER_AGENT_MANAGER);
+    let options = Options {
+        patch: Some(patch),
+        patch_type: PatchType::Merge,
+        field_manager: Some(manager.to_string()),
+        dry_run: query.get("dryRun") == Some("All"),
+        ..Options::default()
+    };
+    let request =
+        Request::new(user, Verb::Patch, kind).namespace(namespace).name(name).subresource("scale").options(options);
+    match crate::apiserver::handle(sim.store_mut(), request) {
+        Response::Object(object) => Ok(object),
+        Response::Status(Status(error)) => Err(error),
+        _ => Err(ApiError::BadRequest { message: "the scale write answered no object".into() }),
+    }
 }
 
 fn not_scalable(kind: Kind) -> ApiError {
