@@ -4,13 +4,16 @@
 // the join code and completes a task in lesson 1; the dashboard shows it without a reload; the
 // instructor pushes `lab node power-off node-2` and the learner's lab runs it (transcript line,
 // then node-2 NotReady once time passes); the instructor replays the learner's lab read-only;
-// the learner resumes at their step after a reload and on a second device (resume code).
+// the learner resumes at their step after a reload and on a second device (resume code); the
+// instructor hosts a live lab, a learner watches it, and the instructor's own kubectl (the
+// kubeconfig the lab's page offers) scales a Deployment that both pages then draw.
 // Screenshots per step go to target/e2e-artifacts/class-*.png. Exits non-zero naming the
 // failed step.
 //
 // Needs: target/debug/kubelab (cargo test --workspace --no-run builds it), the bundle (scripts/build-web.sh),
 // chromium and playwright-core (scripts/setup.sh). Usage: node tests/e2e/class.mjs
 
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -48,6 +51,13 @@ async function step(name, body, pages) {
   await snap(`class-${String(shot).padStart(2, "0")}-${name}`);
   steps.push(`  ok  ${name} (${Date.now() - start} ms)`);
   console.log(steps.at(-1));
+}
+
+// Both pages draw the same pods.
+async function sameCluster(one, other) {
+  const pods = async (page) => (await page.locator("li[data-pod]").allInnerTexts()).join("|");
+  const [mine, theirs] = [await pods(one), await pods(other)];
+  if (mine !== theirs) fail(`the two browsers show different clusters:\n  ${mine}\n  ${theirs}`);
 }
 
 async function type(page, command) {
@@ -301,9 +311,31 @@ try {
     await teacher.press("#hosted-lab-input", "Enter");
     await learner.locator("#terminal-output", { hasText: "node/node-1 powered off" }).waitFor()
       .catch(() => fail("the learner did not see the instructor's next command"));
-    const same = async (page) => (await page.locator("li[data-pod]").allInnerTexts()).join("|");
-    const [mine, theirs] = [await same(teacher), await same(learner)];
-    if (mine !== theirs) fail(`the two browsers show different clusters:\n  ${mine}\n  ${theirs}`);
+    await sameCluster(teacher, learner);
+  }, { teacher, learner });
+
+  await step("real-kubectl-changes-the-live-lab", async () => {
+    const kubectl = path.join(root, "target/oracle/kubectl-1.36/bin/kubectl");
+    if (!fs.existsSync(kubectl)) {
+      console.log("  (skipped: kubectl 1.36 is not installed; make setup installs it)");
+      return;
+    }
+    await teacher.getByRole("button", { name: "Use your own kubectl" }).click();
+    const link = teacher.getByRole("link", { name: "Download the kubeconfig" });
+    await link.waitFor().catch(() => fail("the lab offers no kubeconfig"));
+    const href = await link.getAttribute("href");
+    const config = path.join(dataDir, "teacher.kubeconfig");
+    fs.writeFileSync(config, Buffer.from(href.split(",")[1], "base64"));
+    const scaled = execFileSync(kubectl, ["--kubeconfig", config, "scale", "deployment", "web", "--replicas=5"],
+      { env: { ...process.env, HOME: dataDir } }).toString();
+    if (scaled !== "deployment.apps/web scaled\n") fail(`kubectl scale printed ${JSON.stringify(scaled)}`);
+    for (const [who, page] of Object.entries({ teacher, learner })) {
+      await page.locator("li[data-pod^='web-']").nth(4).waitFor()
+        .catch(() => fail(`the ${who}'s page does not draw the five pods kubectl asked for`));
+    }
+    await learner.locator("#terminal-output", { hasText: "deployments/web/scale" }).waitFor()
+      .catch(() => fail("the transcript does not say what kubectl did"));
+    await sameCluster(teacher, learner);
   }, { teacher, learner });
 
   if (pageErrors.length > 0) fail(`the pages logged errors:\n  ${pageErrors.join("\n  ")}`);

@@ -7,49 +7,10 @@ mod support;
 
 use kubelab_core::lesson::{Lesson, LessonLab};
 use serde_json::json;
-use support::up::{oracle, split};
+use support::up::{HELLO_DEPLOYMENT, kubectl_with, oracle};
 use support::{Http, Server, temp_dir};
 
-const DEPLOYMENT: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: hello:v1
-";
-
-fn kubectl(kubectl: &std::path::Path, config: &std::path::Path, args: &str, stdin: Option<&str>) -> (String, bool) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(kubectl)
-        .arg("--kubeconfig")
-        .arg(config)
-        .args(split(args))
-        .env("HOME", config.parent().unwrap())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    }
-    drop(child.stdin.take());
-    let output = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr),
-        output.status.success(),
-    )
-}
+const DEPLOYMENT: &str = HELLO_DEPLOYMENT;
 
 /// Signs up an instructor, opens a class and a hosted lab, and joins one learner: the
 /// instructor's cookie, the learner's, and the lab's id.
@@ -88,7 +49,7 @@ async fn kubectl_reaches_a_hosted_lab_and_its_changes_replay() {
 
     let blocking = |config: std::path::PathBuf, args: &'static str, stdin: Option<&'static str>| {
         let oracle = oracle.clone();
-        tokio::task::spawn_blocking(move || kubectl(&oracle, &config, args, stdin))
+        tokio::task::spawn_blocking(move || kubectl_with(&oracle, &config, args, stdin))
     };
     let (nodes, ok) = blocking(owner.clone(), "get nodes -o name", None).await.unwrap();
     assert!(ok, "{nodes}");

@@ -8,24 +8,9 @@ mod support;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use support::up::{Up, oracle, oracle_python, split};
+use support::up::{HELLO_DEPLOYMENT, Up, oracle, oracle_python, split};
 
-const DEPLOYMENT: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: hello:v1
-";
+const DEPLOYMENT: &str = HELLO_DEPLOYMENT;
 
 #[test]
 fn kubectl_1_36_drives_a_lab() {

@@ -32,6 +32,8 @@ use tokens::{Bearer, Role, Tokens, TooMany, WatchSlot};
 
 /// The largest request body the API server reads (upstream's 3 MiB).
 pub const MAX_BODY: usize = 3 * 1024 * 1024;
+/// How much of a too-large body is read (and dropped) before the refusal is sent.
+const DRAIN_MAX: usize = 4 * MAX_BODY;
 /// How often an open watch asks the lab for new events.
 const WATCH_POLL: Duration = Duration::from_millis(200);
 /// A watch with no timeoutSeconds ends after this long (kube-apiserver's --min-request-timeout
@@ -85,14 +87,10 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
     if let Some(target) = port_forward::target_of(&parts, &user) {
         return port_forward::start(served, parts, target).await;
     }
-    let body = match axum::body::to_bytes(body, MAX_BODY).await {
+    let body = match read_body(body).await {
         Ok(body) => body,
-        Err(_) => {
-            let message = format!("Request entity too large: limit is {MAX_BODY}");
-            return status_response(413, "RequestEntityTooLarge", &message);
-        }
+        Err(refused) => return refused,
     };
-    let body = body.to_vec();
     let text = |name: header::HeaderName| {
         parts.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string()
     };
@@ -130,6 +128,29 @@ async fn open_watch(
         Ok(Err(refused)) => respond(refused),
         Err(_) => stopped(),
     }
+}
+
+/// The request's body, at most `MAX_BODY`. A longer one is refused as the API server refuses
+/// it, after reading on (up to `DRAIN_MAX`) so that the client, still sending, reads the answer
+/// rather than a broken connection.
+async fn read_body(body: Body) -> Result<Vec<u8>, Response> {
+    use futures_util::StreamExt;
+    let mut stream = body.into_data_stream();
+    let (mut bytes, mut seen) = (Vec::new(), 0usize);
+    while let Some(chunk) = stream.next().await {
+        let Ok(chunk) = chunk else { break };
+        seen += chunk.len();
+        if seen <= MAX_BODY {
+            bytes.extend_from_slice(&chunk);
+        } else if seen > DRAIN_MAX {
+            break;
+        }
+    }
+    if seen > MAX_BODY {
+        let message = format!("Request entity too large: limit is {MAX_BODY}");
+        return Err(status_response(413, "RequestEntityTooLarge", &message));
+    }
+    Ok(bytes)
 }
 
 /// An exec or attach request: `…/namespaces/<ns>/pods/<name>/exec`.

@@ -21,6 +21,42 @@ pub fn oracle() -> Option<PathBuf> {
     None
 }
 
+/// Two replicas of `hello:v1`, the Deployment the real-client tests apply.
+pub const HELLO_DEPLOYMENT: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: hello:v1
+";
+
+/// Runs kubectl with a kubeconfig (its folder the HOME, so caches start empty), `stdin` fed to
+/// it: stdout then stderr, and whether it succeeded.
+pub fn kubectl_with(kubectl: &Path, config: &Path, args: &str, stdin: Option<&str>) -> (String, bool) {
+    let mut command = Command::new(kubectl);
+    command.arg("--kubeconfig").arg(config).args(split(args));
+    let home = config.parent().unwrap_or(Path::new("."));
+    command.env("HOME", home).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    if let Some(text) = stdin {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr);
+    (text, output.status.success())
+}
+
 /// `kubelab up` on a free loopback port, its kubeconfig in a fresh directory.
 pub struct Up {
     child: Child,
@@ -61,18 +97,7 @@ impl Up {
 
     /// As `kubectl`, with another kubeconfig (another user's token).
     pub fn kubectl_with(&self, config: &Path, kubectl: &Path, args: &str, stdin: Option<&str>) -> (String, bool) {
-        let mut command = Command::new(kubectl);
-        command.arg("--kubeconfig").arg(config).args(split(args));
-        command.env("HOME", &self.dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = command.spawn().unwrap();
-        if let Some(text) = stdin {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-        }
-        drop(child.stdin.take());
-        let output = child.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr);
-        (text, output.status.success())
+        kubectl_with(kubectl, config, args, stdin)
     }
 }
 
