@@ -333,7 +333,7 @@ try {
       await page.locator("li[data-pod^='web-']").nth(4).waitFor()
         .catch(() => fail(`the ${who}'s page does not draw the five pods kubectl asked for`));
     }
-    await learner.locator("#terminal-output", { hasText: "deployments/web/scale" }).waitFor()
+    await learner.locator("#terminal-output", { hasText: "deployments.apps/web/scale -n default" }).waitFor()
       .catch(() => fail("the transcript does not say what kubectl did"));
     await sameCluster(teacher, learner);
   }, { teacher, learner });

@@ -81,13 +81,30 @@ fn run_recorded(lab: &mut LessonLab, line: String, recorder: &dyn Recorder) -> H
     answer
 }
 
-/// How the transcript shows a client's write: who, the method and the path, without the body.
+/// How the transcript shows a client's write: who, the method and what it names, kubectl's
+/// way (`# ada: PATCH deployments.apps/web/scale -n default`), without the body.
 fn summary_of(line: &str) -> String {
+    use kubelab_core::apiserver::rest::path::{Target, parse};
     let words = kubelab_core::script::words::split(line).unwrap_or_default();
     let user = words.iter().skip_while(|w| *w != "--user").nth(1).cloned().unwrap_or_default();
     let method_at = words.iter().position(|w| w.chars().all(|c| c.is_ascii_uppercase())).unwrap_or(words.len());
-    let target = words.get(method_at + 1).map(|t| t.split('?').next().unwrap_or(t)).unwrap_or_default();
-    format!("# {user}: {} {target}", words.get(method_at).map(String::as_str).unwrap_or_default())
+    let method = words.get(method_at).map(String::as_str).unwrap_or_default();
+    let path = words.get(method_at + 1).map(|t| t.split('?').next().unwrap_or(t)).unwrap_or_default();
+    let named = match parse(path) {
+        Some(Target::Resource(r)) => {
+            let mut named = if r.group.is_empty() { r.resource.clone() } else { format!("{}.{}", r.resource, r.group) };
+            for part in [&r.name, &r.subresource].into_iter().filter(|p| !p.is_empty()) {
+                named.push('/');
+                named.push_str(part);
+            }
+            if !r.namespace.is_empty() {
+                named.push_str(&format!(" -n {}", r.namespace));
+            }
+            named
+        }
+        _ => path.to_string(),
+    };
+    format!("# {user}: {method} {named}")
 }
 
 /// Lets virtual time catch up with the wall clock, as a `sleep` kept with the scripts.
@@ -116,6 +133,8 @@ mod tests {
     #[test]
     fn a_write_is_shown_by_who_sent_it_and_where() {
         let line = "lab api --user 'alice' --group 'system:authenticated' 'POST' '/api/v1/namespaces/default/configmaps?fieldManager=kubectl' 'application/json' e30=";
-        assert_eq!(summary_of(line), "# alice: POST /api/v1/namespaces/default/configmaps");
+        assert_eq!(summary_of(line), "# alice: POST configmaps -n default");
+        let scale = "lab api --user 'ada' 'PATCH' '/apis/apps/v1/namespaces/default/deployments/web/scale' 'application/merge-patch+json' e30=";
+        assert_eq!(summary_of(scale), "# ada: PATCH deployments.apps/web/scale -n default");
     }
 }
