@@ -26,8 +26,9 @@ declare -A MAX_LEN=(
   [lesson_yaml]=20480
   [exec_shell]=2048
   [wire_bodies]=8192
+  [api_requests]=8192
 )
-TARGETS=(manifest_apply kubectl_args sim_script lesson_yaml exec_shell wire_bodies)
+TARGETS=(manifest_apply kubectl_args sim_script lesson_yaml exec_shell wire_bodies api_requests)
 
 # One input may take 10 s and 2 GiB before libFuzzer calls it a hang or an out-of-memory: the
 # core must refuse or bound any input well within that.
