@@ -1,7 +1,8 @@
 //! A hosted lab's Kubernetes API, served on the lab's own thread. What changes the lab is run
 //! as a script line and kept with the lab's scripts: a write as `lab api …` (the request as the
 //! client sent it), the wall clock's advance as `sleep …`. So every watcher and every replay
-//! of the lab sees what real clients did, at the moment they did it. Reads and watches are
+//! of the lab sees what real clients did, at the moment they did it; a command run through
+//! exec is a `lab api-exec` line for the same reason. Reads, watches, logs and attach are
 //! served from the simulation directly: they change nothing.
 
 use crate::kube_api::lab::{self, Clock, Work};
@@ -50,14 +51,21 @@ pub fn turn(lab: &mut LessonLab, clock: &mut WallClock, work: Work, recorder: &d
             };
             let _ = reply.send(answer);
         }
-        work @ (Work::Serve(..) | Work::Open(..) | Work::Poll(..) | Work::Close(..) | Work::Follow(..)) => {
+        Work::Exec(run, reply) => {
+            let target = (run.pod.metadata.namespace.as_str(), run.pod.metadata.name.as_str(), run.container.as_str());
+            let line = lab_api::exec_line(&run.user, target, &run.argv);
+            let answer = if recorder.has_room(line.len()) { run_exec(lab, line, recorder) } else { log_full_exec() };
+            let _ = reply.send(answer);
+        }
+        work @ (Work::Serve(..)
+        | Work::Open(..)
+        | Work::Poll(..)
+        | Work::Close(..)
+        | Work::Follow(..)
+        | Work::ExecTarget(..)) => {
             // Reads change nothing; served as a paused lab serves them (no time passes here).
             let mut anchor = (lab.sim().now(), Instant::now());
             lab::turn(lab.sim_mut(), (&mut Clock::Paused, &mut anchor), work);
-        }
-        Work::ExecTarget(_, reply) => {
-            let message = "exec and attach reach a hosted lab's pods from its terminal in the browser; `kubelab up` serves them to kubectl";
-            let _ = reply.send(Err(HttpResponse::from_error(ApiError::BadRequest { message: message.into() })));
         }
         Work::Clock(_, reply) => {
             let _ = reply.send((Clock::Running(1.0), lab.sim().now()));
@@ -79,6 +87,35 @@ fn run_recorded(lab: &mut LessonLab, line: String, recorder: &dyn Recorder) -> H
     let summary = Entry { command: summary_of(&line), output: printed, succeeded: answer.status < 400 };
     recorder.keep(line, vec![summary]);
     answer
+}
+
+/// Runs a command as its `lab api-exec` line and keeps the line: what it printed and the
+/// Status that ends the exec's stream.
+fn run_exec(lab: &mut LessonLab, line: String, recorder: &dyn Recorder) -> (String, serde_json::Value) {
+    let ran = lab.run_as_learner(&line).ok().and_then(|mut ran| ran.pop());
+    let answer = lab.sim_mut().take_api_answer().and_then(|a| serde_json::from_str::<serde_json::Value>(&a.body).ok());
+    let Some(answer) = answer else {
+        let message = ran.map(|r| r.output).unwrap_or_default();
+        return (String::new(), failure(message.trim().trim_start_matches("error: ")));
+    };
+    let printed = ran.map(|r| r.output).unwrap_or_default();
+    let user = kubelab_core::script::words::split(&line).ok().and_then(|w| w.get(3).cloned()).unwrap_or_default();
+    let summary = Entry {
+        command: format!("# {user}: kubectl exec"),
+        output: printed,
+        succeeded: answer["status"]["status"] == "Success",
+    };
+    recorder.keep(line, vec![summary]);
+    (answer["output"].as_str().unwrap_or_default().to_string(), answer["status"].clone())
+}
+
+fn log_full_exec() -> (String, serde_json::Value) {
+    (String::new(), failure("this lab's log of changes is full; start a new lab"))
+}
+
+/// The Status that ends an exec's stream when the command could not run.
+fn failure(message: &str) -> serde_json::Value {
+    serde_json::json!({"metadata": {}, "status": "Failure", "message": message, "reason": "InternalError", "code": 500})
 }
 
 /// How the transcript shows a client's write: who, the method and what it names, kubectl's

@@ -59,6 +59,20 @@ async fn kubectl_reaches_a_hosted_lab_and_its_changes_replay() {
     let (rolled, ok) = blocking(owner.clone(), "rollout status deployment/web --timeout=90s", None).await.unwrap();
     assert!(ok && rolled.ends_with("successfully rolled out\n"), "{rolled}");
 
+    // The owner runs a command in a pod; it is kept with the lab's scripts like a write.
+    let (ran, ok) = blocking(owner.clone(), "run client --image=busybox:1.37 -- sleep infinity", None).await.unwrap();
+    assert!(ok, "{ran}");
+    let (waited, ok) = blocking(owner.clone(), "wait --for=condition=Ready pod/client --timeout=60s", None).await.unwrap();
+    assert!(ok, "{waited}");
+    let (echoed, _) = blocking(owner.clone(), "exec client -- sh -c 'echo hello from $HOSTNAME'", None).await.unwrap();
+    assert_eq!(echoed, "hello from client\n");
+    let (refused, _) = blocking(viewer.clone(), "exec client -- echo hi", None).await.unwrap();
+    // kubectl words a refused exec upgrade its own way around the API server's Status.
+    assert_eq!(
+        refused,
+        "error: unable to upgrade connection: pods \"client\" is forbidden: User \"grace-hopper\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"default\"\n"
+    );
+
     let (pods, ok) = blocking(viewer.clone(), "get pods -l app=web -o name", None).await.unwrap();
     assert!(ok && pods.lines().count() == 2, "a viewer reads: {pods}");
     let (refused, _) = blocking(viewer.clone(), "delete deployment web", None).await.unwrap();
@@ -82,6 +96,7 @@ async fn kubectl_reaches_a_hosted_lab_and_its_changes_replay() {
     let scripts: Vec<String> =
         shown.body["scripts"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
     assert!(scripts.iter().any(|s| s.starts_with("lab api --user 'ada'")), "{scripts:?}");
+    assert!(scripts.iter().any(|s| s.starts_with("lab api-exec --user 'ada' -n 'default' 'client'")), "{scripts:?}");
     let replayed = replay(&scripts);
     assert_eq!(replayed, pods, "the replay has the pods the lab has");
     let _ = std::fs::remove_dir_all(&dir);

@@ -90,6 +90,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
         flags: super::lab_api::FLAGS,
         run: super::lab_api::api,
     },
+    LabVerb {
+        words: &["api-exec"],
+        usage: "lab api-exec --user NAME -n NAMESPACE POD CONTAINER -- COMMAND...",
+        flags: &[Flag::value("user", None, "Who ran it (the token's user)")],
+        run: super::lab_api::exec,
+    },
     LabVerb { words: &["traffic", "stop"], usage: "lab traffic stop", flags: &[], run: super::lab_traffic::stop },
     LabVerb {
         words: &["traffic", "show"],

@@ -38,6 +38,50 @@ pub fn api(sim: &mut Sim, args: &Args) -> Result<String, String> {
     Ok(printed)
 }
 
+/// `lab api-exec --user NAME -n NAMESPACE POD CONTAINER COMMAND-BASE64`: a command a client
+/// ran in a container through the API's exec (one command, or one line of an interactive
+/// shell), its words as a JSON array in base64 (a shell line may hold quotes, pipes, heredocs
+/// and line breaks, which mean something to a script line). Its answer, kept for the host, is
+/// `{"output": …, "status": <the Status that ends the stream>}`.
+pub fn exec(sim: &mut Sim, args: &Args) -> Result<String, String> {
+    let usage = "error: usage: lab api-exec --user NAME -n NAMESPACE POD CONTAINER COMMAND-BASE64";
+    let [pod, container, encoded] = args.positionals.as_slice() else { return Err(usage.into()) };
+    let command: Vec<String> = base64_decode(encoded)
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .ok_or("error: the command is not a base64 JSON list of words")?;
+    let namespace = args.get("namespace").unwrap_or("default");
+    let Some(found) = sim.store().try_get::<crate::api::Pod>(namespace, pod).cloned() else {
+        return Err(format!("error: pods \"{pod}\" not found"));
+    };
+    let (output, status) = rest::exec::run(sim, &found, container, &command);
+    let printed = match status["status"].as_str() {
+        Some("Success") => format!("$ {}", command.join(" ")),
+        _ => format!("$ {}: {}", command.join(" "), status["message"].as_str().unwrap_or("failed")),
+    };
+    let body = serde_json::json!({"output": output, "status": status}).to_string();
+    sim.put_api_answer(HttpResponse {
+        status: 200,
+        content_type: "application/json",
+        body,
+        stream: None,
+        warnings: Vec::new(),
+    });
+    Ok(printed)
+}
+
+/// The script line that runs `command` again in the container, as `user`.
+pub fn exec_line(user: &UserInfo, (namespace, pod, container): (&str, &str, &str), command: &[String]) -> String {
+    let words = serde_json::to_vec(command).unwrap_or_default();
+    format!(
+        "lab api-exec --user {} -n {} {} {} {}",
+        quote(&user.name),
+        quote(namespace),
+        quote(pod),
+        quote(container),
+        base64_encode(&words)
+    )
+}
+
 /// What the transcript shows of an answer: its status, and a refusal's message.
 fn summary(response: &HttpResponse) -> String {
     let message = serde_json::from_str::<serde_json::Value>(&response.body)
@@ -127,6 +171,19 @@ mod tests {
         assert_eq!(answer.body, direct.body, "the replay answers what the first run answered");
         let pods = |sim: &Sim| sim.store().list::<crate::api::Pod>(Some("default")).count();
         assert_eq!((pods(&made), pods(&replayed)), (2, 2));
+    }
+
+    #[test]
+    fn a_command_run_through_exec_is_written_down_and_run_again_by_its_line() {
+        let mut sim = Sim::new(1, &ClusterSpec::default());
+        replay(&mut sim, "kubectl run client --image=busybox:1.37 -- sleep infinity\nsleep 30s");
+        let command = ["sh".to_string(), "-c".to_string(), "echo it\\'s $HOSTNAME".to_string()];
+        let written = exec_line(&UserInfo::admin(), ("default", "client", "client"), &command);
+        assert!(written.starts_with("lab api-exec --user 'kubernetes-admin' -n 'default' 'client' 'client' WyJza"));
+        assert_eq!(replay(&mut sim, &written), "$ sh -c echo it\\'s $HOSTNAME\n");
+        let answer: serde_json::Value = serde_json::from_str(&sim.take_api_answer().unwrap().body).unwrap();
+        assert_eq!(answer["output"], "it's client\n", "the words arrive as they were sent");
+        assert_eq!(answer["status"]["status"], "Success");
     }
 
     #[test]

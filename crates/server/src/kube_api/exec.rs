@@ -5,12 +5,14 @@
 //! server echoes keys and prints busybox's `/ # ` prompt, as the real shell does).
 
 use super::ServedLab;
-use super::lab::ApiLab;
+use super::lab::{ApiLab, ExecRun};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::response::Response;
 use kubelab_core::api::Pod;
 use kubelab_core::apiserver::rest::query::Query;
+use kubelab_core::store::UserInfo;
 use serde_json::Value;
+use std::sync::Arc;
 
 pub const PROTOCOL: &str = "v5.channel.k8s.io";
 const STDIN: u8 = 0;
@@ -22,6 +24,7 @@ const MAX_LINE: usize = 64 * 1024;
 
 /// What the request asked for, read from its query string.
 pub struct Session {
+    pub user: Arc<UserInfo>,
     pub pod: Pod,
     pub container: String,
     pub command: Vec<String>,
@@ -32,6 +35,11 @@ pub struct Session {
 impl Session {
     pub fn command_of(query: &Query) -> Vec<String> {
         query.all("command").into_iter().map(String::from).collect()
+    }
+
+    /// `argv` to run in the session's container.
+    fn run(&self, argv: Vec<String>) -> ExecRun {
+        ExecRun { user: self.user.clone(), pod: self.pod.clone(), container: self.container.clone(), argv }
     }
 
     /// A shell on a terminal with nothing to run: it reads commands line by line. (Without a
@@ -79,7 +87,7 @@ async fn once(mut socket: WebSocket, lab: ApiLab, session: Session) -> Result<()
             command = vec![command[0].clone(), "-c".into(), input];
         }
     }
-    let Ok((printed, status)) = lab.exec(session.pod.clone(), session.container.clone(), command).await else {
+    let Ok((printed, status)) = lab.exec(session.run(command)).await else {
         return Ok(());
     };
     if !printed.is_empty() {
@@ -140,9 +148,7 @@ async fn shell(mut socket: WebSocket, lab: ApiLab, session: Session) -> Result<(
                     }
                     if !text.trim().is_empty() {
                         let argv = vec![session.command[0].clone(), "-c".into(), text];
-                        let Ok((printed, status)) =
-                            lab.exec(session.pod.clone(), session.container.clone(), argv).await
-                        else {
+                        let Ok((printed, status)) = lab.exec(session.run(argv)).await else {
                             return Ok(());
                         };
                         last_status = status;

@@ -56,6 +56,14 @@ pub struct ExecTarget {
     pub attach: bool,
 }
 
+/// One command to run in a container, and who asked.
+pub struct ExecRun {
+    pub user: Arc<UserInfo>,
+    pub pod: Pod,
+    pub container: String,
+    pub argv: Vec<String>,
+}
+
 /// What the lab's thread is asked to do.
 pub(crate) enum Work {
     Serve(OwnedRequest, Arc<UserInfo>, oneshot::Sender<HttpResponse>),
@@ -65,7 +73,7 @@ pub(crate) enum Work {
     Close(kubelab_core::api::Kind),
     Follow(LogFollow, oneshot::Sender<(LogFollow, String, bool)>),
     ExecTarget(ExecTarget, oneshot::Sender<Result<(Pod, String), HttpResponse>>),
-    Exec(Box<Pod>, String, Vec<String>, oneshot::Sender<(String, serde_json::Value)>),
+    Exec(Box<ExecRun>, oneshot::Sender<(String, serde_json::Value)>),
     /// Set how the clock runs; answers where virtual time stands.
     Clock(Option<Clock>, oneshot::Sender<(Clock, SimTime)>),
     /// Run scenario lines (lab verbs, sleep, the lab's own kubectl): the transcript.
@@ -146,13 +154,8 @@ impl ApiLab {
     }
 
     /// Runs a command in the container: what it printed and the Status that ends the stream.
-    pub async fn exec(
-        &self,
-        pod: Pod,
-        container: String,
-        argv: Vec<String>,
-    ) -> Result<(String, serde_json::Value), Stopped> {
-        self.ask(|reply| Work::Exec(Box::new(pod), container, argv, reply)).await
+    pub async fn exec(&self, run: ExecRun) -> Result<(String, serde_json::Value), Stopped> {
+        self.ask(|reply| Work::Exec(Box::new(run), reply)).await
     }
 
     pub async fn follow(&self, follow: LogFollow) -> Result<(LogFollow, String, bool), Stopped> {
@@ -247,8 +250,8 @@ pub(crate) fn turn(sim: &mut Sim, (clock, anchor): (&mut Clock, &mut (SimTime, I
             let found = rest::exec::target(sim, &t.user, (&t.namespace, &t.pod), t.container.as_deref());
             let _ = reply.send(found.map_err(HttpResponse::from_error));
         }
-        Work::Exec(pod, container, argv, reply) => {
-            let _ = reply.send(rest::exec::run(sim, &pod, &container, &argv));
+        Work::Exec(run, reply) => {
+            let _ = reply.send(rest::exec::run(sim, &run.pod, &run.container, &run.argv));
         }
         Work::Close(kind) => sim.store_mut().snapshots_mut().close(kind),
         Work::Clock(new, reply) => {

@@ -177,27 +177,31 @@ async fn start_exec(
     target: lab::ExecTarget,
     query: Query,
 ) -> Response {
+    // The pod, the container and the caller's right to them first: a refusal is the API
+    // server's answer whichever protocol the client tried.
+    let (attach, user) = (target.attach, target.user.clone());
+    let (pod, container) = match served.lab.exec_target(target).await {
+        Ok(Ok(found)) => found,
+        Ok(Err(refused)) => return respond(refused),
+        Err(_) => return stopped(),
+    };
     let Ok(upgrade) = upgrade else {
         // kubectl falls back to SPDY when the WebSocket upgrade is refused; the lab speaks only
-        // WebSockets.
+        // WebSockets here.
         return status_response(400, "BadRequest", "exec needs a WebSocket upgrade (v5.channel.k8s.io)");
     };
-    let attach = target.attach;
-    match served.lab.exec_target(target).await {
-        Ok(Ok(found)) if attach => attach::serve(upgrade, served, found, query.flag("tty")),
-        Ok(Ok((pod, container))) => {
-            let session = exec::Session {
-                pod,
-                container,
-                command: exec::Session::command_of(&query),
-                stdin: query.flag("stdin"),
-                tty: query.flag("tty"),
-            };
-            exec::serve(upgrade, served, session)
-        }
-        Ok(Err(refused)) => respond(refused),
-        Err(_) => stopped(),
+    if attach {
+        return attach::serve(upgrade, served, (pod, container), query.flag("tty"));
     }
+    let session = exec::Session {
+        user,
+        pod,
+        container,
+        command: exec::Session::command_of(&query),
+        stdin: query.flag("stdin"),
+        tty: query.flag("tty"),
+    };
+    exec::serve(upgrade, served, session)
 }
 
 fn stopped() -> Response {
