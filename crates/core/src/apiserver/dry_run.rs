@@ -18,7 +18,7 @@ pub fn serve(
 ) -> Result<Response, ApiError> {
     let live = request.resource.kind().and_then(|kind| {
         let object = store.get_object(kind, &request.namespace, &request.name).ok()?;
-        Some(object.metadata().resource_version.clone())
+        Some(object.metadata().resource_version)
     });
     let mut scratch = store.clone();
     scratch.stop_trace();
