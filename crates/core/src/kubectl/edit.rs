@@ -54,7 +54,8 @@ pub fn edit_with(ctx: &mut Context<'_>, kind: Kind, namespace: &str, name: &str,
         Ok(live) => live,
         Err(err) => return Output::failed(err.to_string()),
     };
-    let original = live.to_json_value();
+    // The editor shows the object without managedFields; they are put back as they were.
+    let original = super::managed_fields::omit(live.to_json_value());
     let edited = match manifest::parse_documents(new_text) {
         Ok(documents) => documents.into_iter().next(),
         Err(err) => return cancelled(&format!("error: The edited file had a syntax error: {err}")),

@@ -7,7 +7,7 @@ use super::jsonpath::Template;
 use super::output::{DocumentFormat, Output, Table};
 use super::resource_args::{self, ResourceRequest};
 use super::watch::Watch;
-use super::{Context, Verb, namespace_of, printers, sort_by};
+use super::{Context, Verb, managed_fields, namespace_of, printers, sort_by};
 use crate::api::labels::Selector;
 use crate::api::{Kind, Object};
 use crate::store::FieldSelector;
@@ -50,6 +50,7 @@ pub const VERB: Verb = Verb {
             None,
             "When using the default or custom-column output format, don't print headers (default print headers).",
         ),
+        managed_fields::SHOW_MANAGED_FIELDS,
         Flag::switch("watch", Some('w'), "After listing/getting the requested object, watch for changes."),
         Flag::switch(
             "watch-only",
@@ -147,6 +148,7 @@ pub(super) fn watch_of(store: &crate::store::Store, args: &Args) -> Result<Optio
         FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind).map_err(|e| format!("error: {e}"))?;
     watch.label_columns = Labels::of(args);
     watch.header_pending = args.switch("watch-only");
+    watch.show_managed_fields = args.switch("show-managed-fields");
     Ok(Some(watch))
 }
 
@@ -229,7 +231,11 @@ fn print(
                 out.line(format!("{}/{}", object.kind().info().singular_qualified(), object.metadata().name));
             }
         }
-        Format::Document(doc_format) => out.document(document(objects, request), doc_format),
+        Format::Document(doc_format) => {
+            let document = document(objects, request);
+            let shown = if args.switch("show-managed-fields") { document } else { managed_fields::omit(document) };
+            out.document(shown, doc_format)
+        }
         Format::JsonPath(template) => out.raw(template.execute(&document(objects, request))),
         Format::CustomColumns(columns) => emit_table(out, columns.table(objects), args.switch("no-headers")),
         Format::Table { wide } => {

@@ -29,6 +29,7 @@ pub mod jsonpath;
 pub mod kustomize;
 pub mod label;
 pub mod logs;
+pub mod managed_fields;
 pub mod output;
 pub mod patch;
 pub mod pod_shell;

@@ -71,16 +71,19 @@ pub fn parse(args: &Args) -> Result<(DryRun, Printer), String> {
 
 /// Prints one object the way the chosen printer does: `deployment.apps/hello created (dry run)`,
 /// `deployment.apps/hello`, or the whole object.
+/// Documents leave managedFields out, as kubectl's printers do by default (these verbs do not
+/// offer `--show-managed-fields` here).
 pub fn print(out: &mut Output, printer: Printer, dry_run: DryRun, object: &Value, operation: &str) {
+    let document = || super::managed_fields::omit(object.clone());
     let kind = codec::kind_of(object).ok();
     let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
     let resource = kind.map_or(String::new(), |k| k.info().singular_qualified());
     match printer {
         Printer::Operation => out.line(format!("{resource}/{name} {operation}{}", dry_run.suffix())),
         Printer::Name => out.line(format!("{resource}/{name}")),
-        Printer::Document(DocumentFormat::Yaml) => out.document(object.clone(), DocumentFormat::Yaml),
+        Printer::Document(DocumentFormat::Yaml) => out.document(document(), DocumentFormat::Yaml),
         Printer::Document(DocumentFormat::Json) if dry_run == DryRun::Client => out.line(go_struct_json(object)),
-        Printer::Document(DocumentFormat::Json) => out.document(object.clone(), DocumentFormat::Json),
+        Printer::Document(DocumentFormat::Json) => out.document(document(), DocumentFormat::Json),
     }
 }
 

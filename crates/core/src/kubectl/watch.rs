@@ -31,6 +31,8 @@ pub struct Watch {
     pub(super) label_columns: Labels,
     /// `--watch-only`: the header comes with the first row.
     pub(super) header_pending: bool,
+    /// `--show-managed-fields`: documents keep `metadata.managedFields`.
+    pub(super) show_managed_fields: bool,
     /// How far it has read the watch log.
     pub(super) informer: Informer,
     /// Widths of the table columns so far (the tabwriter never narrows them).
@@ -66,6 +68,7 @@ impl Watch {
             all_namespaces: false,
             label_columns: Labels::default(),
             header_pending: false,
+            show_managed_fields: false,
             informer: Informer::default(),
             widths: Vec::new(),
             printed: 0,
@@ -142,12 +145,12 @@ impl Watch {
 
     fn document(&mut self, object: &Object, format: super::output::DocumentFormat) -> Vec<String> {
         self.printed += 1;
+        let value = object.to_json_value();
+        let value = if self.show_managed_fields { value } else { super::managed_fields::omit(value) };
         let text = match format {
-            super::output::DocumentFormat::Yaml if self.printed > 1 => {
-                format!("---\n{}", to_yaml(&object.to_json_value()))
-            }
-            super::output::DocumentFormat::Yaml => to_yaml(&object.to_json_value()),
-            super::output::DocumentFormat::Json => to_json(&object.to_json_value()),
+            super::output::DocumentFormat::Yaml if self.printed > 1 => format!("---\n{}", to_yaml(&value)),
+            super::output::DocumentFormat::Yaml => to_yaml(&value),
+            super::output::DocumentFormat::Json => to_json(&value),
         };
         text.lines().map(String::from).collect()
     }

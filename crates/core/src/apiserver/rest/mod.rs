@@ -264,6 +264,11 @@ fn resource_request(
         body,
         options,
     };
+    // An apply that creates answers 201, as a create does (upstream patch.go's wasCreated).
+    let creates = verb == Verb::Create
+        || (request.options.patch_type == PatchType::Apply
+            && verb == Verb::Patch
+            && sim.store().get_object(kind, &request.namespace, &request.name).is_err());
     let response = super::handle(sim.store_mut(), request);
     if http.is_write() {
         // The controllers react to the write, as kubectl's own verbs let them.
@@ -276,9 +281,7 @@ fn resource_request(
             let rv = sim.store().resource_version();
             HttpResponse::json(200, &table::table(kind, &[object], sim.now(), rv, include))
         }
-        Response::Object(object) => {
-            HttpResponse::json(if verb == Verb::Create { 201 } else { 200 }, &object.to_json_value())
-        }
+        Response::Object(object) => HttpResponse::json(if creates { 201 } else { 200 }, &object.to_json_value()),
         Response::List(list) if table => {
             let mut document = table::table(kind, &list.items, sim.now(), list.resource_version, include);
             if let Some(token) = &list.continue_token {

@@ -175,3 +175,63 @@ fn a_watch_starts_where_the_list_ended() {
     let Some(Stream::Watch(start)) = watch.stream else { panic!("a watch") };
     assert_eq!((start.kind, start.after.to_string()), (Kind::Pod, rv));
 }
+
+#[test]
+fn a_create_records_its_manager_with_the_defaulted_fields_it_sent() {
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
+    let target = "/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create";
+    let created = json(&send(&mut sim, "POST", target, DEPLOYMENT));
+    let entries = &created["metadata"]["managedFields"];
+    assert_eq!(entries.as_array().map(Vec::len), Some(1), "{entries}");
+    let entry = &entries[0];
+    assert_eq!(
+        (&entry["manager"], &entry["operation"], &entry["apiVersion"], &entry["fieldsType"]),
+        (&json!("kubectl-create"), &json!("Update"), &json!("apps/v1"), &json!("FieldsV1"))
+    );
+    assert_eq!(entry["time"], created["metadata"]["creationTimestamp"]);
+    let container = json!({".": {}, "f:image": {}, "f:imagePullPolicy": {}, "f:name": {}, "f:resources": {},
+        "f:terminationMessagePath": {}, "f:terminationMessagePolicy": {}});
+    assert_eq!(entry["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"]["k:{\"name\":\"web\"}"], container);
+    assert_eq!(
+        entry["fieldsV1"]["f:spec"]["f:strategy"],
+        json!({"f:rollingUpdate": {".": {}, "f:maxSurge": {}, "f:maxUnavailable": {}}, "f:type": {}})
+    );
+    assert_eq!(entry["fieldsV1"]["f:spec"]["f:template"]["f:metadata"], json!({"f:labels": {".": {}, "f:app": {}}}));
+    assert!(entry["fieldsV1"].get("f:status").is_none() && entry["fieldsV1"].get("f:metadata").is_none());
+}
+
+#[test]
+fn an_apply_that_changes_a_scaled_replica_count_conflicts_unless_forced() {
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
+    let apply = |sim: &mut Sim, query: &str| {
+        let target = format!("/apis/apps/v1/namespaces/default/deployments/web?{query}");
+        send_with(sim, "PATCH", &target, ("application/json", "application/apply-patch+yaml"), DEPLOYMENT)
+    };
+    let created = apply(&mut sim, "fieldManager=kubectl&force=false");
+    assert_eq!(created.status, 201, "{}", created.body);
+    let scale = r#"{"spec":{"replicas":5}}"#;
+    let target = "/apis/apps/v1/namespaces/default/deployments/web/scale";
+    let scaled = send_with(&mut sim, "PATCH", target, ("application/json", "application/merge-patch+json"), scale);
+    assert_eq!(scaled.status, 200, "{}", scaled.body);
+
+    let refused = apply(&mut sim, "fieldManager=kubectl&force=false");
+    assert_eq!(
+        json(&refused),
+        json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "reason": "Conflict", "code": 409,
+            "message": "Apply failed with 1 conflict: conflict with \"kubectl\" with subresource \"scale\" using apps/v1: .spec.replicas",
+            "details": {"causes": [{"reason": "FieldManagerConflict", "field": ".spec.replicas",
+                "message": "conflict with \"kubectl\" with subresource \"scale\" using apps/v1"}]}})
+    );
+    let forced = json(&apply(&mut sim, "fieldManager=kubectl&force=true"));
+    assert_eq!(forced["spec"]["replicas"], 2);
+    let managers: Vec<&Value> =
+        forced["metadata"]["managedFields"].as_array().unwrap().iter().map(|e| &e["manager"]).collect();
+    assert_eq!(managers, [&json!("kubectl")]);
+
+    let unnamed = json(&apply(&mut sim, ""));
+    assert_eq!(unnamed["code"], 422);
+    assert_eq!(
+        unnamed["message"],
+        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"
+    );
+}
