@@ -90,6 +90,13 @@ const ROWS: &[Row] = &[
         want: "configmap/warned created\nWarning: unknown field \"dataa\"\n",
     },
     Row {
+        name: "an unknown field in a patch (kubectl patch names no fieldValidation: the server's default, Warn)",
+        who: As::Owner,
+        args: "patch configmap warned --type=merge -p {\"dataa\":{\"mode\":\"green\"}}",
+        stdin: None,
+        want: "configmap/warned patched (no change)\nWarning: unknown field \"dataa\"\n",
+    },
+    Row {
         name: "a stale resourceVersion",
         who: As::Owner,
         args: "replace -f -",

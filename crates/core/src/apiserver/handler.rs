@@ -4,6 +4,7 @@
 
 use super::dry_run;
 use super::field_manager;
+use super::field_validation;
 use super::patch::{self, PatchType};
 use super::request::{Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
@@ -54,8 +55,10 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
             let patch = request.options.patch.take().ok_or_else(|| bad_request("a patch needs a body"))?;
             store.authorize("patch", kind, namespace, name, &request.subresource)?;
             let status = request.subresource == "status";
+            // A merge patch that may drop unknown fields is decoded as the other patches are.
+            let strict = request.options.field_validation == field_validation::FieldValidation::Strict;
             match request.options.patch_type {
-                PatchType::Merge => {
+                PatchType::Merge if strict => {
                     let patch = field_manager::merge_patch_with_managed_fields(store, &request, kind, patch);
                     let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
                     kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status)
@@ -76,9 +79,15 @@ fn patch_live(store: &mut Store, request: &Request, kind: Kind, patch: &serde_js
     let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
     let live = store.get_object(kind, namespace, name)?;
     let patched = patch::apply(request.options.patch_type, &live.to_json_value(), patch)?;
-    let mut object = crate::api::codec::decode(patched).map_err(|e| bad_request(&e.to_string()))?;
+    let (mut object, dropped) = field_validation::decode(patched, request.options.field_validation)?;
+    store.warn(dropped);
     if object.metadata().name != name {
         return Err(bad_request("the name of the object (patched) does not match the name on the URL"));
+    }
+    if same_but_managed_fields(&object, &live) {
+        // Nothing changes: nothing is written and no resourceVersion spent, as etcd3's
+        // GuaranteedUpdate skips a no-op (so kubectl says `patched (no change)`).
+        return Ok(live);
     }
     field_manager::on_patched(store, request, kind, &live, &mut object);
     if request.subresource == "status" {
@@ -86,6 +95,18 @@ fn patch_live(store: &mut Store, request: &Request, kind: Kind, patch: &serde_js
     } else {
         store.update_object(object)
     }
+}
+
+/// Whether two objects differ in nothing but their managed fields.
+fn same_but_managed_fields(a: &Object, b: &Object) -> bool {
+    let without = |object: &Object| {
+        let mut value = object.to_json_value();
+        if let Some(meta) = value.get_mut("metadata").and_then(serde_json::Value::as_object_mut) {
+            meta.remove("managedFields");
+        }
+        value
+    };
+    without(a) == without(b)
 }
 
 /// Server-side apply: the configuration merged into the live object by its field manager

@@ -8,6 +8,7 @@
 pub mod client;
 pub mod dry_run;
 pub mod field_manager;
+pub mod field_validation;
 pub mod handler;
 pub mod managed_fields;
 pub mod patch;

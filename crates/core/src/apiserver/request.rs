@@ -79,6 +79,8 @@ pub struct Options {
     /// A patch's body, and how to read it (a JSON merge patch unless told).
     pub patch: Option<Value>,
     pub patch_type: super::patch::PatchType,
+    /// What a write does with fields its object's type lacks (`fieldValidation`).
+    pub field_validation: super::field_validation::FieldValidation,
     pub delete: DeleteOptions,
 }
 

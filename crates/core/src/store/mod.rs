@@ -106,6 +106,9 @@ pub struct Store {
     user: Arc<UserInfo>,
     /// Decides every request (`authorizer.rs`).
     authorizer: Arc<dyn Authorizer>,
+    /// `Warning`s for the request being served (a field `fieldValidation=Warn` dropped), until
+    /// the HTTP layer takes them.
+    warnings: Vec<String>,
 }
 
 impl Store {
@@ -128,6 +131,7 @@ impl Store {
             limits: lab_limits::LabLimits::default(),
             user: UserInfo::apiserver(),
             authorizer: Arc::new(lab_roles::LabRoles),
+            warnings: Vec::new(),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
@@ -153,6 +157,16 @@ impl Store {
     /// Whose the writes now being made are.
     pub fn user(&self) -> &Arc<UserInfo> {
         &self.user
+    }
+
+    /// Adds warnings for the request being served.
+    pub(crate) fn warn(&mut self, warnings: Vec<String>) {
+        self.warnings.extend(warnings);
+    }
+
+    /// The warnings of the request just served, once.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Replaces the authorizer (RBAC, or a test's).

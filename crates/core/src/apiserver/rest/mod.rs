@@ -9,7 +9,6 @@ pub mod aggregated_discovery;
 pub mod body;
 pub mod discovery;
 pub mod exec;
-pub mod field_validation;
 pub mod log;
 pub mod metrics;
 pub mod openapi;
@@ -19,6 +18,7 @@ pub mod scale;
 pub mod table;
 pub mod watch;
 
+use super::field_validation::{self, FieldValidation};
 use super::managed_fields;
 use super::patch::PatchType;
 use super::request::{GroupVersionResource, Request, Verb};
@@ -231,10 +231,12 @@ fn resource_request(
         }
     };
     let (mut body, mut warnings) = (None, Vec::new());
+    if matches!(verb, Verb::Create | Verb::Update | Verb::Patch) {
+        options.field_validation = FieldValidation::parse(query.get("fieldValidation"))?;
+    }
     match verb {
         Verb::Create | Verb::Update => {
-            let validation = field_validation::FieldValidation::parse(query.get("fieldValidation"))?;
-            let (object, dropped) = decode_body(http, kind, validation)?;
+            let (object, dropped) = decode_body(http, kind, options.field_validation)?;
             body = Some(object);
             warnings = dropped;
         }
@@ -270,6 +272,8 @@ fn resource_request(
             && verb == Verb::Patch
             && sim.store().get_object(kind, &request.namespace, &request.name).is_err());
     let response = super::handle(sim.store_mut(), request);
+    // A patch's dropped fields are found as the patched object is decoded, inside the door.
+    warnings.extend(sim.store_mut().take_warnings());
     if http.is_write() {
         // The controllers react to the write, as kubectl's own verbs let them.
         sim.settle();
@@ -320,7 +324,7 @@ fn resource_request(
 fn decode_body(
     http: &HttpRequest<'_>,
     kind: Kind,
-    validation: field_validation::FieldValidation,
+    validation: FieldValidation,
 ) -> Result<(Object, Vec<String>), ApiError> {
     // Typed clients (client-go's, so `kubectl create deployment`) send protobuf.
     let mut value = if crate::api::protobuf::is_protobuf(http.content_type) {

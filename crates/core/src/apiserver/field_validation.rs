@@ -9,10 +9,12 @@ use crate::api::codec::{self, DecodeError};
 use crate::error::ApiError;
 use serde_json::Value;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FieldValidation {
     Ignore,
     Warn,
+    /// What kubectl asks for, so what the lab's own kubectl gets.
+    #[default]
     Strict,
 }
 
