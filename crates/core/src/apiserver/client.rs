@@ -120,6 +120,26 @@ impl<'a> Client<'a> {
         object_of(self.send(request)?)
     }
 
+    /// A server-side apply of `config` by `manager`, forced or not (the object is created
+    /// when absent).
+    pub fn apply(
+        &mut self,
+        kind: Kind,
+        (namespace, name): (&str, &str),
+        config: Value,
+        (manager, force): (&str, bool),
+    ) -> Result<Object, ApiError> {
+        let options = Options {
+            patch: Some(config),
+            patch_type: super::patch::PatchType::Apply,
+            field_manager: Some(manager.to_string()),
+            force,
+            ..Options::default()
+        };
+        let request = self.request(Verb::Patch, kind, namespace, name).options(options);
+        object_of(self.send(request)?)
+    }
+
     pub fn delete(
         &mut self,
         kind: Kind,

@@ -6,7 +6,7 @@
 use super::args::{Args, Flag};
 use super::output::Output;
 use super::resource_args::{Source, read_filenames};
-use super::{Context, Verb, kustomize};
+use super::{Context, Verb, kustomize, server_side_apply};
 use crate::api::codec::{self, DecodeError};
 use crate::api::{Object, Resource};
 use crate::error::ApiError;
@@ -24,6 +24,8 @@ pub const VERB: Verb = Verb {
             "Process a kustomization directory. This flag can't be used together with -f or -R.",
         ),
         super::print_flags::DRY_RUN,
+        server_side_apply::SERVER_SIDE,
+        server_side_apply::FORCE_CONFLICTS,
     ],
     run,
 };
@@ -43,6 +45,10 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         Ok((dry_run, _)) => dry_run,
         Err(message) => return Output::failed(message),
     };
+    let server_side = match server_side_apply::mode(&args) {
+        Ok(mode) => mode,
+        Err(message) => return Output::failed(message),
+    };
     let mut out = Output::default();
     for source in sources {
         let documents = match source.documents {
@@ -53,7 +59,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             }
         };
         for document in documents {
-            match apply_one(ctx, &source.name, document, namespace.as_deref(), dry_run) {
+            match apply_one(ctx, &source.name, document, (namespace.as_deref(), server_side), dry_run) {
                 Ok(line) => out.line(format!("{line}{}", dry_run.suffix())),
                 Err(message) => out.error(message),
             }
@@ -73,19 +79,25 @@ fn apply_one(
     ctx: &mut Context<'_>,
     source: &str,
     mut document: Value,
-    namespace: Option<&str>,
+    (namespace, server_side): (Option<&str>, Option<bool>),
     dry_run: super::print_flags::DryRun,
 ) -> Result<String, String> {
     let kind = codec::kind_of(&document).map_err(|e| type_error(&e, source, &document))?;
     super::resource_args::mapping(ctx.sim.store(), kind, &document, source)?;
     let info = kind.info();
     set_namespace(&mut document, info.namespaced, namespace)?;
-    set_last_applied(&mut document);
     let name = document.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
     let ns = document.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string();
     let label = format!("{}/{name}", info.singular_qualified());
     let client_only = dry_run == super::print_flags::DryRun::Client;
     let api = &mut ctx.api().dry_run(dry_run == super::print_flags::DryRun::Server);
+    if let Some(force) = server_side {
+        if client_only {
+            return Ok(format!("{label} serverside-applied"));
+        }
+        return server_side_apply::apply(api, (kind, &ns, &name), document, force);
+    }
+    set_last_applied(&mut document);
     match api.store().get_object(kind, &ns, &name) {
         Err(_) if client_only => Ok(format!("{label} created")),
         Ok(_) if client_only => Ok(format!("{label} configured")),

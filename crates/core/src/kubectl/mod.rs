@@ -43,6 +43,7 @@ pub mod resource_args;
 pub mod rollout;
 pub mod run;
 pub mod scale;
+pub mod server_side_apply;
 pub mod set;
 pub mod sort_by;
 pub mod strategic_merge;
