@@ -44,13 +44,16 @@ struct Forwarding {
 }
 
 impl Forwarding {
-    fn start(up: &Up, kubectl: &Path, args: &[&str]) -> Forwarding {
+    /// `kubectl port-forward ARGS`; with `spdy`, over a plain SPDY upgrade (kubectl's fallback
+    /// when a WebSocket upgrade is refused) instead of SPDY tunnelled in a WebSocket.
+    fn start(up: &Up, kubectl: &Path, args: &[&str], spdy: bool) -> Forwarding {
         let mut child = Command::new(kubectl)
             .arg("--kubeconfig")
             .arg(&up.kubeconfig)
             .arg("port-forward")
             .args(args)
             .env("HOME", &up.dir)
+            .env("KUBECTL_PORT_FORWARD_WEBSOCKETS", if spdy { "false" } else { "true" })
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -79,6 +82,7 @@ impl Forwarding {
             }
         }
         let _ = child.kill();
+        let _ = child.wait();
         panic!("kubectl port-forward {args:?} did not start forwarding:\n{seen}");
     }
 
@@ -140,7 +144,7 @@ fn kubectl_port_forward_reaches_the_pods_server() {
     assert!(ok, "{rolled}");
     let (pod, _) = up.kubectl(&kubectl, "get pods -l app=web -o jsonpath={.items[0].metadata.name}", None);
 
-    let forward = Forwarding::start(&up, &kubectl, &["deploy/web", "0:8080"]);
+    let forward = Forwarding::start(&up, &kubectl, &["deploy/web", "0:8080"], false);
     assert_eq!(forward.remote, "8080");
     for _ in 0..2 {
         let response = exchange(forward.port, GET);
@@ -157,17 +161,18 @@ fn kubectl_port_forward_reaches_the_pods_server() {
     assert_eq!(exited, None, "kubectl keeps forwarding:\n{printed}");
     assert!(printed.contains("Handling connection for "), "{printed}");
 
-    // A Service: kubectl picks one of its pods and maps port 80 to the target port.
+    // A Service: kubectl picks one of its pods and maps port 80 to the target port. This one
+    // speaks plain SPDY.
     let (exposed, ok) = up.kubectl(&kubectl, "expose deployment web --port=80 --target-port=8080", None);
     assert!(ok, "{exposed}");
-    let forward = Forwarding::start(&up, &kubectl, &["svc/web", "0:80"]);
+    let forward = Forwarding::start(&up, &kubectl, &["svc/web", "0:80"], true);
     assert_eq!(forward.remote, "8080");
     let response = exchange(forward.port, GET);
     assert_eq!(status_and_body(&response), ("HTTP/1.1 200 OK", format!("hello from {pod} (v1)\n").as_str()));
     drop(forward);
 
     // Nothing listens on 81: the connection closes, kubectl prints the kubelet's error and stops.
-    let forward = Forwarding::start(&up, &kubectl, &[&format!("pod/{pod}"), "0:81"]);
+    let forward = Forwarding::start(&up, &kubectl, &[&format!("pod/{pod}"), "0:81"], false);
     assert_eq!(exchange(forward.port, GET), "");
     let (printed, exited) = forward.rest(Duration::from_secs(20));
     assert_eq!(exited, Some(false), "kubectl stops:\n{printed}");

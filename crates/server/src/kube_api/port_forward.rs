@@ -60,13 +60,12 @@ pub fn target_of(parts: &Parts, user: &Arc<UserInfo>) -> Option<Target> {
 /// Checks the request as the API server does, then upgrades it.
 pub async fn start(served: ServedLab, mut parts: Parts, target: Target) -> Response {
     let Target { user, namespace, pod } = target;
-    let found = served
-        .lab
-        .port_forward(move |sim| forwarding::target(sim, &user, (&namespace, &pod)).map_err(HttpResponse::from_error))
-        .await;
+    let refusal = |error| Box::new(HttpResponse::from_error(error));
+    let found =
+        served.lab.port_forward(move |sim| forwarding::target(sim, &user, (&namespace, &pod)).map_err(refusal)).await;
     let forward = match found {
         Ok(Ok(forward)) => forward,
-        Ok(Err(refused)) => return respond(refused),
+        Ok(Err(refused)) => return respond(*refused),
         Err(_) => return stopped(),
     };
     let session = Session::new(served.lab.clone(), forward);
@@ -75,6 +74,7 @@ pub async fn start(served: ServedLab, mut parts: Parts, target: Target) -> Respo
         return match WebSocketUpgrade::from_request_parts(&mut parts, &served).await {
             Ok(upgrade) => upgrade
                 .protocols([TUNNELLED])
+                .max_message_size(2 * MAX_FRAME)
                 .on_upgrade(move |socket| session.run(Tunnel::WebSocket(Box::new(socket)))),
             Err(rejection) => rejection.into_response(),
         };
@@ -249,9 +249,7 @@ impl Session {
                 self.inflater.inflate(&block, MAX_HEADER_BLOCK).map(drop).map_err(|_| End::Protocol)
             }
             Frame::RstStream { stream, .. } => {
-                if let Some((request, _)) = self.streams.get(&stream).cloned() {
-                    self.close(&request);
-                }
+                self.reset(stream, out);
                 Ok(())
             }
             // spdystream answers a ping the other side started (odd ids are the client's).
@@ -270,7 +268,7 @@ impl Session {
         let block = self.inflater.inflate(block, MAX_HEADER_BLOCK).map_err(|_| End::Protocol)?;
         let pairs = headers::decode(&block).map_err(|_| End::Protocol)?;
         // spdystream refuses a stream id that is not the client's next (odd, increasing).
-        if stream % 2 == 0 || stream <= self.last_stream {
+        if stream.is_multiple_of(2) || stream <= self.last_stream {
             out.extend(Frame::RstStream { stream, status: frame::PROTOCOL_ERROR }.encode());
             return Ok(());
         }
@@ -385,6 +383,18 @@ impl Session {
         self.close(request);
     }
 
+    /// The client reset a stream (its local connection failed): the forward ends, and the
+    /// other stream is closed so the client's wait on it ends too.
+    fn reset(&mut self, stream: u32, out: &mut Vec<u8>) {
+        let Some((request, kind)) = self.streams.get(&stream).cloned() else { return };
+        let pair = self.pairs.get(&request);
+        let other = pair.and_then(|p| if kind == Kind::Data { p.error } else { p.data });
+        if let Some(other) = other {
+            out.extend(Frame::Data { stream: other, flags: FLAG_FIN, data: Vec::new() }.encode());
+        }
+        self.close(&request);
+    }
+
     /// Forgets a pair and its streams (closed, or reset by the client).
     fn close(&mut self, request: &str) {
         if let Some(pair) = self.pairs.remove(request) {
@@ -410,4 +420,28 @@ fn accepted(pairs: &[(String, String)]) -> Option<(Kind, u16, String)> {
 
 async fn protocol_error(tunnel: &mut Tunnel, last_good: u32) {
     let _ = tunnel.write(Frame::GoAway { last_good, status: frame::PROTOCOL_ERROR }.encode()).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn streams_are_taken_as_the_kubelet_takes_them() {
+        let data = pairs(&[("streamtype", "data"), ("port", "8080"), ("requestid", "7")]);
+        assert_eq!(accepted(&data), Some((Kind::Data, 8080, "7".into())));
+        let refused = [
+            pairs(&[("streamtype", "stdin"), ("port", "80")]),
+            pairs(&[("streamtype", "error"), ("port", "0")]),
+            pairs(&[("streamtype", "error"), ("port", "65536")]),
+            pairs(&[("streamtype", "error")]),
+        ];
+        for headers in refused {
+            assert_eq!(accepted(&headers), None, "{headers:?}");
+        }
+    }
 }
