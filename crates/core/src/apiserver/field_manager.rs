@@ -72,8 +72,28 @@ pub fn apply(
         let cause = FieldError::required("fieldManager", "is required for apply patch");
         return Err(ApiError::invalid("PatchOptions.meta.k8s.io", "", vec![cause]));
     };
+    check_version(kind, config)?;
     let manager = managed_fields::manager(name, Operation::Apply, kind, &request.subresource);
     let now = Time(store.now());
     let merged = managed_fields::on_apply(live, config.clone(), &manager, request.options.force, now)?;
     codec::decode(merged).map_err(|e| ApiError::BadRequest { message: e.to_string() })
+}
+
+/// The configuration must be of the endpoint's version (upstream structuredMergeManager.Apply)
+/// and kind.
+fn check_version(kind: Kind, config: &Value) -> Result<(), ApiError> {
+    let info = kind.info();
+    let (expected, field) = (info.api_version(), |name: &str| config.get(name).and_then(Value::as_str).unwrap_or(""));
+    if field("apiVersion") != expected {
+        let message = format!(
+            "Incorrect version specified in apply patch. Specified patch version: {}, expected: {expected}",
+            field("apiVersion")
+        );
+        return Err(ApiError::BadRequest { message });
+    }
+    if field("kind") != info.kind_name {
+        let message = format!("the kind in the apply patch ({}) is not {}", field("kind"), info.kind_name);
+        return Err(ApiError::BadRequest { message });
+    }
+    Ok(())
 }

@@ -7,8 +7,10 @@
 //! does: the `fieldManager` parameter, else what upstream derives from kubectl's user agent).
 //! The controllers' typed writes, status-subresource writes and the lab's own clients record
 //! nothing, so a lab of thousands of controller-made pods carries no field sets; fields they
-//! change stay with whoever owned them. Upstream also caps update managers at ten
-//! (`ancient-changes`); this does not.
+//! change stay with whoever owned them. An apply to the status subresource merges as a
+//! strategic patch, owning nothing. Upstream also caps update managers at ten
+//! (`ancient-changes`); this does not. Which lists are keyed, sets or atomic is judged by
+//! field name (`schema.rs`), not read from the OpenAPI schema.
 
 mod apply;
 mod compare;

@@ -228,6 +228,13 @@ fn an_apply_that_changes_a_scaled_replica_count_conflicts_unless_forced() {
         forced["metadata"]["managedFields"].as_array().unwrap().iter().map(|e| &e["manager"]).collect();
     assert_eq!(managers, [&json!("kubectl")]);
 
+    let target = "/apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl";
+    let old = DEPLOYMENT.replace("apps/v1", "apps/v1beta1");
+    let wrong = json(&send_with(&mut sim, "PATCH", target, ("application/json", "application/apply-patch+yaml"), &old));
+    assert_eq!(
+        wrong["message"],
+        "Incorrect version specified in apply patch. Specified patch version: apps/v1beta1, expected: apps/v1"
+    );
     let unnamed = json(&apply(&mut sim, ""));
     assert_eq!(unnamed["code"], 422);
     assert_eq!(
