@@ -424,7 +424,83 @@ async fn protocol_error(tunnel: &mut Tunnel, last_good: u32) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::spdy::zlib::{CLIENT_BLOCKS, hex};
     use super::*;
+    use kubelab_core::cluster::ClusterSpec;
+
+    /// A session on a lab with no such pod: what it writes for each frame, and how it ends.
+    async fn replies(frames: Vec<Frame>) -> (Vec<Frame>, Option<&'static str>) {
+        let lab = ApiLab::start(1, &ClusterSpec::default(), super::super::lab::Clock::Paused).unwrap();
+        let gone = Forward { namespace: "default".into(), pod: "gone".into(), uid: Default::default() };
+        let mut session = Session::new(lab, gone);
+        let mut written = Vec::new();
+        for frame in frames {
+            let mut out = Vec::new();
+            let ended = session.handle(frame, &mut out).await;
+            written.extend(out);
+            let reason = match ended {
+                Ok(()) => continue,
+                Err(End::GoneAway) => "goaway",
+                Err(End::Protocol) => "protocol",
+                Err(End::Stopped) => "stopped",
+            };
+            return (read_all(&written), Some(reason));
+        }
+        (read_all(&written), None)
+    }
+
+    fn read_all(mut bytes: &[u8]) -> Vec<Frame> {
+        let mut frames = Vec::new();
+        while let Some((frame, used)) = frame::parse(bytes, MAX_FRAME).unwrap() {
+            frames.push(frame);
+            bytes = &bytes[used..];
+        }
+        frames
+    }
+
+    fn syn(stream: u32, block: &str) -> Frame {
+        Frame::SynStream { stream, flags: 0, block: hex(block) }
+    }
+
+    #[tokio::test]
+    async fn a_pair_is_replied_to_then_answered_with_the_kubelets_error() {
+        let frames = vec![syn(1, CLIENT_BLOCKS[0]), syn(3, CLIENT_BLOCKS[1]), Frame::Ping { id: 1 }];
+        let (written, ended) = replies(frames).await;
+        assert_eq!(ended, None);
+        let [Frame::SynReply { stream: 1, .. }, Frame::SynReply { stream: 3, .. }, error, fin_error, fin_data, ping] =
+            written.as_slice()
+        else {
+            panic!("{written:?}")
+        };
+        let Frame::Data { stream: 1, flags: 0, data } = error else { panic!("{error:?}") };
+        let message = String::from_utf8_lossy(data);
+        assert!(message.starts_with("error forwarding port 8080 to pod "), "{message}");
+        assert!(message.contains("uid : failed to find sandbox"), "{message}");
+        assert_eq!(fin_error, &Frame::Data { stream: 1, flags: FLAG_FIN, data: vec![] });
+        assert_eq!(fin_data, &Frame::Data { stream: 3, flags: FLAG_FIN, data: vec![] });
+        assert_eq!(ping, &Frame::Ping { id: 1 });
+    }
+
+    #[tokio::test]
+    async fn hostile_frames_end_the_session_cleanly() {
+        // A header block that is not zlib: the connection goes away with PROTOCOL_ERROR.
+        let (_, ended) = replies(vec![syn(1, "00ff00ff")]).await;
+        assert_eq!(ended, Some("protocol"));
+        // A stream id that goes backwards is reset; data for unknown streams is dropped.
+        let frames = vec![
+            syn(3, CLIENT_BLOCKS[0]),
+            syn(1, CLIENT_BLOCKS[1]),
+            Frame::Data { stream: 9, flags: FLAG_FIN, data: b"GET / HTTP/1.1\r\n\r\n".to_vec() },
+            Frame::RstStream { stream: 3, status: frame::CANCEL },
+            Frame::GoAway { last_good: 0, status: 0 },
+        ];
+        let (written, ended) = replies(frames).await;
+        assert_eq!(ended, Some("goaway"));
+        assert!(
+            matches!(written[..], [Frame::SynReply { stream: 3, .. }, Frame::RstStream { stream: 1, .. }]),
+            "{written:?}"
+        );
+    }
 
     fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
         list.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()

@@ -109,20 +109,23 @@ impl Deflater {
     }
 }
 
+/// Two header blocks as Python's zlib (level 9, the SPDY dictionary, a sync flush after each)
+/// compresses them, as Go's spdy framer does, the second referring back to the first:
+/// `streamtype: error`, then `streamtype: data`, each with `port: 8080` and `requestid: 0`.
+#[cfg(test)]
+pub(crate) const CLIENT_BLOCKS: [&str; 2] = [
+    "78f9e3c6a7c202253a703a2b294a4dcc851625aca9a0808614cb45e01c6061606100a4398b20d198094ade8c0600000000ffff",
+    "c2aa19540e2512d60b000000ffff",
+];
+
+#[cfg(test)]
+pub(crate) fn hex(text: &str) -> Vec<u8> {
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Two header blocks as Python's zlib (level 9, the SPDY dictionary, a sync flush after
-    /// each) compresses them, as Go's spdy framer does: the second refers back to the first.
-    const CLIENT_BLOCKS: [&str; 2] = [
-        "78f9e3c6a7c202253a703a2b294a4dcc851625aca9a0808614cb45e01c6061606100a4398b20d198094ade8c0600000000ffff",
-        "c2aa19540e2512d60b000000ffff",
-    ];
-
-    fn hex(text: &str) -> Vec<u8> {
-        (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
-    }
 
     #[test]
     fn the_dictionary_is_spdys() {
