@@ -3,7 +3,7 @@
 # gpu_scheduler, traffic); then the engine scenario at a tenth of the size natively and in the
 # wasm32 bundle in headless chromium, twice in turn so the two compare within one run, and once
 # under Node; then the traffic scenario under Node; then the full-size
-# scenario in chromium; then the server's load benchmark; then the browser budgets
+# scenario in chromium; then the server's load benchmark and a served lab's API (kube_api); then the browser budgets
 # (tests/e2e/budgets.mjs: first load, time to interactive, frames, a 5,000-node sandbox).
 # Extra arguments go to cargo bench.
 set -euo pipefail
@@ -33,6 +33,10 @@ node tests/e2e/engine-bench.mjs 1
 echo
 echo "== server: learners holding WebSockets and posting progress (crates/server/benches/load.rs)"
 cargo bench --quiet -p kubelab-server --bench load
+
+echo
+echo "== a served lab's Kubernetes API over TLS: get pods on 5,000 pods, 100 clients, 1,000 watches (crates/server/benches/kube_api.rs)"
+cargo bench --quiet -p kubelab-server --bench kube_api
 
 echo
 echo "== browser budgets (tests/e2e/budgets.mjs)"
