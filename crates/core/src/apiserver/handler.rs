@@ -121,8 +121,9 @@ fn apply(store: &mut Store, request: &Request, kind: Kind, config: &serde_json::
     if object.metadata().name != request.name {
         return Err(bad_request("the name of the object (patched) does not match the name on the URL"));
     }
-    if live.is_some() {
-        return store.update_object(object);
+    if let Some(live) = live {
+        // Applying what is already there (managed fields included) writes nothing.
+        return if object == live { Ok(live) } else { store.update_object(object) };
     }
     if object.metadata().namespace.is_empty() && kind.info().namespaced {
         object.metadata_mut().namespace = request.namespace.clone();

@@ -227,6 +227,9 @@ fn an_apply_that_changes_a_scaled_replica_count_conflicts_unless_forced() {
     let managers: Vec<&Value> =
         forced["metadata"]["managedFields"].as_array().unwrap().iter().map(|e| &e["manager"]).collect();
     assert_eq!(managers, [&json!("kubectl")]);
+    let live = json(&send(&mut sim, "GET", "/apis/apps/v1/namespaces/default/deployments/web", ""));
+    let again = json(&apply(&mut sim, "fieldManager=kubectl"));
+    assert_eq!(again["metadata"]["resourceVersion"], live["metadata"]["resourceVersion"], "a no-op writes nothing");
 
     let target = "/apis/apps/v1/namespaces/default/deployments/web?fieldManager=kubectl";
     let old = DEPLOYMENT.replace("apps/v1", "apps/v1beta1");
