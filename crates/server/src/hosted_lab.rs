@@ -151,7 +151,7 @@ impl HostedLab {
     /// The lab's Kubernetes API: its requests run on the lab's thread (`hosted_api.rs`).
     pub fn served(&self) -> ServedLab {
         let inbox = self.inbox.clone();
-        let lab = ApiLab::with_inbox(move |work| inbox.send(Input::Api(work)).map_err(|_| Stopped));
+        let lab = ApiLab::recording(move |work| inbox.send(Input::Api(work)).map_err(|_| Stopped));
         self.touch();
         ServedLab { lab, tokens: Arc::clone(&self.tokens) }
     }

@@ -62,10 +62,13 @@ async fn kubectl_reaches_a_hosted_lab_and_its_changes_replay() {
     // The owner runs a command in a pod; it is kept with the lab's scripts like a write.
     let (ran, ok) = blocking(owner.clone(), "run client --image=busybox:1.37 -- sleep infinity", None).await.unwrap();
     assert!(ok, "{ran}");
-    let (waited, ok) = blocking(owner.clone(), "wait --for=condition=Ready pod/client --timeout=60s", None).await.unwrap();
+    let (waited, ok) =
+        blocking(owner.clone(), "wait --for=condition=Ready pod/client --timeout=60s", None).await.unwrap();
     assert!(ok, "{waited}");
     let (echoed, _) = blocking(owner.clone(), "exec client -- sh -c 'echo hello from $HOSTNAME'", None).await.unwrap();
     assert_eq!(echoed, "hello from client\n");
+    let (forward, ok) = blocking(owner.clone(), "port-forward pod/client 0:80", None).await.unwrap();
+    assert!(!ok && forward.contains("port-forward into a hosted lab is not served yet"), "{forward}");
     let (refused, _) = blocking(viewer.clone(), "exec client -- echo hi", None).await.unwrap();
     // kubectl words a refused exec upgrade its own way around the API server's Status.
     assert_eq!(

@@ -100,6 +100,9 @@ pub enum Clock {
 #[derive(Clone)]
 pub struct ApiLab {
     inbox: Arc<dyn Fn(Work) -> Result<(), Stopped> + Send + Sync>,
+    /// Whether everything that changes the lab is kept as its input (a hosted lab's thread):
+    /// what cannot be kept yet (a port-forward's requests) is refused there.
+    records: bool,
 }
 
 /// The lab has stopped (its thread ended).
@@ -121,13 +124,17 @@ impl ApiLab {
             Clock::Running(_) | Clock::Paused => Sim::starting_at(seed, cluster, start),
         };
         std::thread::Builder::new().name("api-lab".into()).spawn(move || run(sim, clock, &work))?;
-        Ok(ApiLab::with_inbox(move |work| inbox.send(work).map_err(|_| Stopped)))
+        Ok(ApiLab { inbox: Arc::new(move |work| inbox.send(work).map_err(|_| Stopped)), records: false })
     }
 
-    /// A handle whose work goes wherever `inbox` sends it (a hosted lab's thread, which
-    /// records what changes the lab).
-    pub(crate) fn with_inbox(inbox: impl Fn(Work) -> Result<(), Stopped> + Send + Sync + 'static) -> ApiLab {
-        ApiLab { inbox: Arc::new(inbox) }
+    /// A handle whose work goes to a lab that keeps what changes it as input (a hosted lab's
+    /// thread, `hosted_api.rs`).
+    pub(crate) fn recording(inbox: impl Fn(Work) -> Result<(), Stopped> + Send + Sync + 'static) -> ApiLab {
+        ApiLab { inbox: Arc::new(inbox), records: true }
+    }
+
+    pub fn records_input(&self) -> bool {
+        self.records
     }
 
     async fn ask<T>(&self, work: impl FnOnce(oneshot::Sender<T>) -> Work) -> Result<T, Stopped> {

@@ -59,6 +59,12 @@ pub fn target_of(parts: &Parts, user: &Arc<UserInfo>) -> Option<Target> {
 
 /// Checks the request as the API server does, then upgrades it.
 pub async fn start(served: ServedLab, mut parts: Parts, target: Target) -> Response {
+    if served.lab.records_input() {
+        // A forwarded request may change the lab (a memory hog's route), and a hosted lab keeps
+        // everything that changes it as its input; these requests are not kept yet.
+        let message = "port-forward into a hosted lab is not served yet; `kubelab up` serves it";
+        return super::status_response(400, "BadRequest", message);
+    }
     let Target { user, namespace, pod } = target;
     let refusal = |error| Box::new(HttpResponse::from_error(error));
     let found =
