@@ -186,17 +186,14 @@ fn list(store: &Store, request: &Request, kind: Kind, namespace: &str) -> Result
     store.authorize_as(&request.user, ("list", kind), namespace, "", "")?;
     let namespace = (!namespace.is_empty()).then_some(namespace);
     let options = &request.options;
-    let mut items = store.list_objects(kind, namespace, &options.label_selector, &options.field_selector);
-    if let Some(token) = &options.continue_token {
-        let after = token.split_once('/').ok_or_else(|| bad_request("continue key is not valid"))?;
-        let start = items.iter().position(|o| key(o) > after).unwrap_or(items.len());
-        items.drain(..start);
-    }
-    let mut continue_token = None;
-    if let Some(limit) = options.limit.filter(|l| *l > 0 && *l < items.len()) {
-        items.truncate(limit);
-        continue_token = items.last().map(|o| format!("{}/{}", key(o).0, key(o).1));
-    }
+    let after = match &options.continue_token {
+        Some(token) => Some(token.split_once('/').ok_or_else(|| bad_request("continue key is not valid"))?),
+        None => None,
+    };
+    let selectors = (&options.label_selector, &options.field_selector);
+    let limit = options.limit.filter(|l| *l > 0);
+    let (items, more) = kinds::dispatch_list_page(store, (kind, namespace), selectors, after, limit);
+    let continue_token = more.then(|| items.last().map(|o| format!("{}/{}", key(o).0, key(o).1))).flatten();
     Ok(ObjectList { kind, items, resource_version: store.resource_version(), continue_token })
 }
 

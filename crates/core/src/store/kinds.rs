@@ -516,6 +516,38 @@ pub fn dispatch_list(
         .collect())
 }
 
+/// One page of a list: the selected objects after `after` (namespace, name), at most `limit`,
+/// and whether more follow. Only the page is copied, so paging through a big list (kubectl
+/// asks 500 at a time) costs each page, not the whole list again.
+pub fn dispatch_list_page(
+    store: &Store,
+    (kind, namespace): (Kind, Option<&str>),
+    (labels, fields): (&Selector, &FieldSelector),
+    after: Option<(&str, &str)>,
+    limit: Option<usize>,
+) -> (Vec<Object>, bool) {
+    with_kind!(kind, T => {
+        let mut selected = store
+            .list_selected::<T>(namespace, labels, fields)
+            .skip_while(|o| after.is_some_and(|after| list_key(*o) <= after));
+        let mut items = Vec::new();
+        let mut more = false;
+        for object in selected.by_ref() {
+            if limit.is_some_and(|limit| items.len() >= limit) {
+                more = true;
+                break;
+            }
+            items.push(read(store, object));
+        }
+        (items, more)
+    })
+}
+
+/// Where an object sorts in a list: namespace, then name.
+fn list_key<T: Stored>(object: &T) -> (&str, &str) {
+    (object.metadata().namespace.as_str(), object.metadata().name.as_str())
+}
+
 /// Whether an object of any kind matches a field selector (a watch filters what it streams).
 pub fn matches_fields(object: &Object, fields: &FieldSelector) -> bool {
     with_kind!(object.kind(), T => T::from_object_ref(object).is_some_and(|o| fields.matches(o)))

@@ -245,3 +245,25 @@ fn an_apply_that_changes_a_scaled_replica_count_conflicts_unless_forced() {
         "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"
     );
 }
+
+#[test]
+fn a_list_in_pages_gives_every_object_once_in_order() {
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
+    for name in ["e", "a", "d", "b", "c"] {
+        let cm = format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"{name}"}}}}"#);
+        assert_eq!(send(&mut sim, "POST", "/api/v1/namespaces/default/configmaps", &cm).status, 201);
+    }
+    let mut seen = Vec::new();
+    let mut target = "/api/v1/namespaces/default/configmaps?limit=2".to_string();
+    loop {
+        let page = json(&send(&mut sim, "GET", &target, ""));
+        let names =
+            page["items"].as_array().unwrap().iter().map(|i| i["metadata"]["name"].as_str().unwrap().to_string());
+        seen.extend(names);
+        match page["metadata"]["continue"].as_str() {
+            Some(token) => target = format!("/api/v1/namespaces/default/configmaps?limit=2&continue={token}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, ["a", "b", "c", "d", "e"]);
+}
