@@ -5,7 +5,7 @@
 
 use kubelab_core::api::Pod;
 use kubelab_core::apiserver::rest::log::LogFollow;
-use kubelab_core::apiserver::rest::watch::WatchCursor;
+use kubelab_core::apiserver::rest::watch::{EncodedEvents, WatchCursor};
 use kubelab_core::apiserver::rest::{self, HttpRequest, HttpResponse};
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::MemoryFiles;
@@ -195,6 +195,12 @@ impl ApiLab {
     }
 }
 
+thread_local! {
+    /// The watch lines this lab's thread has encoded, shared by all its watches (each lab,
+    /// hosted or not, has a thread of its own, so this is per lab).
+    static ENCODED: std::cell::RefCell<EncodedEvents> = std::cell::RefCell::new(EncodedEvents::default());
+}
+
 /// The wall clock's time as a lab time (milliseconds since the simulator's epoch).
 fn wall_clock_now() -> SimTime {
     let unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
@@ -246,7 +252,7 @@ pub(crate) fn turn(sim: &mut Sim, (clock, anchor): (&mut Clock, &mut (SimTime, I
                 let deadline = sim.now().plus(WAIT_LIMIT);
                 sim.wait_until(deadline, |store| cursor.has_news(store));
             }
-            let (lines, ended) = cursor.poll(sim.store(), sim.now());
+            let (lines, ended) = ENCODED.with_borrow_mut(|shared| cursor.poll_shared(sim.store(), sim.now(), shared));
             let _ = reply.send((cursor, lines, ended));
         }
         Work::Follow(mut follow, reply) => {

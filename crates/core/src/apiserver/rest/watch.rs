@@ -25,6 +25,25 @@ fn state_after(store: &Store, event: &WatchEvent) -> Option<Object> {
     }
 }
 
+/// Event lines already encoded, by resourceVersion, shared by every watch of a lab: a
+/// rollout's events are turned into JSON once, not once per watcher, as kube-apiserver's watch
+/// cache shares its encodings. Bounded: past `MOST_ENCODED` lines it starts again.
+#[derive(Default)]
+pub struct EncodedEvents {
+    lines: std::collections::HashMap<u64, String>,
+}
+
+const MOST_ENCODED: usize = 16_384;
+
+impl EncodedEvents {
+    fn line(&mut self, resource_version: u64, encode: impl FnOnce() -> String) -> String {
+        if self.lines.len() >= MOST_ENCODED && !self.lines.contains_key(&resource_version) {
+            self.lines.clear();
+        }
+        self.lines.entry(resource_version).or_insert_with(encode).clone()
+    }
+}
+
 /// An open stream: what it watches and how far it has read.
 #[derive(Clone, Debug)]
 pub struct WatchCursor {
@@ -78,8 +97,28 @@ impl WatchCursor {
         json!({"type": type_, "object": object}).to_string()
     }
 
+    /// An event's line: encoded once for every plain watch of the lab (a Table's cells hold
+    /// ages, so a Table watch encodes its own).
+    fn shared_line(
+        &self,
+        event: &WatchEvent,
+        object: &Object,
+        (now, store): (SimTime, &Store),
+        shared: &mut EncodedEvents,
+    ) -> String {
+        if self.request.table {
+            return self.line(event.type_.as_str(), object, now, store);
+        }
+        shared.line(event.resource_version, || self.line(event.type_.as_str(), object, now, store))
+    }
+
     /// The lines to send now; the stream ends after an ERROR line.
     pub fn poll(&mut self, store: &Store, now: SimTime) -> (Vec<String>, bool) {
+        self.poll_shared(store, now, &mut EncodedEvents::default())
+    }
+
+    /// As `poll`, with the lines other watches of the lab already encoded.
+    pub fn poll_shared(&mut self, store: &Store, now: SimTime, shared: &mut EncodedEvents) -> (Vec<String>, bool) {
         let mut lines = Vec::new();
         if std::mem::take(&mut self.initial_pending) {
             let namespace = (!self.request.namespace.is_empty()).then_some(self.request.namespace.as_str());
@@ -106,10 +145,15 @@ impl WatchCursor {
             if event.kind != self.request.kind {
                 continue;
             }
-            let Some(object) = state_after(store, event) else { continue };
-            if self.matches(&object) {
-                lines.push(self.line(event.type_.as_str(), &object, now, store));
-            }
+            let line = match store.snapshots().at(event.resource_version) {
+                Some(object) if self.matches(object) => self.shared_line(event, object, (now, store), shared),
+                Some(_) => continue,
+                None => match state_after(store, event).filter(|object| self.matches(object)) {
+                    Some(object) => self.line(event.type_.as_str(), &object, now, store),
+                    None => continue,
+                },
+            };
+            lines.push(line);
         }
         self.request.after = last.max(self.request.after);
         (lines, false)
