@@ -79,7 +79,7 @@ pub fn turn(lab: &mut LessonLab, clock: &mut WallClock, work: Work, recorder: &d
 /// Runs a write as its `lab api` line and keeps the line; the answer it printed.
 fn run_recorded(lab: &mut LessonLab, line: String, recorder: &dyn Recorder) -> HttpResponse {
     let ran = lab.run_as_learner(&line).ok().and_then(|mut ran| ran.pop());
-    let Some(answer) = lab.sim_mut().take_api_answer() else {
+    let Some(answer) = lab.sim_mut().take_api_answer().map(lab_api::from_host_answer) else {
         let message = format!("the lab could not run the request: {}", ran.map(|r| r.output).unwrap_or_default());
         return HttpResponse::from_error(ApiError::BadRequest { message });
     };

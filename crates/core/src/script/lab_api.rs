@@ -8,7 +8,7 @@
 use crate::api::secret::{base64_decode, base64_encode};
 use crate::apiserver::rest::{self, HttpRequest, HttpResponse};
 use crate::kubectl::args::{Args, Flag};
-use crate::sim::Sim;
+use crate::sim::{HostAnswer, Sim};
 use crate::store::UserInfo;
 use std::sync::Arc;
 
@@ -34,7 +34,7 @@ pub fn api(sim: &mut Sim, args: &Args) -> Result<String, String> {
         HttpRequest { method, path, query, accept: args.get("accept").unwrap_or(""), content_type, body: &body };
     let response = rest::serve(sim, UserInfo::new(name, &groups), &request);
     let printed = summary(&response);
-    sim.put_api_answer(response);
+    sim.put_api_answer(host_answer(response));
     Ok(printed)
 }
 
@@ -59,13 +59,7 @@ pub fn exec(sim: &mut Sim, args: &Args) -> Result<String, String> {
         _ => format!("$ {}: {}", command.join(" "), status["message"].as_str().unwrap_or("failed")),
     };
     let body = serde_json::json!({"output": output, "status": status}).to_string();
-    sim.put_api_answer(HttpResponse {
-        status: 200,
-        content_type: "application/json",
-        body,
-        stream: None,
-        warnings: Vec::new(),
-    });
+    sim.put_api_answer(HostAnswer { status: 200, content_type: "application/json", body, warnings: Vec::new() });
     Ok(printed)
 }
 
@@ -80,6 +74,18 @@ pub fn exec_line(user: &UserInfo, (namespace, pod, container): (&str, &str, &str
         quote(container),
         base64_encode(&words)
     )
+}
+
+/// An answer as the host takes it back (`from_host_answer`).
+fn host_answer(response: HttpResponse) -> HostAnswer {
+    let HttpResponse { status, content_type, body, warnings, .. } = response;
+    HostAnswer { status, content_type, body, warnings }
+}
+
+/// The HTTP answer a host sends for what a `lab api` line answered.
+pub fn from_host_answer(answer: HostAnswer) -> HttpResponse {
+    let HostAnswer { status, content_type, body, warnings } = answer;
+    HttpResponse { status, content_type, body, stream: None, warnings }
 }
 
 /// What the transcript shows of an answer: its status, and a refusal's message.

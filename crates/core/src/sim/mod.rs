@@ -42,6 +42,16 @@ const BOOT_DEADLINE_SECONDS: u64 = 60;
 /// Upper bound on controller passes per step: a cluster that never settles is a bug, not a hang.
 const MAX_RECONCILE_PASSES: usize = 1000;
 
+/// What a `lab api` line answered, kept for the host whose client waits on it (an HTTP
+/// answer's parts; the simulation does not read them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostAnswer {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+    pub warnings: Vec<String>,
+}
+
 #[derive(Clone, Debug)]
 pub struct Sim {
     seed: u64,
@@ -66,7 +76,7 @@ pub struct Sim {
     command_work: u64,
     over_budget: bool,
     /// The answer to the last `lab api` line, until its host takes it for the client waiting.
-    api_answer: Option<Box<crate::apiserver::rest::HttpResponse>>,
+    api_answer: Option<Box<HostAnswer>>,
     /// Every pod's life so far, for the lifecycle chart (`view/lifecycle.rs`).
     lifecycle: LifecycleHistory,
     /// Whether the lifecycle history is kept (on; the benchmark turns it off to weigh it).
@@ -171,12 +181,12 @@ impl Sim {
     }
 
     /// Keeps the answer to a `lab api` line for the host that ran it (`take_api_answer`).
-    pub fn put_api_answer(&mut self, answer: crate::apiserver::rest::HttpResponse) {
+    pub fn put_api_answer(&mut self, answer: HostAnswer) {
         self.api_answer = Some(Box::new(answer));
     }
 
     /// The answer to the last `lab api` line, once.
-    pub fn take_api_answer(&mut self) -> Option<crate::apiserver::rest::HttpResponse> {
+    pub fn take_api_answer(&mut self) -> Option<HostAnswer> {
         self.api_answer.take().map(|answer| *answer)
     }
 
