@@ -75,18 +75,12 @@ mod tests {
     use crate::apiserver::managed_fields::path_element::field;
     use crate::apiserver::response::Status;
 
-    fn updater(name: &str, subresource: &str) -> Manager {
-        Manager {
-            name: name.into(),
-            operation: Operation::Update,
-            api_version: "apps/v1".into(),
-            subresource: subresource.into(),
-        }
-    }
-
     #[test]
     fn one_conflict_is_one_line_with_its_cause() {
-        let conflict = Conflict { manager: updater("kubectl", "scale"), path: vec![field("spec"), field("replicas")] };
+        let conflict = Conflict {
+            manager: Manager::apps_updater("kubectl", "scale"),
+            path: vec![field("spec"), field("replicas")],
+        };
         let status = Status(error(&[conflict])).to_json();
         assert_eq!(
             status["message"],
@@ -103,9 +97,12 @@ mod tests {
     fn several_conflicts_are_grouped_by_manager() {
         let image = vec![field("spec"), field("template"), field("spec"), field("containers")];
         let conflicts = [
-            Conflict { manager: updater("kubectl-set", ""), path: image },
-            Conflict { manager: updater("kubectl", "scale"), path: vec![field("spec"), field("replicas")] },
-            Conflict { manager: updater("kubectl", "scale"), path: vec![field("spec"), field("paused")] },
+            Conflict { manager: Manager::apps_updater("kubectl-set", ""), path: image },
+            Conflict {
+                manager: Manager::apps_updater("kubectl", "scale"),
+                path: vec![field("spec"), field("replicas")],
+            },
+            Conflict { manager: Manager::apps_updater("kubectl", "scale"), path: vec![field("spec"), field("paused")] },
         ];
         assert_eq!(
             error(&conflicts).message(),

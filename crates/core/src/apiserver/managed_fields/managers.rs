@@ -33,6 +33,17 @@ pub struct Manager {
 }
 
 impl Manager {
+    /// An `Update` manager of apps/v1 (the tests' usual writer).
+    #[cfg(test)]
+    pub fn apps_updater(name: &str, subresource: &str) -> Manager {
+        Manager {
+            name: name.into(),
+            operation: Operation::Update,
+            api_version: "apps/v1".into(),
+            subresource: subresource.into(),
+        }
+    }
+
     /// Whether `self` and `other` are one manager: appliers match whatever apiVersion they
     /// applied with.
     pub fn same(&self, other: &Manager) -> bool {

@@ -30,22 +30,13 @@ mod tests {
     use crate::sim::time::SimTime;
     use serde_json::json;
 
-    fn manager(name: &str, subresource: &str) -> Manager {
-        Manager {
-            name: name.into(),
-            operation: Operation::Update,
-            api_version: "apps/v1".into(),
-            subresource: subresource.into(),
-        }
-    }
-
     #[test]
     fn a_scale_takes_replicas_from_the_creator() {
         let mut managed = Managed::default();
         let created = json!({"metadata": {"name": "web", "labels": {"app": "web"}}, "spec": {"replicas": 1}});
-        update(&mut managed, &json!({}), &created, &manager("kubectl-create", ""), Time(SimTime(0)));
+        update(&mut managed, &json!({}), &created, &Manager::apps_updater("kubectl-create", ""), Time(SimTime(0)));
         let scaled = json!({"metadata": {"name": "web", "labels": {"app": "web"}}, "spec": {"replicas": 5}});
-        update(&mut managed, &created, &scaled, &manager("kubectl", "scale"), Time(SimTime(1000)));
+        update(&mut managed, &created, &scaled, &Manager::apps_updater("kubectl", "scale"), Time(SimTime(1000)));
         let sets: Vec<Value> = managed.0.iter().map(|o| fields_v1::to_json(&o.set)).collect();
         assert_eq!(
             sets,
