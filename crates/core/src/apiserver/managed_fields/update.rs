@@ -26,7 +26,6 @@ pub fn update(managed: &mut Managed, old: &Value, new: &Value, manager: &Manager
 mod tests {
     use super::*;
     use crate::apiserver::managed_fields::fields_v1;
-    use crate::apiserver::managed_fields::managers::Operation;
     use crate::sim::time::SimTime;
     use serde_json::json;
 
