@@ -70,6 +70,9 @@ pub fn turn(lab: &mut LessonLab, clock: &mut WallClock, work: Work, recorder: &d
         Work::Clock(_, reply) => {
             let _ = reply.send((Clock::Running(1.0), lab.sim().now()));
         }
+        // A node joining (its agent's connection), or the ticker keeping a lab with real
+        // nodes at the wall clock: nothing here is kept, as nothing here changes the lab.
+        Work::OnThread(step) => step(lab.sim_mut()),
         // The owner's clock and script endpoints belong to `kubelab up`; a hosted lab's owner
         // runs scripts from the lab's page. Dropping the work answers its caller 503.
         _ => {}

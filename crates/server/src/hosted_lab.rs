@@ -10,6 +10,7 @@
 
 use crate::hosted_api::{self, Recorder, WallClock};
 use crate::kube_api::ServedLab;
+use crate::kube_api::agents::Agents;
 use crate::kube_api::lab::{ApiLab, Stopped, Work};
 use crate::kube_api::tokens::{TokenLimits, Tokens};
 use kubelab_core::lesson::{Lesson, LessonLab};
@@ -55,12 +56,19 @@ impl Default for LabBounds {
 pub enum Refused {
     Busy,
     LogFull(usize),
+    /// A script would fast-forward a lab whose real machines live on the wall clock.
+    RealNodes(Vec<String>),
 }
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refused::Busy => f.write_str("the lab is busy; try again in a moment"),
+            Refused::RealNodes(names) => write!(
+                f,
+                "this lab has real nodes ({}): its clock runs with the wall clock, so `sleep` cannot fast-forward it; wait, and watch with `kubectl get pods -w`",
+                names.join(", ")
+            ),
             Refused::LogFull(most) => {
                 write!(f, "this lab's log is full ({} KiB of scripts, its limit); start a new lab", most / 1024)
             }
@@ -78,6 +86,8 @@ pub struct HostedLab {
     queued: Arc<AtomicUsize>,
     /// Who may use the lab's Kubernetes API (`hosted_api.rs`).
     pub tokens: Arc<Tokens>,
+    /// The real machines that joined the lab as nodes (`kube_api/agents.rs`).
+    pub agents: Arc<Agents>,
     updates: broadcast::Sender<String>,
     history: Arc<Mutex<History>>,
     closed: watch::Sender<bool>,
@@ -96,6 +106,31 @@ impl LiveThread {
         live.fetch_add(1, Ordering::SeqCst);
         LiveThread(Arc::clone(live))
     }
+}
+
+/// Whether a script asks virtual time to jump ahead (`sleep`), which a lab with real machines
+/// cannot do: they live on the wall clock.
+fn fast_forwards(script: &str) -> bool {
+    script.lines().any(|line| line.split_whitespace().next() == Some("sleep"))
+}
+
+/// Keeps a lab with real nodes on the wall clock even when no one uses its API: once a second,
+/// while any machine has joined, an empty turn lets the lab's clock catch up (`hosted_api.rs`),
+/// so a machine that went silent is marked NotReady on time. Ends when the lab closes.
+fn start_ticker(
+    inbox: mpsc::UnboundedSender<Input>,
+    agents: Arc<Agents>,
+    closed: Arc<AtomicBool>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new().name("lab-ticker".into()).spawn(move || {
+        while !closed.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_secs(1));
+            if agents.any() && inbox.send(Input::Api(Work::OnThread(Box::new(|_| ())))).is_err() {
+                return;
+            }
+        }
+    })?;
+    Ok(())
 }
 
 impl Drop for LiveThread {
@@ -131,6 +166,8 @@ impl HostedLab {
         let closed = watch::channel(false).0;
         let last_used = Mutex::new(Instant::now());
         let tokens = Arc::new(Tokens::new(TokenLimits::default()));
+        let agents = Arc::new(Agents::default());
+        start_ticker(inbox.clone(), Arc::clone(&agents), Arc::clone(&cancelled))?;
         Ok(HostedLab {
             id,
             owner_id,
@@ -139,6 +176,7 @@ impl HostedLab {
             inbox,
             queued,
             tokens,
+            agents,
             updates,
             history,
             closed,
@@ -153,11 +191,15 @@ impl HostedLab {
         let inbox = self.inbox.clone();
         let lab = ApiLab::recording(move |work| inbox.send(Input::Api(work)).map_err(|_| Stopped));
         self.touch();
-        ServedLab { lab, tokens: Arc::clone(&self.tokens) }
+        ServedLab { lab, tokens: Arc::clone(&self.tokens), agents: Arc::clone(&self.agents) }
     }
 
     /// Queues a script, unless the lab is busy (its inbox is full) or its log is full.
     pub fn submit(&self, script: String) -> Result<(), Refused> {
+        let real_nodes: Vec<String> = self.agents.list().into_iter().map(|a| a.name).collect();
+        if !real_nodes.is_empty() && fast_forwards(&script) {
+            return Err(Refused::RealNodes(real_nodes));
+        }
         let kept = self.history.lock().map(|h| h.script_bytes).unwrap_or_default();
         if kept + script.len() > self.bounds.max_log_bytes {
             return Err(Refused::LogFull(self.bounds.max_log_bytes));

@@ -89,7 +89,7 @@ pub fn up(args: UpArgs) -> i32 {
     };
     let tokens = Tokens::new(TokenLimits::default());
     let (token, _) = tokens.issue(&UserInfo::admin().name, Role::Owner);
-    let served = ServedLab { lab, tokens: Arc::new(tokens) };
+    let served = ServedLab { lab, tokens: Arc::new(tokens), agents: Arc::default() };
     let listener = match runtime.block_on(tokio::net::TcpListener::bind(args.addr)) {
         Ok(listener) => listener,
         Err(e) => {

@@ -16,8 +16,6 @@ use crate::store::event_recorder::{EventType, object_reference};
 use crate::store::node_lease::NODE_LEASE_NAMESPACE;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// `--node-monitor-grace-period` (50 s since v1.32).
-pub const NODE_MONITOR_GRACE_PERIOD: Duration = Duration::from_secs(50);
 /// `--node-monitor-period`: how often the controller looks.
 pub const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
 pub const UNREACHABLE_TAINT: &str = "node.kubernetes.io/unreachable";
@@ -32,6 +30,9 @@ pub struct NodeLifecycleController {
     known_off: BTreeMap<String, SimTime>,
     /// The store's `heartbeats_changed` when the renewals were last looked at.
     heartbeats_seen: Option<u64>,
+    /// For each node whose kubelet runs outside the lab: what its Lease and Ready heartbeat
+    /// last said, and when this controller saw that change (upstream's `probeTimestamp`).
+    probes: BTreeMap<String, (Option<SimTime>, SimTime)>,
 }
 
 impl NodeLifecycleController {
@@ -81,12 +82,13 @@ impl NodeLifecycleController {
 
     /// `monitorNodeHealth` for one node; returns when to look again. A node whose Lease has
     /// not been renewed for the grace period goes Unknown.
-    fn process(&self, store: &mut Store, name: &str) -> Option<SimTime> {
+    fn process(&mut self, store: &mut Store, name: &str) -> Option<SimTime> {
         let node = store.try_get::<Node>("", name)?.clone();
         let simulated_silence = self.known_off.get(name).copied();
         let mut look_again = None;
-        if let Some(renewed) = simulated_silence.or_else(|| external_probe(store, &node)) {
-            let unknown_at = monitor_tick_after(renewed.plus(NODE_MONITOR_GRACE_PERIOD));
+        let external = || self.observe(store, &node);
+        if let Some(renewed) = simulated_silence.or_else(external) {
+            let unknown_at = monitor_tick_after(renewed.plus(store.node_settings().node_monitor_grace_period));
             if store.now() >= unknown_at {
                 mark_unknown(store, &node);
                 return None;
@@ -100,10 +102,27 @@ impl NodeLifecycleController {
     }
 }
 
-/// For a node whose kubelet runs outside the lab (it renews its own Lease): when it was last
-/// heard from, its Lease's renewTime or its Ready condition's heartbeat, whichever is later
-/// (upstream's `probeTimestamp`). `None` for a simulated machine, whose renewals the store
-/// keeps, and for a node without a Lease.
+impl NodeLifecycleController {
+    /// For a node whose kubelet runs outside the lab (it renews its own Lease): when this
+    /// controller last saw its Lease's renewTime or its Ready heartbeat change. Upstream keeps
+    /// its own clock's `probeTimestamp` rather than trusting the kubelet's timestamps, so a
+    /// machine whose clock is off (or a lab whose virtual clock is not the wall clock) is
+    /// judged by when it was heard from.
+    fn observe(&mut self, store: &Store, node: &Node) -> Option<SimTime> {
+        let said = external_probe(store, node)?;
+        let name = node.metadata.name.clone();
+        let now = store.now();
+        let probe = self.probes.entry(name).or_insert((Some(said), now));
+        if probe.0 != Some(said) {
+            *probe = (Some(said), now);
+        }
+        Some(probe.1)
+    }
+}
+
+/// For a node whose kubelet runs outside the lab: the later of its Lease's renewTime and its
+/// Ready condition's heartbeat, as it wrote them. `None` for a simulated machine, whose
+/// renewals the store keeps, and for a node without a Lease.
 fn external_probe(store: &Store, node: &Node) -> Option<SimTime> {
     let name = node.metadata.name.as_str();
     if store.heartbeat(name).is_some() {

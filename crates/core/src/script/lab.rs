@@ -60,6 +60,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
         flags: &[NAMESPACE],
         run: pod_bind,
     },
+    LabVerb {
+        words: &["settings"],
+        usage: "lab settings [--node-monitor-grace-period 50s] [--default-toleration-seconds 300]",
+        flags: super::lab_settings::FLAGS,
+        run: super::lab_settings::settings,
+    },
     LabVerb { words: &["addon", "install"], usage: "lab addon install NAME", flags: &[], run: addon_install },
     LabVerb { words: &["addon", "remove"], usage: "lab addon remove NAME", flags: &[], run: addon_remove },
     LabVerb { words: &["addon", "list"], usage: "lab addon list", flags: &[], run: addon_list },

@@ -7,6 +7,7 @@
 pub mod lab;
 pub mod lab_api;
 pub mod lab_curl;
+pub mod lab_settings;
 pub mod lab_traffic;
 pub mod local_pipe;
 pub mod sim_run;

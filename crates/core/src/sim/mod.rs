@@ -331,6 +331,20 @@ impl Sim {
         self.controllers.kubelet.connect_agent(node, agent);
     }
 
+    /// A kubelet outside the simulation registers `node` (`system:node:<node>` creating its
+    /// Node): from now on no simulated kubelet runs it. A simulated node of that name stays
+    /// simulated, and its Node cannot be created again anyway.
+    pub fn register_external(&mut self, node: &str) {
+        if self.store.try_get::<Node>("", node).is_none() || self.controllers.kubelet.is_external(node) {
+            self.controllers.kubelet.mark_external(node);
+        }
+    }
+
+    /// Whether `node`'s kubelet runs outside the simulation (a real machine's agent).
+    pub fn is_external(&self, node: &str) -> bool {
+        self.controllers.kubelet.is_external(node)
+    }
+
     /// The controllers, for read-only views (the scheduler's decisions, the kubelet's runtime).
     pub fn controllers(&self) -> &Controllers {
         &self.controllers

@@ -201,3 +201,25 @@ fn logs_and_exec_reach_an_external_pod_through_its_agent_or_fail_as_a_closed_kub
     );
     assert_eq!(sh(&mut sim, "kubectl exec web -- uname -a"), "$ kubectl exec web -- uname -a\nuname -a\n");
 }
+
+#[test]
+fn a_machine_is_judged_by_when_it_was_heard_from_not_by_its_clock_and_the_lab_sets_how_long() {
+    let mut sim = Sim::new(7, &ClusterSpec::workers_only(Vec::new()));
+    sh(&mut sim, "lab settings --node-monitor-grace-period 10s --default-toleration-seconds 5");
+    // The machine's clock is a year ahead of the lab's: its renewals still count when they come.
+    let ahead = |seconds: u64| SimTime((365 * 86_400 + seconds) * 1000);
+    sim.node_input(&register("edge-1", &ahead(0).to_rfc3339()));
+    sim.node_input(&lease("edge-1", InputVerb::Create, &ahead(0).to_rfc3339_micro()));
+    sh(&mut sim, "kubectl run web --image=hello:v1");
+    sim.node_input(&running("edge-1", "web", &ahead(1).to_rfc3339()));
+    sim.advance(Duration::from_secs(8));
+    sim.node_input(&lease("edge-1", InputVerb::Update, &ahead(8).to_rfc3339_micro()));
+    sim.advance(Duration::from_secs(9));
+    assert!(sh(&mut sim, "kubectl get nodes").contains("edge-1   Ready "), "renewed 9 s ago, within 10 s");
+    // Heard from at 8 s: Unknown at the first monitor tick after 18 s; the pod tolerates 5 s.
+    sim.advance(Duration::from_secs(3));
+    assert!(sh(&mut sim, "kubectl get nodes").contains("edge-1   NotReady "));
+    sim.advance(Duration::from_secs(6));
+    let events = sh(&mut sim, "kubectl get events --field-selector reason=TaintManagerEviction");
+    assert!(events.contains("Marking for deletion Pod default/web"), "{events}");
+}

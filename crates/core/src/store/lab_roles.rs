@@ -1,11 +1,15 @@
 //! The lab's roles until RBAC is an authorizer here: a member of `kubelab:viewers` (a learner's
 //! token on a hosted lab) may only read — get, list and watch, as the `view` ClusterRole
-//! allows — and everyone else may do everything (the owner's token is kubeadm's admin).
+//! allows — a kubelet what the Node authorizer allows (`node_authorizer.rs`) — and everyone
+//! else may do everything (the owner's token is kubeadm's admin).
 
 use super::authorizer::{Attributes, Authorizer, Decision};
 
 /// The group of users who may read the lab but change nothing.
 pub const VIEWERS: &str = "kubelab:viewers";
+
+/// The group of bootstrap tokens (kubeadm's): they join a machine and read nothing.
+pub const BOOTSTRAPPERS: &str = "system:bootstrappers";
 
 /// What a viewer may do (the read verbs of upstream's `view` ClusterRole).
 const READ_VERBS: &[&str] = &["get", "list", "watch"];
@@ -16,6 +20,16 @@ pub struct LabRoles;
 
 impl Authorizer for LabRoles {
     fn authorize(&self, attributes: &Attributes<'_>) -> Decision {
+        // Upstream's order: the Node authorizer first, then RBAC.
+        let node = super::node_authorizer::authorize(attributes);
+        if node != Decision::NoOpinion {
+            return node;
+        }
+        if attributes.user.groups.iter().any(|g| g == BOOTSTRAPPERS) {
+            // kubeadm lets a bootstrap token create CertificateSigningRequests only; here it
+            // is exchanged for a node's credential outside the API, and does nothing inside.
+            return Decision::Deny(String::new());
+        }
         let viewer = attributes.user.groups.iter().any(|g| g == VIEWERS);
         // `view` reads no secrets and runs nothing: no exec, attach or port-forward (each a
         // `create` on a pod subresource), so those fall to the verb check below.

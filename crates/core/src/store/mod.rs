@@ -18,7 +18,9 @@ pub mod kinds;
 pub mod lab_limits;
 pub mod lab_roles;
 pub mod networking_validation;
+pub mod node_authorizer;
 pub mod node_lease;
+pub mod node_settings;
 pub mod owner_index;
 pub mod priority_class;
 pub mod resource_validation;
@@ -102,6 +104,8 @@ pub struct Store {
     heartbeats_changed: u64,
     /// The lab's budgets (`lab_limits.rs`).
     limits: lab_limits::LabLimits,
+    /// The lab's node-health settings (`node_settings.rs`).
+    node_settings: node_settings::NodeSettings,
     /// Who the writes now being made are for: the request's user (`act_as`).
     user: Arc<UserInfo>,
     /// Decides every request (`authorizer.rs`).
@@ -122,13 +126,16 @@ impl Store {
             watch: WatchLog::default(),
             snapshots: Snapshots::default(),
             dependents: owner_index::OwnerIndex::default(),
-            default_tolerations: crate::api::shared::Shared::new(admission::default_tolerations()),
+            default_tolerations: crate::api::shared::Shared::new(admission::default_tolerations(
+                node_settings::NodeSettings::default().default_toleration_seconds,
+            )),
             event_index: BTreeMap::new(),
             event_names: event_recorder::EventNames::default(),
             trace: trace::Trace::new(),
             heartbeats: BTreeMap::new(),
             heartbeats_changed: 0,
             limits: lab_limits::LabLimits::default(),
+            node_settings: node_settings::NodeSettings::default(),
             user: UserInfo::apiserver(),
             authorizer: Arc::new(lab_roles::LabRoles),
             warnings: Vec::new(),
@@ -239,6 +246,18 @@ impl Store {
     /// Sets the lab's budgets (a big sandbox allows more than a lesson).
     pub fn set_limits(&mut self, limits: lab_limits::LabLimits) {
         self.limits = limits;
+    }
+
+    /// The lab's node-health settings.
+    pub fn node_settings(&self) -> &node_settings::NodeSettings {
+        &self.node_settings
+    }
+
+    /// Sets them; pods created from now on get the new default tolerations.
+    pub fn set_node_settings(&mut self, settings: node_settings::NodeSettings) {
+        self.default_tolerations =
+            crate::api::shared::Shared::new(admission::default_tolerations(settings.default_toleration_seconds));
+        self.node_settings = settings;
     }
 
     /// Every command and write so far, as JSON lines.

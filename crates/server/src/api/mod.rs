@@ -12,6 +12,7 @@ mod dashboard_feed;
 mod faults;
 mod input;
 pub mod invites;
+mod lab_agents;
 mod lab_tokens;
 mod labs;
 mod problem;
@@ -160,6 +161,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/labs/{id}/ws", get(labs::watch))
         .route("/labs/{id}/kubeconfig", post(lab_tokens::kubeconfig))
         .route("/labs/{id}/tokens", get(lab_tokens::list))
+        .route("/labs/{id}/agent-tokens", post(lab_agents::create))
+        .route("/labs/{id}/nodes", get(lab_agents::list))
         .route("/labs/{id}/tokens/{token}", axum::routing::delete(lab_tokens::revoke))
         .layer(DefaultBodyLimit::max(state.limits.max_body_bytes))
         .merge(lab_log)

@@ -80,8 +80,8 @@ pub(crate) enum Work {
     Script(String, oneshot::Sender<Result<String, String>>),
     /// Let this much virtual time pass now (a paused lab's only way forward).
     Step(SimDuration, oneshot::Sender<(Clock, SimTime)>),
-    /// A step of a port-forward (port_forward.rs), run with the simulation; it sends its own answer.
-    PortForward(Box<dyn FnOnce(&mut Sim) + Send>),
+    /// A step run with the simulation (a port-forward's, a node joining); it sends its own answer.
+    OnThread(Box<dyn FnOnce(&mut Sim) + Send>),
 }
 
 /// How the lab's virtual clock moves.
@@ -186,12 +186,12 @@ impl ApiLab {
         self.ask(|reply| Work::Step(by, reply)).await
     }
 
-    /// Runs a port-forward's step on the lab's thread: what it returns.
-    pub async fn port_forward<T: Send + 'static>(
+    /// Runs a step (a port-forward's, a node joining) on the lab's thread: what it returns.
+    pub async fn on_thread<T: Send + 'static>(
         &self,
         step: impl FnOnce(&mut Sim) -> T + Send + 'static,
     ) -> Result<T, Stopped> {
-        self.ask(|reply| Work::PortForward(Box::new(move |sim| drop(reply.send(step(sim)))))).await
+        self.ask(|reply| Work::OnThread(Box::new(move |sim| drop(reply.send(step(sim)))))).await
     }
 }
 
@@ -288,7 +288,7 @@ pub(crate) fn turn(sim: &mut Sim, (clock, anchor): (&mut Clock, &mut (SimTime, I
             *anchor = (sim.now(), Instant::now());
             let _ = reply.send((*clock, sim.now()));
         }
-        Work::PortForward(step) => step(sim),
+        Work::OnThread(step) => step(sim),
     }
 }
 

@@ -4,6 +4,8 @@
 //! JSON line per event, in a chunked response, until the client goes or `timeoutSeconds`
 //! passes.
 
+pub mod agent_connection;
+pub mod agents;
 pub mod attach;
 pub mod certificates;
 pub mod clock;
@@ -45,6 +47,8 @@ const WATCH_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 pub struct ServedLab {
     pub lab: ApiLab,
     pub tokens: Arc<Tokens>,
+    /// The real machines that joined it as nodes.
+    pub agents: Arc<agents::Agents>,
 }
 
 impl ServedLab {
@@ -77,6 +81,12 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
     };
     if let Err(refused) = served.tokens.admit(&bearer) {
         return too_many_requests(&refused);
+    }
+    if parts.uri.path() == "/kubelab/agents/join" && parts.method == axum::http::Method::POST {
+        return match read_body(body).await {
+            Ok(body) => agents::join(served, bearer, body).await,
+            Err(refused) => refused,
+        };
     }
     let user = bearer.user.clone();
     if let Some(target) = exec_target(&parts, &user) {

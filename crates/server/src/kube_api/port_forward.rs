@@ -68,7 +68,7 @@ pub async fn start(served: ServedLab, mut parts: Parts, target: Target) -> Respo
     let Target { user, namespace, pod } = target;
     let refusal = |error| Box::new(HttpResponse::from_error(error));
     let found =
-        served.lab.port_forward(move |sim| forwarding::target(sim, &user, (&namespace, &pod)).map_err(refusal)).await;
+        served.lab.on_thread(move |sim| forwarding::target(sim, &user, (&namespace, &pod)).map_err(refusal)).await;
     let forward = match found {
         Ok(Ok(forward)) => forward,
         Ok(Err(refused)) => return respond(*refused),
@@ -302,7 +302,7 @@ impl Session {
     async fn open(&mut self, request: &str, out: &mut Vec<u8>) -> Result<(), End> {
         let Some(port) = self.pairs.get(request).map(|p| p.port) else { return Ok(()) };
         let forward = self.forward.clone();
-        let opened = self.lab.port_forward(move |sim| forwarding::open(sim, &forward, port)).await;
+        let opened = self.lab.on_thread(move |sim| forwarding::open(sim, &forward, port)).await;
         match opened.map_err(|_| End::Stopped)? {
             Ok(()) => {
                 if let Some(pair) = self.pairs.get_mut(request) {
@@ -351,7 +351,7 @@ impl Session {
             };
             pair.input.drain(..used);
             let (forward, port) = (self.forward.clone(), pair.port);
-            let answer = self.lab.port_forward(move |sim| forwarding::exchange(sim, &forward, port, &request)).await;
+            let answer = self.lab.on_thread(move |sim| forwarding::exchange(sim, &forward, port, &request)).await;
             match answer.map_err(|_| End::Stopped)? {
                 Ok(exchange) => {
                     self.send(request_id, &exchange.response, out);

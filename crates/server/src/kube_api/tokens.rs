@@ -7,7 +7,8 @@
 use crate::api::codes;
 use crate::api::rate_limit::{Rate, RateLimiter};
 use kubelab_core::store::UserInfo;
-use kubelab_core::store::lab_roles::VIEWERS;
+use kubelab_core::store::lab_roles::{BOOTSTRAPPERS, VIEWERS};
+use kubelab_core::store::node_authorizer::NODES_GROUP;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -19,6 +20,11 @@ use std::time::Instant;
 pub enum Role {
     Owner,
     Viewer,
+    /// A bootstrap token (kubeadm's `system:bootstrappers`): it may only join a node
+    /// (`agents.rs`), and it expires.
+    Bootstrap,
+    /// A joined node's kubelet, `system:node:<name>` in `system:nodes`.
+    Node,
 }
 
 /// How much one token may ask of the lab.
@@ -43,6 +49,9 @@ pub struct TokenInfo {
     pub id: String,
     pub user: String,
     pub role: Role,
+    /// Seconds left before it expires; absent for a token that does not.
+    #[serde(rename = "expiresInSeconds", skip_serializing_if = "Option::is_none")]
+    pub expires_in_seconds: Option<u64>,
 }
 
 /// Who presented a token, and the token's own counters.
@@ -57,6 +66,8 @@ pub struct Bearer {
 struct Entry {
     hash: String,
     bearer: Bearer,
+    /// When it stops signing anyone in (bootstrap tokens expire, as kubeadm's do after 24 h).
+    expires: Option<Instant>,
 }
 
 /// Why a request with a valid token is turned away now.
@@ -78,22 +89,33 @@ impl Tokens {
 
     /// Issues a token for `name` with `role`: the token (shown once) and its id.
     pub fn issue(&self, name: &str, role: Role) -> (String, String) {
+        self.issue_until(name, role, None)
+    }
+
+    /// Issues a token that signs no one in after `expires`. A bootstrap token's user is
+    /// `system:bootstrap:<id>`, as kubeadm names it; `name` is ignored for one.
+    pub fn issue_until(&self, name: &str, role: Role, expires: Option<Instant>) -> (String, String) {
         let token = codes::new_session_token();
         let id = codes::token_hash(&token)[..12].to_string();
-        let groups: &[&str] = match role {
-            Role::Owner => &["kubeadm:cluster-admins", "system:authenticated"],
-            Role::Viewer => &[VIEWERS, "system:authenticated"],
+        let (name, groups): (String, &[&str]) = match role {
+            Role::Owner => (name.into(), &["kubeadm:cluster-admins", "system:authenticated"]),
+            Role::Viewer => (name.into(), &[VIEWERS, "system:authenticated"]),
+            Role::Bootstrap => (format!("system:bootstrap:{}", &id[..6]), &[BOOTSTRAPPERS, "system:authenticated"]),
+            Role::Node => (name.into(), &[NODES_GROUP, "system:authenticated"]),
         };
         let user = UserInfo::new(name, groups);
         let bearer = Bearer { id: id.clone(), user, role, watches: Arc::default() };
-        self.lock().push(Entry { hash: codes::token_hash(&token), bearer });
+        self.lock().push(Entry { hash: codes::token_hash(&token), bearer, expires });
         (token, id)
     }
 
-    /// The bearer of a presented token, unless it is unknown or revoked.
+    /// The bearer of a presented token, unless it is unknown, revoked or expired.
     pub fn find(&self, presented: &str) -> Option<Bearer> {
         let hash = codes::token_hash(presented);
-        self.lock().iter().find(|e| e.hash == hash).map(|e| e.bearer.clone())
+        let now = Instant::now();
+        let entries = self.lock();
+        let entry = entries.iter().find(|e| e.hash == hash)?;
+        entry.expires.is_none_or(|at| now < at).then(|| entry.bearer.clone())
     }
 
     /// Revokes a token by its id; false when there is none.
@@ -108,7 +130,12 @@ impl Tokens {
         let entries = self.lock();
         entries
             .iter()
-            .map(|e| TokenInfo { id: e.bearer.id.clone(), user: e.bearer.user.name.clone(), role: e.bearer.role })
+            .map(|e| TokenInfo {
+                id: e.bearer.id.clone(),
+                user: e.bearer.user.name.clone(),
+                role: e.bearer.role,
+                expires_in_seconds: e.expires.map(|at| at.saturating_duration_since(Instant::now()).as_secs()),
+            })
             .collect()
     }
 
@@ -168,5 +195,21 @@ mod tests {
         assert_eq!(tokens.list().len(), 1);
         assert!(tokens.revoke(&id));
         assert!(tokens.find(&token).is_none(), "a revoked token signs no one in");
+    }
+
+    #[test]
+    fn a_bootstrap_token_is_kubeadms_user_and_expires() {
+        let tokens = Tokens::new(TokenLimits::default());
+        let (token, id) =
+            tokens.issue_until("", Role::Bootstrap, Some(Instant::now() + std::time::Duration::from_secs(60)));
+        let bearer = tokens.find(&token).expect("a fresh bootstrap token signs in");
+        assert_eq!(bearer.user.name, format!("system:bootstrap:{}", &id[..6]));
+        assert!(bearer.user.groups.iter().any(|g| g == BOOTSTRAPPERS));
+        let (old, _) = tokens.issue_until("", Role::Bootstrap, Some(Instant::now()));
+        assert!(tokens.find(&old).is_none(), "an expired token signs no one in");
+        let (node, _) = tokens.issue("system:node:worker-a", Role::Node);
+        let kubelet = tokens.find(&node).unwrap();
+        assert_eq!(kubelet.user.node_name(), Some("worker-a"));
+        assert!(kubelet.user.groups.iter().any(|g| g == NODES_GROUP));
     }
 }

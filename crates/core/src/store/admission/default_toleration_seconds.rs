@@ -13,9 +13,6 @@ pub const PLUGIN: Plugin = Plugin { name: "DefaultTolerationSeconds", admit: Som
 /// The taints the default tolerations are for.
 const NOT_READY_KEYS: [&str; 2] = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"];
 
-/// `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`.
-const DEFAULT_TOLERATION_SECONDS: i64 = 300;
-
 fn admit(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Result<(), ApiError> {
     let ObjectMut::Pod(pod) = object else { return Ok(()) };
     if request.operation != Operation::Create {
@@ -29,25 +26,28 @@ fn admit(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Re
     }
     for key in NOT_READY_KEYS {
         if !spec.tolerations.iter().any(|t| tolerates_no_execute(t, key)) {
-            spec.tolerations.make_mut().push(toleration(key));
+            let seconds = store.node_settings().default_toleration_seconds;
+            spec.tolerations.make_mut().push(toleration(key, seconds));
         }
     }
     Ok(())
 }
 
-fn toleration(key: &str) -> Toleration {
+/// `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`
+/// (300 s upstream; a lab's `NodeSettings`).
+fn toleration(key: &str, seconds: i64) -> Toleration {
     Toleration {
         key: Some(key.to_string()),
         operator: Some("Exists".to_string()),
         value: None,
         effect: Some("NoExecute".to_string()),
-        toleration_seconds: Some(DEFAULT_TOLERATION_SECONDS),
+        toleration_seconds: Some(seconds),
     }
 }
 
 /// The tolerations this plugin gives a pod that has none of its own.
-pub fn default_tolerations() -> Vec<Toleration> {
-    NOT_READY_KEYS.iter().map(|key| toleration(key)).collect()
+pub fn default_tolerations(seconds: i64) -> Vec<Toleration> {
+    NOT_READY_KEYS.iter().map(|key| toleration(key, seconds)).collect()
 }
 
 /// Whether `t` already tolerates the NoExecute taint `key` (an empty key tolerates every key).

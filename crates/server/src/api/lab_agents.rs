@@ -1,0 +1,101 @@
+//! A hosted lab's real machines, for its instructor: bootstrap tokens to join one
+//! (`kubeadm token create --print-join-command`, made for `kubelab-agent`) and the machines
+//! that joined, with their nodes' health as the lab's node lifecycle controller sees it.
+
+use super::AppState;
+use super::problem::{ApiError, ApiResult};
+use super::session::Caller;
+use crate::hosted_lab::HostedLab;
+use crate::kube_api::tokens::Role;
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use kubelab_core::api::Node;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a bootstrap token signs an agent in (kubeadm's default `--ttl` is 24 h; a class
+/// hands its tokens out on the day).
+const BOOTSTRAP_TTL: Duration = Duration::from_secs(24 * 3600);
+
+/// `POST /api/labs/{id}/agent-tokens`: a bootstrap token and the command that joins a machine.
+pub async fn create(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    let lab = owned(&state, &caller, &id)?;
+    let endpoint = state
+        .kube_api
+        .get()
+        .ok_or_else(|| ApiError::Unavailable("this server does not serve the Kubernetes API".into()))?;
+    let (token, token_id) = lab.tokens.issue_until("", Role::Bootstrap, Some(Instant::now() + BOOTSTRAP_TTL));
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let server = endpoint.server_url(host, &id);
+    let join = format!(
+        "kubelab-agent --server {server} --certificate-authority kubelab-ca.crt --tls-server-name localhost --token {token}"
+    );
+    Ok(Json(json!({
+        "id": token_id,
+        "token": token,
+        "expiresInSeconds": BOOTSTRAP_TTL.as_secs(),
+        "server": server,
+        "caCertificate": endpoint.ca_pem,
+        "join": join,
+    })))
+}
+
+/// One joined machine and its node's health.
+#[derive(Serialize)]
+struct RealNode {
+    #[serde(flatten)]
+    agent: crate::kube_api::agents::JoinedAgent,
+    /// The node's Ready condition (`True`, `False`, `Unknown`), or absent before it registered.
+    ready: Option<String>,
+    /// The condition's reason (`KubeletReady`, `NodeStatusUnknown`).
+    reason: Option<String>,
+    /// Pods bound to it.
+    pods: usize,
+}
+
+/// `GET /api/labs/{id}/nodes`: the machines that joined, each with its node's health.
+pub async fn list(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let lab = owned(&state, &caller, &id)?;
+    let agents = lab.agents.list();
+    let names: Vec<String> = agents.iter().map(|a| a.name.clone()).collect();
+    let health = lab
+        .served()
+        .lab
+        .on_thread(move |sim| names.iter().map(|name| health(sim, name)).collect::<Vec<_>>())
+        .await
+        .map_err(|_| ApiError::Unavailable("the lab has stopped".into()))?;
+    let nodes: Vec<RealNode> = agents
+        .into_iter()
+        .zip(health)
+        .map(|(agent, (ready, reason, pods))| RealNode { agent, ready, reason, pods })
+        .collect();
+    Ok(Json(json!({ "nodes": nodes })))
+}
+
+fn health(sim: &kubelab_core::sim::Sim, name: &str) -> (Option<String>, Option<String>, usize) {
+    let store = sim.store();
+    let condition =
+        store.try_get::<Node>("", name).and_then(|n| n.status.conditions.iter().find(|c| c.type_ == "Ready").cloned());
+    let pods = store.list::<kubelab_core::api::Pod>(None).filter(|p| p.node_name() == Some(name)).count();
+    (condition.as_ref().map(|c| c.status.clone()), condition.and_then(|c| c.reason), pods)
+}
+
+fn owned(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Arc<HostedLab>> {
+    let lab = state.labs.find(id).ok_or_else(|| ApiError::NotFound(format!("no hosted lab has id {id:?}")))?;
+    if lab.owner_id != caller.me.id {
+        return Err(ApiError::Forbidden("only the lab's instructor lets machines join it".into()));
+    }
+    Ok(lab)
+}
