@@ -53,7 +53,25 @@ pub struct NodeStatus {
     pub conditions: Vec<NodeCondition>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub addresses: Vec<NodeAddress>,
+    /// Where the kubelet's own port listens (a real machine's agent reports it; the API
+    /// server dials it for logs and exec).
+    pub daemon_endpoints: Option<NodeDaemonEndpoints>,
     pub node_info: Option<NodeSystemInfo>,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NodeDaemonEndpoints {
+    pub kubelet_endpoint: Option<DaemonEndpoint>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DaemonEndpoint {
+    /// Upstream's JSON name is capitalised (`json:"Port"`).
+    #[serde(rename = "Port")]
+    pub port: i32,
 }
 
 #[skip_serializing_none]

@@ -32,12 +32,7 @@ pub fn api(sim: &mut Sim, args: &Args) -> Result<String, String> {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let request =
         HttpRequest { method, path, query, accept: args.get("accept").unwrap_or(""), content_type, body: &body };
-    let user = UserInfo::new(name, &groups);
-    if let Some(node) = user.node_name().filter(|_| method == "POST" && path == "/api/v1/nodes") {
-        // A real machine's kubelet registering: the simulation must not run that node too.
-        sim.register_external(node);
-    }
-    let response = rest::serve(sim, user, &request);
+    let response = rest::serve(sim, UserInfo::new(name, &groups), &request);
     let printed = summary(&response);
     sim.put_api_answer(host_answer(response));
     Ok(printed)

@@ -1,6 +1,7 @@
 //! `/kubelab/tokens`: the owner hands out and takes back tokens for a served lab. `GET` lists
 //! them (ids, users and roles; never a token), `POST {"user": "alice", "role": "viewer"}`
-//! issues one (the token is in the answer, once), `DELETE /kubelab/tokens/ID` revokes one.
+//! issues one (the token is in the answer, once; `"role": "bootstrap"` makes one that joins a
+//! machine as a node, expiring after 24 h), `DELETE /kubelab/tokens/ID` revokes one.
 
 use super::tokens::Role;
 use super::{ServedLab, status_response};
@@ -45,8 +46,22 @@ pub async fn issue(State(served): State<ServedLab>, headers: HeaderMap, body: St
     if let Err(why) = valid_user_name(&request.user) {
         return status_response(422, "Invalid", &why);
     }
-    let (token, id) = served.tokens.issue(&request.user, request.role);
-    let answer = json!({"id": id, "user": request.user, "role": request.role, "token": token});
+    let expires = match request.role {
+        // A node's credential comes from joining (`agents.rs`), never from here.
+        Role::Node => {
+            return status_response(
+                422,
+                "Invalid",
+                "role \"node\": a node's token comes from joining the lab with a bootstrap token",
+            );
+        }
+        // kubeadm's bootstrap tokens expire after 24 h unless told otherwise.
+        Role::Bootstrap => Some(std::time::Instant::now() + std::time::Duration::from_secs(24 * 3600)),
+        Role::Owner | Role::Viewer => None,
+    };
+    let (token, id) = served.tokens.issue_until(&request.user, request.role, expires);
+    let user = served.tokens.find(&token).map(|b| b.user.name.clone()).unwrap_or_default();
+    let answer = json!({"id": id, "user": user, "role": request.role, "token": token});
     (StatusCode::CREATED, Json(answer)).into_response()
 }
 

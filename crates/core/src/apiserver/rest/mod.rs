@@ -105,6 +105,10 @@ pub struct WatchRequest {
 /// Serves one request as `user`.
 pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> HttpResponse {
     let Some(target) = path::parse(request.path) else { return not_found_path() };
+    if let Some(node) = user.node_name().filter(|_| request.method == "POST" && request.path == "/api/v1/nodes") {
+        // A real machine's kubelet registering: the simulation must not run that node too.
+        sim.register_external(node);
+    }
     let store = sim.store();
     if request.method == "GET" && aggregated_discovery::wanted(request.accept) {
         let aggregated = match &target {
