@@ -113,8 +113,8 @@ pub async fn join(served: ServedLab, bearer: Bearer, body: Vec<u8>) -> Response 
         );
         return status_response(422, "Invalid", &message);
     }
-    if let Err(refused) = claim(&served, &request) {
-        return refused;
+    if let Err((code, reason, message)) = claim(&served, &request) {
+        return status_response(code, reason, &message);
     }
     let connection = AgentConnection::new((request.address, request.kubelet_port), codes::new_session_token());
     let (name, key) = (request.name.clone(), connection.key().to_string());
@@ -140,7 +140,7 @@ pub async fn join(served: ServedLab, bearer: Bearer, body: Vec<u8>) -> Response 
 
 /// Refuses a name another machine holds (the same address and port is that machine back after
 /// a restart: its old credential is revoked) and a lab at its limit.
-fn claim(served: &ServedLab, request: &JoinRequest) -> Result<(), Response> {
+fn claim(served: &ServedLab, request: &JoinRequest) -> Result<(), (u16, &'static str, String)> {
     let mut joined = served.agents.lock();
     if let Some(holder) = joined.get(&request.name) {
         if (holder.address, holder.kubelet_port) != (request.address, request.kubelet_port) {
@@ -148,14 +148,14 @@ fn claim(served: &ServedLab, request: &JoinRequest) -> Result<(), Response> {
                 "node {:?} has already joined this lab from {}:{}; a machine may not take another node's name",
                 request.name, holder.address, holder.kubelet_port
             );
-            return Err(status_response(409, "AlreadyExists", &message));
+            return Err((409, "AlreadyExists", message));
         }
         served.tokens.revoke(&holder.token_id);
         joined.remove(&request.name);
     }
     if joined.len() >= served.agents.max_agents {
         let message = format!("this lab takes at most {} real nodes", served.agents.max_agents);
-        return Err(status_response(403, "Forbidden", &message));
+        return Err((403, "Forbidden", message));
     }
     Ok(())
 }
