@@ -99,3 +99,48 @@ fn owned(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Arc<HostedLab
     }
     Ok(lab)
 }
+
+/// The lab's node-health settings as the instructor sets them (`lab settings`).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NodeSettingsRequest {
+    node_monitor_grace_period: Option<String>,
+    default_toleration_seconds: Option<i64>,
+}
+
+/// `PUT /api/labs/{id}/node-settings`: shortens (or restores) how long a silent machine stays
+/// Ready and how long its pods stay, as a `lab settings` line kept with the lab's scripts (so
+/// every replay of the lab agrees); answers the settings the lab now has.
+pub async fn node_settings(
+    State(state): State<Arc<AppState>>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Json(request): Json<NodeSettingsRequest>,
+) -> ApiResult<Json<Value>> {
+    let lab = owned(&state, &caller, &id)?;
+    let mut line = String::from("lab settings");
+    let mut asked = kubelab_core::store::node_settings::NodeSettings::default();
+    if let Some(text) = &request.node_monitor_grace_period {
+        // Parsed, then written back: nothing but a duration reaches the script line.
+        asked.node_monitor_grace_period =
+            kubelab_core::sim::time::Duration::parse(text).map_err(ApiError::BadRequest)?;
+        line.push_str(&format!(" --node-monitor-grace-period {}", asked.node_monitor_grace_period));
+    }
+    if let Some(seconds) = request.default_toleration_seconds {
+        asked.default_toleration_seconds = seconds;
+        line.push_str(&format!(" --default-toleration-seconds {seconds}"));
+    }
+    asked.validate().map_err(|e| ApiError::BadRequest(e.trim_start_matches("error: ").to_string()))?;
+    lab.submit(line).map_err(|refused| ApiError::Conflict(refused.to_string()))?;
+    // The lab's inbox is in order: this read runs after the line.
+    let settings = lab
+        .served()
+        .lab
+        .on_thread(|sim| *sim.store().node_settings())
+        .await
+        .map_err(|_| ApiError::Unavailable("the lab has stopped".into()))?;
+    Ok(Json(json!({
+        "nodeMonitorGracePeriod": settings.node_monitor_grace_period.to_string(),
+        "defaultTolerationSeconds": settings.default_toleration_seconds,
+    })))
+}

@@ -163,6 +163,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/labs/{id}/tokens", get(lab_tokens::list))
         .route("/labs/{id}/agent-tokens", post(lab_agents::create))
         .route("/labs/{id}/nodes", get(lab_agents::list))
+        .route("/labs/{id}/node-settings", put(lab_agents::node_settings))
         .route("/labs/{id}/tokens/{token}", axum::routing::delete(lab_tokens::revoke))
         .layer(DefaultBodyLimit::max(state.limits.max_body_bytes))
         .merge(lab_log)
