@@ -1,53 +1,86 @@
-//! kubelab-agent: a real machine joining a kubelab lab as a node.
-//!
-//! What it will be: `kubelab-agent --server URL --token T` registers with a lab, heartbeats,
-//! reports capacity (CPU and memory from the host; GPUs and MIG instances from NVML), and runs
-//! the pods it is assigned as WebAssembly workloads in wasmtime with enforced limits. Until
-//! the server side of shared labs exists, it prints what it would report about this machine.
+//! kubelab-agent: a real machine joining a kubelab lab as a node. It trades the lab's join token
+//! for a node token, registers the Node (capacity from the host, GPUs and MIG devices from NVML
+//! or a file), renews its Lease, and runs the pods bound to it through the container runtime.
 
 use clap::Parser;
-use std::path::PathBuf;
+use kubelab_node_agent::agent;
+use kubelab_node_agent::cli::Cli;
+use kubelab_node_agent::runtime::{ContainerRuntime, ContainerSpec, RunningContainer};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-/// Joins a kubelab lab as a node (not yet connected to a server)
-#[derive(Parser, Debug)]
-#[command(name = "kubelab-agent", version, about)]
-struct Cli {
-    /// The kubelab server's URL
-    #[arg(long, value_name = "URL")]
-    server: Option<String>,
-    /// The lab's join token (read from the environment: a command line is visible to `ps`)
-    #[arg(long, env = "KUBELAB_AGENT_TOKEN", hide_env_values = true, value_name = "TOKEN")]
-    token: Option<String>,
-    /// Read the join token from this file instead
-    #[arg(long, value_name = "FILE", conflicts_with = "token")]
-    token_file: Option<PathBuf>,
+/// The runtime until the wasmtime runtime is plugged in: every pull fails with a clear message,
+/// so pods bound here wait in ErrImagePull saying why.
+struct NoRuntime;
+
+impl ContainerRuntime for NoRuntime {
+    fn pull(&self, image: &str) -> Result<(), String> {
+        Err(format!("no container runtime is configured on this node to run {image:?}"))
+    }
+
+    fn start(&self, spec: ContainerSpec) -> Result<Box<dyn RunningContainer>, String> {
+        Err(format!("no container runtime is configured on this node to run {:?}", spec.image))
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.server.is_none() {
-        println!("this machine: {} CPUs", available_cpus());
-        println!("join a lab with: kubelab-agent --server URL (token in KUBELAB_AGENT_TOKEN or --token-file)");
+        let machine = kubelab_node_agent::host::MachineInfo::read();
+        println!("this machine: {} CPUs, {} MiB of memory", machine.cpus, machine.memory_bytes >> 20);
+        println!(
+            "join a lab with: kubelab-agent --server URL --certificate-authority CA.pem (token in KUBELAB_AGENT_TOKEN or --token-file)"
+        );
         return ExitCode::SUCCESS;
     }
-    eprintln!("kubelab-agent: joining labs arrives with the server's shared labs; nothing to join yet");
-    ExitCode::from(2)
+    let config = match cli.config() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("kubelab-agent: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("kubelab-agent: cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(run(config))
 }
 
-fn available_cpus() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+async fn run(config: agent::Config) -> ExitCode {
+    let name = config.name.clone();
+    let agent = match agent::start(config, Arc::new(NoRuntime)).await {
+        Ok(agent) => agent,
+        Err(line) => {
+            let line = if line.starts_with("kubelab-agent:") { line } else { format!("kubelab-agent: {line}") };
+            eprintln!("{line}");
+            return ExitCode::FAILURE;
+        }
+    };
+    eprintln!(
+        "kubelab-agent: node {name:?} joined (podCIDR {}, kubelet server on {})",
+        agent.pod_cidr, agent.kubelet_address
+    );
+    wait_for_signal().await;
+    eprintln!("kubelab-agent: stopping; the node's pods keep their last status");
+    agent.stop();
+    ExitCode::SUCCESS
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn the_command_line_is_well_formed() {
-        Cli::command().debug_assert();
-        let cli = Cli::try_parse_from(["kubelab-agent", "--server=http://lab:8080"]).unwrap();
-        assert_eq!(cli.server.as_deref(), Some("http://lab:8080"));
+/// SIGTERM or SIGINT.
+async fn wait_for_signal() {
+    let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(signal) => signal,
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminate.recv() => {}
     }
 }
