@@ -22,7 +22,7 @@ impl Held {
     pub fn new(memory_mi: u64) -> Held {
         let mut held = Held::default();
         if memory_mi > 0 {
-            held.blocks.push(vec![0; mib(memory_mi)]);
+            held.blocks.push(Vec::with_capacity(mib(memory_mi)));
         }
         held
     }
@@ -46,7 +46,7 @@ impl Held {
 
     /// MiB held.
     pub fn mib(&self) -> u64 {
-        (self.blocks.iter().map(Vec::len).sum::<usize>() / MIB) as u64
+        (self.blocks.iter().map(Vec::capacity).sum::<usize>() / MIB) as u64
     }
 }
 

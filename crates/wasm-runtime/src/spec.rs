@@ -1,0 +1,29 @@
+//! What to run: the CRI's `ContainerConfig` as far as a WebAssembly container needs it.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+/// A container to start (the CRI's `CreateContainer` + `StartContainer` in one).
+#[derive(Clone, Debug)]
+pub struct ContainerSpec {
+    /// The pod's name: the process's `HOSTNAME` and what `{pod}` reads in the behaviour.
+    pub pod_name: String,
+    pub container: String,
+    /// The image's behaviour, as `behaviour_for` gives it (kubelab-core's `Behaviour` as JSON).
+    pub behaviour: serde_json::Value,
+    /// The command to run, `command` + `args` merged as the kubelet merges them (kubelab-core's
+    /// `Workload::argv`); empty: the image's default command.
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    /// `limits.memory`: the most linear memory the guest may have; past it, `OOMKilled`.
+    pub memory_limit_bytes: Option<u64>,
+    /// `limits.cpu`: the guest runs at most this share of one CPU (CFS quota per 100 ms period).
+    pub cpu_limit_millicores: Option<u64>,
+    /// The pod's IP: its listeners bind here.
+    pub ip: IpAddr,
+    /// The declared `containerPort`s (images with `listenDeclaredPorts` open them).
+    pub ports: Vec<u16>,
+    /// The longest one call into the guest may run (a request, a timer) before the runtime
+    /// kills the container: a guest stuck in a loop never holds its thread for longer.
+    pub wall_clock_cap: Duration,
+}
