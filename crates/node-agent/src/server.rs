@@ -4,7 +4,8 @@
 //! with a client certificate or a webhook; here the key stands in for both.
 //!
 //! - `GET /containerLogs/{namespace}/{pod}/{container}?previous=true|false` →
-//!   `{"lines":[{"unixMillis":N,"text":"..."}]}` (the previous instance's with `previous=true`)
+//!   `{"lines":[{"unixMillis":N,"text":"..."}]}` (the previous instance's with `previous=true`;
+//!   times on the lab's clock, which is the wall clock unless the join said otherwise)
 //! - `POST /exec/{namespace}/{pod}/{container}` with `{"command":[...]}` →
 //!   `{"output":"...","exitCode":N}`
 //!
@@ -19,7 +20,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
@@ -139,8 +140,7 @@ impl KubeletServer {
         let lines: Vec<Value> = lines
             .into_iter()
             .map(|(at, text)| {
-                let millis = at.duration_since(UNIX_EPOCH).unwrap_or_default().as_millis() as u64;
-                json!({"unixMillis": millis, "text": text})
+                json!({"unixMillis": crate::clock::unix_millis(crate::clock::from_system(at)), "text": text})
             })
             .collect();
         answer(StatusCode::OK, json!({"lines": lines}))

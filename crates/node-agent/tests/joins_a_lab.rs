@@ -1,0 +1,183 @@
+//! The agent against a real `kubelab up`: it registers a Ready Node, renews its Lease, and runs
+//! a pod bound to it through the fake runtime until the lab shows it Running with an IP from
+//! the node's podCIDR; deleting the pod stops its container and the pod goes.
+//!
+//! It joins with a bootstrap token where the lab issues one; otherwise it skips the join with
+//! the lab's admin token (`--node-token`) and powers the node off in the simulation, so that
+//! only the agent runs its pods.
+
+use base64::Engine;
+use hyper::Method;
+use kubelab_node_agent::agent::{self, Config};
+use kubelab_node_agent::client::ApiClient;
+use kubelab_node_agent::gpus::GpuSource;
+use kubelab_node_agent::ipam::PodNetwork;
+use kubelab_node_agent::testing::{FakeRuntime, Script};
+use serde_json::json;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const NODE: &str = "edge-test";
+
+/// `kubelab up` on a free loopback port, and what its kubeconfig says.
+struct Lab {
+    child: Child,
+    dir: PathBuf,
+    server: String,
+    ca_pem: Vec<u8>,
+    token: String,
+}
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn start_lab() -> Option<Lab> {
+    let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/kubelab");
+    if !binary.exists() {
+        eprintln!("skipped: target/debug/kubelab is not built (cargo test --workspace builds it)");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("kubelab-agent-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = dir.join("config");
+    let mut child = Command::new(binary)
+        .args(["up", "--name", "agent-test", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .env("XDG_STATE_HOME", &dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("kubelab up starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.contains("kubectl cluster-info"), "{line:?}");
+    let config: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(&kubeconfig).unwrap()).unwrap();
+    let cluster = &config["clusters"][0]["cluster"];
+    let server = cluster["server"].as_str().unwrap().to_string();
+    let ca = cluster["certificate-authority-data"].as_str().unwrap();
+    let ca_pem = base64::engine::general_purpose::STANDARD.decode(ca).unwrap();
+    let token = config["users"][0]["user"]["token"].as_str().unwrap().to_string();
+    Some(Lab { child, dir, server, ca_pem, token })
+}
+
+fn config(lab: &Lab, token: String, node_token: Option<String>) -> Config {
+    Config {
+        server: lab.server.clone(),
+        token,
+        pod_cidr: node_token.as_ref().map(|_| "10.244.200.0/24".to_string()),
+        node_token,
+        name: NODE.into(),
+        gpus: GpuSource::None,
+        mig_strategy: None,
+        ca_pem: Some(lab.ca_pem.clone()),
+        tls_server_name: None,
+        address: Some([127, 0, 0, 1].into()),
+        kubelet_port: 0,
+        pod_network: PodNetwork::None,
+    }
+}
+
+/// Polls `check` until it gives a value or `limit` passes.
+async fn eventually<T>(what: &str, limit: Duration, mut check: impl AsyncFnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_registers_renews_and_runs_a_pod_in_a_served_lab() {
+    let Some(lab) = start_lab() else { return };
+    let admin_config = config(&lab, lab.token.clone(), Some(lab.token.clone()));
+    let admin = agent::client(&admin_config, &lab.token).unwrap();
+    let bootstrap = admin.post("/kubelab/tokens", &json!({"user": "edge-bootstrap", "role": "bootstrap"})).await;
+    let config = match bootstrap.ok().and_then(|b| b["token"].as_str().map(str::to_string)) {
+        Some(token) => config(&lab, token, None),
+        None => admin_config,
+    };
+    let runtime =
+        FakeRuntime::new().with_image("hello:v1", Script { logs: vec!["hello".into()], ..Default::default() });
+    let agent = agent::start(config, Arc::new(runtime.clone())).await.expect("the agent starts");
+    // Where the lab does not know the node is external, its own kubelet must leave it alone.
+    let script = format!("lab node power-off {NODE}\n").into_bytes();
+    let _ = admin.send(Method::POST, "/kubelab/run", Some("text/plain"), Some(script)).await;
+
+    let ready = eventually("the node to be Ready", Duration::from_secs(20), async || {
+        let node = admin.get(&format!("/api/v1/nodes/{NODE}")).await.ok()?;
+        let conditions = node["status"]["conditions"].as_array()?.clone();
+        conditions.into_iter().find(|c| c["type"] == "Ready" && c["status"] == "True")
+    })
+    .await;
+    assert_eq!(ready["reason"], "KubeletReady");
+
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"nodeName": NODE, "containers": [{"name": "web", "image": "hello:v1",
+            "env": [{"name": "GREETING", "value": "hi"}]}]}});
+    admin.post("/api/v1/namespaces/default/pods", &pod).await.expect("the pod is created");
+    let running = eventually("the pod to run", Duration::from_secs(30), async || {
+        let pod = admin.get("/api/v1/namespaces/default/pods/web").await.ok()?;
+        (pod["status"]["phase"] == "Running" && pod["status"]["containerStatuses"][0]["ready"] == true).then_some(pod)
+    })
+    .await;
+    let ip: std::net::Ipv4Addr = running["status"]["podIP"].as_str().unwrap().parse().unwrap();
+    assert!(agent.pod_cidr.contains(ip), "{ip} in {}", agent.pod_cidr);
+    assert_eq!(running["status"]["hostIP"], "127.0.0.1");
+    assert!(running["status"]["containerStatuses"][0]["containerID"].as_str().unwrap().starts_with("wasmtime://"));
+    let started = runtime.started();
+    let web = started.iter().find(|s| s.pod_name == "web").expect("the runtime started web");
+    assert_eq!(web.ip, std::net::IpAddr::V4(ip));
+    assert!(web.env.contains(&("GREETING".to_string(), "hi".to_string())));
+
+    let reasons = eventually("the kubelet's events", Duration::from_secs(10), async || {
+        let events = admin.get("/api/v1/namespaces/default/events").await.ok()?;
+        let reasons: Vec<String> = events["items"]
+            .as_array()?
+            .iter()
+            .filter(|e| e["involvedObject"]["name"] == "web" && e["source"]["component"] == "kubelet")
+            .map(|e| e["reason"].as_str().unwrap_or("").to_string())
+            .collect();
+        (reasons.len() >= 4).then_some(reasons)
+    })
+    .await;
+    assert_eq!(reasons, ["Pulling", "Pulled", "Created", "Started"]);
+
+    let lease_path = format!("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/{NODE}");
+    let first = admin.get(&lease_path).await.expect("the node's Lease");
+    assert_eq!(first["spec"]["holderIdentity"], NODE);
+    assert_eq!(first["metadata"]["ownerReferences"][0]["kind"], "Node");
+    eventually("the Lease to be renewed", Duration::from_secs(25), async || {
+        let lease = admin.get(&lease_path).await.ok()?;
+        (lease["spec"]["renewTime"] != first["spec"]["renewTime"]).then_some(())
+    })
+    .await;
+
+    admin.delete("/api/v1/namespaces/default/pods/web", None).await.expect("the pod's deletion starts");
+    eventually("the pod to go", Duration::from_secs(20), async || {
+        let gone = admin.get("/api/v1/namespaces/default/pods/web").await.err()?;
+        gone.is_not_found().then_some(())
+    })
+    .await;
+    agent.stop();
+}
+
+/// A wrong server answer is an error line, not a panic.
+#[tokio::test]
+async fn a_lab_that_is_not_there_is_named() {
+    let client = ApiClient::new("http://127.0.0.1:9", None, "t").unwrap();
+    let error = client.get("/api/v1/nodes").await.unwrap_err();
+    assert_eq!(error.code, 0);
+    assert!(error.message.contains("127.0.0.1:9"), "{}", error.message);
+}
