@@ -51,6 +51,8 @@ pub struct Agent {
     pub pod_cidr: Cidr,
     /// Where the kubelet server listens.
     pub kubelet_address: SocketAddr,
+    /// What the kubelet server wants in `Authorization: Bearer`.
+    pub kubelet_key: String,
     tasks: Vec<JoinHandle<()>>,
 }
 
@@ -108,7 +110,7 @@ pub async fn start(config: Config, runtime: Arc<dyn ContainerRuntime>) -> Result
             let request = JoinRequest {
                 name: config.name.clone(),
                 address: address.to_string(),
-                kubelet_port: config.kubelet_port,
+                kubelet_port: kubelet_address.port(),
             };
             let answer = join::join(&client, &request).await.map_err(|e| join::refusal_line(&config.server, &e))?;
             client.set_token(&answer.token);
@@ -146,14 +148,14 @@ pub async fn start(config: Config, runtime: Arc<dyn ContainerRuntime>) -> Result
         images: Mutex::new(Default::default()),
         pull_lock: tokio::sync::Mutex::new(()),
     });
-    let server = KubeletServer { containers: kubelet.containers.clone(), key: kubelet_key };
+    let server = KubeletServer { containers: kubelet.containers.clone(), key: kubelet_key.clone() };
     let tasks = vec![
         server.serve(listener),
         tokio::spawn(renew_lease(LeaseController::new(client.clone(), node.clone()))),
         tokio::spawn(report_status(client.clone(), facts, node.clone())),
         tokio::spawn(pod_source::run(client.clone(), kubelet, config.name.clone())),
     ];
-    Ok(Agent { node, pod_cidr: cidr, kubelet_address, tasks })
+    Ok(Agent { node, pod_cidr: cidr, kubelet_address, kubelet_key, tasks })
 }
 
 /// The node lease controller: a renewal every 10 s.

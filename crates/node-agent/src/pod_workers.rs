@@ -278,7 +278,8 @@ impl Worker {
         let spec = self.spec_of(c).cloned().unwrap_or_default();
         let image = spec.image.clone().unwrap_or_default();
         c.image = image.clone();
-        let present = self.kubelet.images.lock().unwrap_or_else(|e| e.into_inner()).contains(&image);
+        let present = self.kubelet.images.lock().unwrap_or_else(|e| e.into_inner()).contains(&image)
+            || self.kubelet.runtime.has_image(&image);
         if present && spec.image_pull_policy.as_deref() != Some("Always") {
             let message = format!("Container image {image:?} already present on machine");
             self.event(c, EventType::Normal, "Pulled", message);

@@ -1,6 +1,7 @@
 //! The container runtime seam the kubelet drives (upstream: the CRI, pkg/kubelet/kuberuntime).
 //!
-//! Every method blocks: the kubelet calls them from `spawn_blocking`. A runtime is written
+//! `pull`, `start` and the container's methods block: the kubelet calls them from
+//! `spawn_blocking`; `has_image`, `image_id`, `image_size` and `version` answer at once. A runtime is written
 //! against this trait alone (the wasmtime runtime lives in its own crate, joined by an adapter);
 //! `testing::FakeRuntime` scripts one for tests.
 
@@ -15,6 +16,11 @@ pub trait ContainerRuntime: Send + Sync + 'static {
     /// means the container was created but did not start (`RunContainerError`); any other error
     /// means it could not be created (`CreateContainerError`).
     fn start(&self, spec: ContainerSpec) -> Result<Box<dyn RunningContainer>, String>;
+    /// Whether the image is on this machine already (upstream's image manager asks the runtime
+    /// before pulling): then an `IfNotPresent` container starts without a pull.
+    fn has_image(&self, _image: &str) -> bool {
+        false
+    }
     /// The image's ID as `imageID` reports it (`sha256:…`); empty when the runtime has none.
     fn image_id(&self, _image: &str) -> String {
         String::new()

@@ -15,6 +15,8 @@ pub struct Script {
     pub exits_after: Option<(Duration, i32, String)>,
     /// `start` fails with this error.
     pub start_error: Option<String>,
+    /// The image is on the machine before any pull.
+    pub present: bool,
 }
 
 /// A runtime whose images are the ones the test names; any other image fails to pull.
@@ -82,6 +84,10 @@ impl ContainerRuntime for FakeRuntime {
         });
         self.containers.lock().unwrap().push(container.clone());
         Ok(Box::new(Handle(container)))
+    }
+
+    fn has_image(&self, image: &str) -> bool {
+        self.images.lock().unwrap().get(image).is_some_and(|s| s.present)
     }
 
     fn image_id(&self, image: &str) -> String {

@@ -104,12 +104,16 @@ async fn the_agent_registers_renews_and_runs_a_pod_in_a_served_lab() {
     let admin_config = config(&lab, lab.token.clone(), Some(lab.token.clone()));
     let admin = agent::client(&admin_config, &lab.token).unwrap();
     let bootstrap = admin.post("/kubelab/tokens", &json!({"user": "edge-bootstrap", "role": "bootstrap"})).await;
-    let config = match bootstrap.ok().and_then(|b| b["token"].as_str().map(str::to_string)) {
+    let bootstrap_token = bootstrap.ok().and_then(|b| b["token"].as_str().map(str::to_string));
+    let joins = bootstrap_token.is_some();
+    let config = match bootstrap_token {
         Some(token) => config(&lab, token, None),
         None => admin_config,
     };
-    let runtime =
-        FakeRuntime::new().with_image("hello:v1", Script { logs: vec!["hello".into()], ..Default::default() });
+    let crash = Script { exits_after: Some((Duration::from_millis(200), 1, "Error".into())), ..Default::default() };
+    let runtime = FakeRuntime::new()
+        .with_image("hello:v1", Script { logs: vec!["hello".into()], ..Default::default() })
+        .with_image("crash:v1", crash);
     let agent = agent::start(config, Arc::new(runtime.clone())).await.expect("the agent starts");
     // Where the lab does not know the node is external, its own kubelet must leave it alone.
     let script = format!("lab node power-off {NODE}\n").into_bytes();
@@ -164,6 +168,22 @@ async fn the_agent_registers_renews_and_runs_a_pod_in_a_served_lab() {
     })
     .await;
 
+    let kubelet = ApiClient::new(&format!("http://{}", agent.kubelet_address), None, &agent.kubelet_key).unwrap();
+    let logs = kubelet.get("/containerLogs/default/web/web?previous=false").await.expect("the kubelet server answers");
+    assert_eq!(logs["lines"][0]["text"], "hello");
+    let exec = kubelet.post("/exec/default/web/web", &json!({"command": ["echo", "hi"]})).await.unwrap();
+    assert_eq!(exec, json!({"output": "hi\n", "exitCode": 0}));
+
+    if joins {
+        // The API server reaches the agent's kubelet server for `kubectl logs`.
+        let (status, body) =
+            admin.send(Method::GET, "/api/v1/namespaces/default/pods/web/log", None, None).await.unwrap();
+        assert_eq!((status.as_u16(), String::from_utf8_lossy(&body).trim()), (200, "hello"));
+        assert!(agent.pod_cidr.to_string().starts_with("10.244."), "the join's podCIDR: {}", agent.pod_cidr);
+    }
+
+    bad_input(&admin).await;
+
     admin.delete("/api/v1/namespaces/default/pods/web", None).await.expect("the pod's deletion starts");
     eventually("the pod to go", Duration::from_secs(20), async || {
         let gone = admin.get("/api/v1/namespaces/default/pods/web").await.err()?;
@@ -171,6 +191,45 @@ async fn the_agent_registers_renews_and_runs_a_pod_in_a_served_lab() {
     })
     .await;
     agent.stop();
+}
+
+fn bound_pod(name: &str, image: &str) -> serde_json::Value {
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
+        "spec": {"nodeName": NODE, "containers": [{"name": name, "image": image}]}})
+}
+
+/// The first container status of pod `name` once `wanted` holds for it.
+async fn status_when(admin: &ApiClient, name: &str, wanted: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+    let path = format!("/api/v1/namespaces/default/pods/{name}");
+    let start = Instant::now();
+    loop {
+        let pod = admin.get(&path).await.unwrap_or_default();
+        let status = pod["status"]["containerStatuses"][0].clone();
+        if wanted(&status) {
+            return status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "pod {name}'s status: {:#}", pod["status"]);
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// An image that cannot be pulled and a container that keeps crashing wait with upstream's
+/// reasons; the agent keeps running the rest.
+async fn bad_input(admin: &ApiClient) {
+    admin.post("/api/v1/namespaces/default/pods", &bound_pod("nope", "nope:v1")).await.unwrap();
+    admin.post("/api/v1/namespaces/default/pods", &bound_pod("crash", "crash:v1")).await.unwrap();
+    let nope = status_when(admin, "nope", |s| s["state"]["waiting"]["reason"] == "ImagePullBackOff").await;
+    let message = nope["state"]["waiting"]["message"].as_str().unwrap();
+    assert!(message.starts_with("Back-off pulling image \"nope:v1\": ErrImagePull: rpc error"), "{message}");
+    let crash = status_when(admin, "crash", |s| s["state"]["waiting"]["reason"] == "CrashLoopBackOff").await;
+    let message = crash["state"]["waiting"]["message"].as_str().unwrap();
+    assert!(message.starts_with("back-off 10s restarting failed container=crash pod=crash_default("), "{message}");
+    assert_eq!(crash["restartCount"], 1);
+    assert_eq!(crash["lastState"]["terminated"]["exitCode"], 1);
+    assert_eq!(crash["lastState"]["terminated"]["reason"], "Error");
+    for name in ["nope", "crash"] {
+        admin.delete(&format!("/api/v1/namespaces/default/pods/{name}"), None).await.unwrap();
+    }
 }
 
 /// A wrong server answer is an error line, not a panic.
