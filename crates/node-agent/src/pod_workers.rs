@@ -597,11 +597,15 @@ impl Worker {
 
     /// Its IP, devices and containers are free.
     fn release(&self) {
-        let uid = self.rt.uid.to_string();
-        let uid = if uid.is_empty() { self.pod.metadata.uid.to_string() } else { uid };
+        self.release_resources();
+        self.kubelet.containers.forget_pod(&self.pod.metadata.namespace, &self.pod.metadata.name);
+    }
+
+    /// Its IP and devices are free.
+    fn release_resources(&self) {
+        let uid = self.pod.metadata.uid.to_string();
         self.kubelet.ipam.lock().unwrap_or_else(|e| e.into_inner()).release(&uid);
         self.kubelet.devices.lock().unwrap_or_else(|e| e.into_inner()).release(&uid);
-        self.kubelet.containers.forget_pod(&self.pod.metadata.namespace, &self.pod.metadata.name);
     }
 
     /// The status manager: posts the status when it differs from the last one posted.
@@ -609,6 +613,10 @@ impl Worker {
         let status = pod_status::build(&self.pod, &self.rt, now, &self.kubelet.host_ip, &self.waiting);
         if self.written.as_ref() == Some(&status) {
             return;
+        }
+        if matches!(status.phase.as_deref(), Some("Succeeded" | "Failed")) {
+            // A finished pod's sandbox is torn down: its IP and devices go back (its logs stay).
+            self.release_resources();
         }
         match pod_status::post(&self.kubelet.client, &self.pod, &status).await {
             Ok(()) => self.written = Some(status),
