@@ -96,6 +96,9 @@ pub async fn start(config: Config, runtime: Arc<dyn ContainerRuntime>) -> Result
         Some(address) => address,
         None => host::route_source(&host, port).ok_or_else(|| format!("no route to {host}:{port}: give --address"))?,
     };
+    // The machine first: a GPU source that cannot be read stops the agent before it joins.
+    let machine = MachineInfo::read();
+    let gpus = config.gpus.load(&config.name, machine.cpus as u32, config.mig_strategy)?;
     let client = client(&config, config.node_token.as_deref().unwrap_or(&config.token))?;
     let (listener, kubelet_address) = KubeletServer::bind(SocketAddr::new(address, config.kubelet_port)).await?;
     let (pod_cidr, kubelet_key) = match &config.node_token {
@@ -122,8 +125,6 @@ pub async fn start(config: Config, runtime: Arc<dyn ContainerRuntime>) -> Result
     };
     let cidr = Cidr::parse(&pod_cidr)?;
     config.pod_network.set_up(cidr)?;
-    let machine = MachineInfo::read();
-    let gpus = config.gpus.load(&config.name, machine.cpus as u32, config.mig_strategy)?;
     let facts = NodeFacts {
         name: config.name.clone(),
         address: address.to_string(),

@@ -54,7 +54,7 @@ pub fn refusal_line(server: &str, error: &ApiError) -> String {
         401 => format!("kubelab-agent: {server} refused the join token: {}", error.message),
         403 => format!("kubelab-agent: {server} does not let this token join: {}", error.message),
         409 => format!("kubelab-agent: the node name is taken: {}", error.message),
-        0 => format!("kubelab-agent: cannot reach {server}: {}", error.message),
+        0 => format!("kubelab-agent: cannot join: {}", error.message),
         code => format!("kubelab-agent: {server} refused to join this machine ({code}): {}", error.message),
     }
 }
