@@ -113,7 +113,8 @@ async fn the_agent_registers_renews_and_runs_a_pod_in_a_served_lab() {
     let crash = Script { exits_after: Some((Duration::from_millis(200), 1, "Error".into())), ..Default::default() };
     let runtime = FakeRuntime::new()
         .with_image("hello:v1", Script { logs: vec!["hello".into()], ..Default::default() })
-        .with_image("crash:v1", crash);
+        .with_image("crash:v1", crash)
+        .with_image("broken:v1", Script { start_error: Some("no such module".into()), ..Default::default() });
     let agent = agent::start(config, Arc::new(runtime.clone())).await.expect("the agent starts");
     // Where the lab does not know the node is external, its own kubelet must leave it alone.
     let script = format!("lab node power-off {NODE}\n").into_bytes();
@@ -227,7 +228,29 @@ async fn bad_input(admin: &ApiClient) {
     assert_eq!(crash["restartCount"], 1);
     assert_eq!(crash["lastState"]["terminated"]["exitCode"], 1);
     assert_eq!(crash["lastState"]["terminated"]["reason"], "Error");
-    for name in ["nope", "crash"] {
+    admin.post("/api/v1/namespaces/default/pods", &bound_pod("broken", "broken:v1")).await.unwrap();
+    let broken = status_when(admin, "broken", |s| s["state"]["waiting"]["reason"] == "CreateContainerError").await;
+    assert_eq!(broken["state"]["waiting"]["message"], "no such module");
+    let mut unhealthy = bound_pod("unhealthy", "hello:v1");
+    unhealthy["spec"]["containers"][0]["livenessProbe"] =
+        json!({"exec": {"command": ["false"]}, "periodSeconds": 1, "failureThreshold": 1});
+    admin.post("/api/v1/namespaces/default/pods", &unhealthy).await.unwrap();
+    status_when(admin, "unhealthy", |s| s["restartCount"].as_i64().unwrap_or(0) >= 1).await;
+    let events = admin.get("/api/v1/namespaces/default/events").await.unwrap();
+    let about = |name: &str| -> Vec<(String, String)> {
+        let items = events["items"].as_array().cloned().unwrap_or_default();
+        items
+            .iter()
+            .filter(|e| e["involvedObject"]["name"] == name)
+            .map(|e| (e["reason"].as_str().unwrap_or("").to_string(), e["message"].as_str().unwrap_or("").to_string()))
+            .collect()
+    };
+    let unhealthy = about("unhealthy");
+    assert!(unhealthy.contains(&("Unhealthy".into(), "Liveness probe failed: ".into())), "{unhealthy:?}");
+    let killing = ("Killing".to_string(), "Container unhealthy failed liveness probe, will be restarted".to_string());
+    assert!(unhealthy.contains(&killing), "{unhealthy:?}");
+    assert!(about("broken").contains(&("Failed".into(), "Error: no such module".into())));
+    for name in ["nope", "crash", "broken", "unhealthy"] {
         admin.delete(&format!("/api/v1/namespaces/default/pods/{name}"), None).await.unwrap();
     }
 }
