@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
 # prints a header and its time; the first failing stage stops the run and is named at the end.
-#   format · clippy · native tests · server API on PostgreSQL · lessons · web bundle (the core and the app
+#   format · clippy · guests (wasm32) · native tests · server API on PostgreSQL · lessons · web bundle (the core and the app
 #   for wasm32) · native/wasm determinism · browser end-to-end · classes end-to-end
 set -euo pipefail
 
@@ -10,8 +10,10 @@ cd "$root"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
 export RUST_BACKTRACE="${RUST_BACKTRACE:-1}"
-# The kubectl 1.36 oracle tests must run, not skip (setup installed the binary).
+# The kubectl 1.36 oracle tests must run, not skip (setup installed the binary), and so must
+# the tests that run the WebAssembly guest (the stage before the native tests builds it).
 export KUBELAB_REQUIRE_ORACLE=1
+export KUBELAB_REQUIRE_GUESTS=1
 
 summary=()
 current_stage=""
@@ -73,6 +75,7 @@ server_on_postgres() {
 
 stage "format" cargo fmt --all --check
 stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
+stage "guests (the agent's wasm32 workload)" scripts/build-guests.sh
 stage "native tests" cargo test --workspace
 stage "server API on PostgreSQL" server_on_postgres
 stage "lessons replay their solutions" kubelab lessons check lessons/

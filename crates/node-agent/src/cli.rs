@@ -5,7 +5,7 @@ use crate::gpus::{GpuSource, MigStrategy};
 use crate::ipam::PodNetwork;
 use clap::Parser;
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Joins a kubelab lab as a node and runs the pods bound to it
 #[derive(Parser, Debug)]
@@ -50,6 +50,22 @@ pub struct Cli {
     /// How pod IPs become reachable: lo (the podCIDR on the loopback device) or none
     #[arg(long, default_value = "lo", value_name = "MODE")]
     pub pod_network: String,
+    /// The WebAssembly workload every container runs (default: guests/workload.wasm beside
+    /// the directory of this binary, where `scripts/build-guests.sh` puts it)
+    #[arg(long, value_name = "FILE")]
+    pub guest: Option<PathBuf>,
+}
+
+impl Cli {
+    /// The guest module's path: `--guest`, or `../guests/workload.wasm` from this binary's folder.
+    pub fn guest_path(&self) -> PathBuf {
+        if let Some(path) = &self.guest {
+            return path.clone();
+        }
+        let exe = std::env::current_exe().unwrap_or_default();
+        let folder = exe.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+        folder.join("guests").join("workload.wasm")
+    }
 }
 
 impl Cli {

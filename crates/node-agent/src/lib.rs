@@ -23,3 +23,4 @@ pub mod runtime;
 pub mod server;
 pub mod testing;
 pub mod tls;
+pub mod wasm_runtime;

@@ -5,23 +5,9 @@
 use clap::Parser;
 use kubelab_node_agent::agent;
 use kubelab_node_agent::cli::Cli;
-use kubelab_node_agent::runtime::{ContainerRuntime, ContainerSpec, RunningContainer};
+use kubelab_node_agent::wasm_runtime::WasmRuntime;
 use std::process::ExitCode;
 use std::sync::Arc;
-
-/// The runtime until the wasmtime runtime is plugged in: every pull fails with a clear message,
-/// so pods bound here wait in ErrImagePull saying why.
-struct NoRuntime;
-
-impl ContainerRuntime for NoRuntime {
-    fn pull(&self, image: &str) -> Result<(), String> {
-        Err(format!("no container runtime is configured on this node to run {image:?}"))
-    }
-
-    fn start(&self, spec: ContainerSpec) -> Result<Box<dyn RunningContainer>, String> {
-        Err(format!("no container runtime is configured on this node to run {:?}", spec.image))
-    }
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -40,6 +26,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let containers = match WasmRuntime::new(&cli.guest_path()) {
+        Ok(containers) => Arc::new(containers),
+        Err(e) => {
+            eprintln!("kubelab-agent: cannot load the container runtime: {e} (scripts/build-guests.sh builds it)");
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -47,12 +40,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(run(config))
+    runtime.block_on(run(config, containers))
 }
 
-async fn run(config: agent::Config) -> ExitCode {
+async fn run(config: agent::Config, containers: Arc<WasmRuntime>) -> ExitCode {
     let name = config.name.clone();
-    let agent = match agent::start(config, Arc::new(NoRuntime)).await {
+    let agent = match agent::start(config, containers).await {
         Ok(agent) => agent,
         Err(line) => {
             let line = if line.starts_with("kubelab-agent:") { line } else { format!("kubelab-agent: {line}") };

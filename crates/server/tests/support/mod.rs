@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod machines;
 pub mod up;
 
 use http_body_util::{BodyExt, Full};
