@@ -13,6 +13,7 @@ use crate::kube_api::ServedLab;
 use crate::kube_api::agents::Agents;
 use crate::kube_api::lab::{ApiLab, Stopped, Work};
 use crate::kube_api::tokens::{TokenLimits, Tokens};
+use crate::wall_clock_script;
 use kubelab_core::lesson::{Lesson, LessonLab};
 use kubelab_core::sim::interrupt::Interrupt;
 pub use kubelab_wire::Entry;
@@ -56,17 +57,18 @@ impl Default for LabBounds {
 pub enum Refused {
     Busy,
     LogFull(usize),
-    /// A script would fast-forward a lab whose real machines live on the wall clock.
-    RealNodes(Vec<String>),
+    /// A script would wait by running ahead the clock of a lab whose real machines live on
+    /// the wall clock: the machines, and the command.
+    RealNodes(Vec<String>, String),
 }
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refused::Busy => f.write_str("the lab is busy; try again in a moment"),
-            Refused::RealNodes(names) => write!(
+            Refused::RealNodes(names, command) => write!(
                 f,
-                "this lab has real nodes ({}): its clock runs with the wall clock, so `sleep` cannot fast-forward it; wait, and watch with `kubectl get pods -w`",
+                "this lab has real nodes ({}): its clock runs with the wall clock, so `{command}` cannot run it ahead here; run it from your own kubectl (\"Use your own kubectl\"), which waits in wall time",
                 names.join(", ")
             ),
             Refused::LogFull(most) => {
@@ -106,12 +108,6 @@ impl LiveThread {
         live.fetch_add(1, Ordering::SeqCst);
         LiveThread(Arc::clone(live))
     }
-}
-
-/// Whether a script asks virtual time to jump ahead (`sleep`), which a lab with real machines
-/// cannot do: they live on the wall clock.
-fn fast_forwards(script: &str) -> bool {
-    script.lines().any(|line| line.split_whitespace().next() == Some("sleep"))
 }
 
 /// Keeps a lab with real nodes on the wall clock even when no one uses its API: once a second,
@@ -197,8 +193,11 @@ impl HostedLab {
     /// Queues a script, unless the lab is busy (its inbox is full) or its log is full.
     pub fn submit(&self, script: String) -> Result<(), Refused> {
         let real_nodes: Vec<String> = self.agents.list().into_iter().map(|a| a.name).collect();
-        if !real_nodes.is_empty() && fast_forwards(&script) {
-            return Err(Refused::RealNodes(real_nodes));
+        if !real_nodes.is_empty() {
+            let pieces = wall_clock_script::plan(&script).map_err(|command| Refused::RealNodes(real_nodes, command))?;
+            if pieces.len() > 1 || pieces.first().is_some_and(|(wait, _)| !wait.is_zero()) {
+                return self.submit_over_time(&script, pieces);
+            }
         }
         let kept = self.history.lock().map(|h| h.script_bytes).unwrap_or_default();
         if kept + script.len() > self.bounds.max_log_bytes {
@@ -210,6 +209,30 @@ impl HostedLab {
             return Err(Refused::Busy);
         }
         self.inbox.send(Input::Script(script)).map_err(|_| Refused::Busy)
+    }
+
+    /// Queues the first piece of a script now and each later one when its wait is over (a lab
+    /// with real nodes: `wall_clock_script.rs`), unless the lab closes first.
+    fn submit_over_time(&self, script: &str, pieces: wall_clock_script::Pieces) -> Result<(), Refused> {
+        let kept = self.history.lock().map(|h| h.script_bytes).unwrap_or_default();
+        if kept + script.len() > self.bounds.max_log_bytes {
+            return Err(Refused::LogFull(self.bounds.max_log_bytes));
+        }
+        self.touch();
+        let (inbox, queued, closed) = (self.inbox.clone(), Arc::clone(&self.queued), Arc::clone(&self.cancelled));
+        let spawned = std::thread::Builder::new().name("lab-sleep".into()).spawn(move || {
+            for (wait, piece) in pieces {
+                std::thread::sleep(wait);
+                if closed.load(Ordering::SeqCst) {
+                    return;
+                }
+                queued.fetch_add(1, Ordering::SeqCst);
+                if inbox.send(Input::Script(piece)).is_err() {
+                    return;
+                }
+            }
+        });
+        spawned.map(drop).map_err(|_| Refused::Busy)
     }
 
     fn touch(&self) {

@@ -19,6 +19,7 @@ mod serve_command;
 mod sim_command;
 mod tls;
 mod up_command;
+mod wall_clock_script;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

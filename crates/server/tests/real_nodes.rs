@@ -15,7 +15,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-use support::machines::{Machine, Machines};
+use support::machines::{Machine, Machines, agent_binaries};
 use support::up::{kubectl_with, oracle};
 use support::{Http, Server, temp_dir};
 
@@ -44,20 +44,6 @@ spec:
         resources:
           limits: {memory: 64Mi}
 ";
-
-/// The agent binary and the guest it runs, as `make test` builds them.
-fn built() -> Option<(PathBuf, PathBuf)> {
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target");
-    let agent = target.join("debug/kubelab-agent");
-    let guest = target.join("guests/workload.wasm");
-    if agent.exists() && guest.exists() {
-        return Some((agent, guest));
-    }
-    let missing = format!("{} or {}", agent.display(), guest.display());
-    assert!(std::env::var_os("KUBELAB_REQUIRE_GUESTS").is_none(), "{missing} missing: run make test's build steps");
-    eprintln!("skipped: {missing} missing (scripts/build-guests.sh and cargo build -p kubelab-node-agent)");
-    None
-}
 
 /// Polls `probe` every half second until it answers or `limit` passes.
 fn eventually<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
@@ -131,7 +117,7 @@ fn start_agent(
 #[tokio::test(flavor = "multi_thread")]
 async fn two_real_machines_run_a_deployment_lose_one_and_tell_the_same_story_as_the_simulation() {
     let Some(kubectl) = oracle() else { return };
-    let Some((agent, guest)) = built() else { return };
+    let Some((agent, guest)) = agent_binaries() else { return };
     let machines = Machines::new(&["real-a", "real-b"]);
     if let Some(why) = &machines.loopback_because {
         eprintln!("the agents share loopback: {why}");

@@ -4,7 +4,22 @@
 //! on loopback with ports and pod CIDRs of their own — which the test says.
 
 use std::net::IpAddr;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The agent binary and the guest it runs, as `make test` builds them.
+pub fn agent_binaries() -> Option<(PathBuf, PathBuf)> {
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target");
+    let agent = target.join("debug/kubelab-agent");
+    let guest = target.join("guests/workload.wasm");
+    if agent.exists() && guest.exists() {
+        return Some((agent, guest));
+    }
+    let missing = format!("{} or {}", agent.display(), guest.display());
+    assert!(std::env::var_os("KUBELAB_REQUIRE_GUESTS").is_none(), "{missing} missing: run make test's build steps");
+    eprintln!("skipped: {missing} missing (scripts/build-guests.sh and cargo build -p kubelab-node-agent)");
+    None
+}
 
 /// One machine an agent runs on.
 pub struct Machine {
