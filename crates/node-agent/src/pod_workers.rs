@@ -544,6 +544,28 @@ impl Worker {
         }
     }
 
+    /// The container's preStop hook, then SIGTERM, then SIGKILL when `grace` (which the hook's
+    /// time counts against, as upstream's does) runs out; off the worker.
+    fn stop_after_pre_stop(&self, c: &RuntimeContainer, grace: Duration) {
+        let spec = self.spec_of(c).cloned().unwrap_or_default();
+        let hook = spec.lifecycle.as_ref().and_then(|l| l.pre_stop.clone());
+        let process = self.live.get(&c.name).and_then(|l| l.process.clone());
+        let (Some(hook), Some(process)) = (hook, process) else { return self.stop_process(c, grace) };
+        let meta = &self.pod.metadata;
+        let pod = format!("{}_{}({})", meta.name, meta.namespace, meta.uid);
+        let (events, reference, pod_ip) = (self.kubelet.events.clone(), self.reference(c), self.rt.pod_ip.clone());
+        let grace = std::time::Duration::from_millis(grace.0);
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let hooked = crate::lifecycle_hooks::pre_stop(&hook, &spec, (&pod_ip, &pod), process.clone(), grace);
+            if let Ok(Some(message)) = tokio::time::timeout(grace, hooked).await {
+                events.event(reference, EventType::Warning, "FailedPreStopHook", message);
+            }
+            let left = grace.saturating_sub(started.elapsed());
+            let _ = tokio::task::spawn_blocking(move || process.stop(left)).await;
+        });
+    }
+
     /// The pod is being deleted: stop every running container by the deadline.
     async fn terminate(&mut self, deadline: SimTime, now: SimTime) {
         self.rt.terminating = true;
@@ -553,7 +575,7 @@ impl Worker {
             match c.phase.clone() {
                 ContainerPhase::Running(running) if running.stopping.is_none() => {
                     self.event(&c, EventType::Normal, "Killing", format!("Stopping container {}", c.name));
-                    self.stop_process(&c, deadline.since(now));
+                    self.stop_after_pre_stop(&c, deadline.since(now));
                     let mut next = running.clone();
                     next.stopping = Some(Stopping { sigterm_at: now, sigkill_at: deadline, restart: false });
                     c.phase = ContainerPhase::Running(next);

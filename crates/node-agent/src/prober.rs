@@ -110,6 +110,19 @@ async fn http_probe(http: &HttpGetAction, container: &Container, pod_ip: &str, t
     }
 }
 
+/// A lifecycle hook's GET: why it got no answer at all, if it did not (any status will do).
+pub async fn http_get_error(
+    http: &HttpGetAction,
+    container: &Container,
+    pod_ip: &str,
+    timeout: Duration,
+) -> Option<String> {
+    match http_probe(http, container, pod_ip, timeout).await {
+        Some(error) if error.starts_with("HTTP probe failed with statuscode") => None,
+        other => other,
+    }
+}
+
 /// One HTTP/1.1 GET; the response's status code.
 async fn get(address: &str, path: &str, http: &HttpGetAction) -> Result<u16, String> {
     let mut stream = TcpStream::connect(address).await.map_err(|e| dial_error(address, &e))?;
