@@ -13,7 +13,7 @@
 // Needs: target/debug/kubelab (cargo test --workspace --no-run builds it), the bundle (scripts/build-web.sh),
 // chromium and playwright-core (scripts/setup.sh). Usage: node tests/e2e/class.mjs
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -100,6 +100,7 @@ for (const file of fs.readdirSync(artifacts)) {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kubelab-class-e2e-"));
 
 const { child, base } = await startServer(dataDir);
+let agent = null;
 const browser = await launchBrowser(chromium);
 const started = Date.now();
 const pageErrors = [];
@@ -338,6 +339,38 @@ try {
     await sameCluster(teacher, learner);
   }, { teacher, learner });
 
+  await step("a-real-machine-joins-the-live-lab", async () => {
+    const agentBinary = path.join(root, "target/debug/kubelab-agent");
+    const guest = path.join(root, "target/guests/workload.wasm");
+    if (!fs.existsSync(agentBinary) || !fs.existsSync(guest)) {
+      console.log("  (skipped: kubelab-agent or its guest is not built; make test builds them)");
+      return;
+    }
+    if (await learner.getByRole("region", { name: "Real machines" }).count()) fail("a learner is offered to add machines");
+    const panel = teacher.getByRole("region", { name: "Real machines" });
+    await panel.getByText("No real machine has joined this lab.").waitFor()
+      .catch(() => fail("the instructor's page lists no real machines"));
+    await panel.getByRole("button", { name: "Add a real machine" }).click();
+    const command = panel.locator(".join-command code");
+    await command.waitFor().catch(() => fail("adding a machine shows no join command"));
+    const words = (await command.textContent()).trim().split(/\s+/);
+    if (words[0] !== "kubelab-agent") fail(`the join command is ${JSON.stringify(words.join(" "))}`);
+    const ca = await panel.getByRole("link", { name: "the lab's CA" }).getAttribute("href");
+    fs.writeFileSync(path.join(dataDir, "kubelab-ca.crt"), Buffer.from(ca.split(",")[1], "base64"));
+    // The page's command, as an instructor would paste it on a machine, plus where this
+    // machine's pods listen (loopback: no namespaces here).
+    agent = spawn(agentBinary, [...words.slice(1), "--name", "e2e-machine", "--guest", guest, "--address", "127.0.0.1",
+      "--kubelet-port", "0", "--pod-network", "none", "--pod-cidr", "127.99.0.0/24"],
+      { cwd: dataDir, stdio: ["ignore", "ignore", "inherit"] });
+    await panel.locator("tr", { hasText: "e2e-machine" }).filter({ hasText: "Ready (KubeletReady)" }).waitFor({ timeout: 30_000 })
+      .catch(() => fail("the machine that joined is not listed Ready"));
+    for (const [who, page] of Object.entries({ teacher, learner })) {
+      await page.locator("[data-node='e2e-machine']").first().waitFor()
+        .catch(() => fail(`the ${who}'s page does not draw the machine's node`));
+    }
+    await sameCluster(teacher, learner);
+  }, { teacher, learner });
+
   if (pageErrors.length > 0) fail(`the pages logged errors:\n  ${pageErrors.join("\n  ")}`);
   console.log(`class e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${path.relative(root, artifacts)}/class-*.png`);
 } catch (error) {
@@ -347,6 +380,7 @@ try {
   }
 } finally {
   await browser.close().catch(() => {});
+  agent?.kill("SIGKILL");
   child.kill("SIGTERM");
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -10,10 +10,12 @@ pub mod hosted_lab;
 pub mod live;
 pub mod me;
 pub mod progress;
+pub mod real_nodes;
 
 pub use class::Class;
 pub use dashboard::{AnswerCount, Dashboard, DashboardChanges, LearnerRow};
 pub use hosted_lab::{CLOCK_MARK, Entry, LabMessage, LabRequest};
 pub use live::LiveMessage;
 pub use me::Me;
+pub use real_nodes::{AgentToken, RealNode, RealNodes};
 pub use progress::{ChallengeResult, LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};

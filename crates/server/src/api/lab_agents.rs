@@ -11,7 +11,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use kubelab_core::api::Node;
-use serde::Serialize;
+use kubelab_wire::{AgentToken, RealNode, RealNodes};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,7 +26,7 @@ pub async fn create(
     caller: Caller,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<AgentToken>> {
     let lab = owned(&state, &caller, &id)?;
     let endpoint = state
         .kube_api
@@ -38,27 +38,14 @@ pub async fn create(
     let join = format!(
         "kubelab-agent --server {server} --certificate-authority kubelab-ca.crt --tls-server-name localhost --token {token}"
     );
-    Ok(Json(json!({
-        "id": token_id,
-        "token": token,
-        "expiresInSeconds": BOOTSTRAP_TTL.as_secs(),
-        "server": server,
-        "caCertificate": endpoint.ca_pem,
-        "join": join,
-    })))
-}
-
-/// One joined machine and its node's health.
-#[derive(Serialize)]
-struct RealNode {
-    #[serde(flatten)]
-    agent: crate::kube_api::agents::JoinedAgent,
-    /// The node's Ready condition (`True`, `False`, `Unknown`), or absent before it registered.
-    ready: Option<String>,
-    /// The condition's reason (`KubeletReady`, `NodeStatusUnknown`).
-    reason: Option<String>,
-    /// Pods bound to it.
-    pods: usize,
+    Ok(Json(AgentToken {
+        id: token_id,
+        token,
+        expires_in_seconds: BOOTSTRAP_TTL.as_secs(),
+        server,
+        ca_certificate: endpoint.ca_pem.clone(),
+        join,
+    }))
 }
 
 /// `GET /api/labs/{id}/nodes`: the machines that joined, each with its node's health.
@@ -66,7 +53,7 @@ pub async fn list(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<RealNodes>> {
     let lab = owned(&state, &caller, &id)?;
     let agents = lab.agents.list();
     let names: Vec<String> = agents.iter().map(|a| a.name.clone()).collect();
@@ -76,12 +63,20 @@ pub async fn list(
         .on_thread(move |sim| names.iter().map(|name| health(sim, name)).collect::<Vec<_>>())
         .await
         .map_err(|_| ApiError::Unavailable("the lab has stopped".into()))?;
-    let nodes: Vec<RealNode> = agents
+    let nodes = agents
         .into_iter()
         .zip(health)
-        .map(|(agent, (ready, reason, pods))| RealNode { agent, ready, reason, pods })
+        .map(|(agent, (ready, reason, pods))| RealNode {
+            name: agent.name,
+            address: agent.address.to_string(),
+            kubelet_port: agent.kubelet_port,
+            joined_at_unix: agent.joined_at_unix,
+            ready,
+            reason,
+            pods,
+        })
         .collect();
-    Ok(Json(json!({ "nodes": nodes })))
+    Ok(Json(RealNodes { nodes }))
 }
 
 fn health(sim: &kubelab_core::sim::Sim, name: &str) -> (Option<String>, Option<String>, usize) {

@@ -8,6 +8,7 @@
 
 use crate::engine::Engine;
 use crate::instructor::dashboard_model::lesson_label;
+use crate::instructor::real_nodes::RealNodesPanel;
 use crate::instructor::replay_page::rebuild;
 use crate::lab::cluster_view::ClusterView;
 use crate::lab::lab_handle::LabHandle;
@@ -104,6 +105,9 @@ pub fn HostedLabPage(id: String, engine: &'static dyn Engine) -> impl IntoView {
             <p class="progress-notice" role="alert">{move || watch.notice.get()}</p>
         </Show>
         <KubeconfigOffer id=id.clone() may_run=watch.may_run />
+        <Show when=move || watch.may_run.get()>
+            <RealNodesPanel id=id.clone() />
+        </Show>
         {move || match watch.lab.get() {
             None => view! { <p role="status">"Connecting to the lab…"</p> }.into_any(),
             Some(Err(message)) => view! { <ErrorPanel title="This lab cannot be shown".to_string() message=message /> }.into_any(),
