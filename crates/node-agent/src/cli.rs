@@ -1,7 +1,7 @@
 //! The command line (cmd/kubelet's flags, the few this agent has), and the `Config` it becomes.
 
 use crate::agent::Config;
-use crate::gpus::{GpuSource, MigStrategy};
+use crate::gpus::{GpuSource, Inventory, MigStrategy};
 use crate::ipam::PodNetwork;
 use clap::Parser;
 use std::net::IpAddr;
@@ -54,6 +54,14 @@ pub struct Cli {
     /// the directory of this binary, where `scripts/build-guests.sh` puts it)
     #[arg(long, value_name = "FILE")]
     pub guest: Option<PathBuf>,
+    /// Run containers whose command is CMD (a program on this machine's PATH, as nvidia-smi)
+    /// as host processes, kept to their pod's GPUs, for GPU exercises; repeatable (default:
+    /// every container runs in wasmtime)
+    #[arg(long = "allow-process", value_name = "CMD")]
+    pub allow_process: Vec<String>,
+    /// Print the GPUs --gpus finds (models, memory, MIG mode, GPU and MIG UUIDs) and exit
+    #[arg(long)]
+    pub print_gpus: bool,
 }
 
 impl Cli {
@@ -105,6 +113,60 @@ impl Cli {
     }
 }
 
+impl Cli {
+    /// The GPUs `--gpus` finds, read as the agent reads them when it joins.
+    pub fn gpus(&self) -> Result<Option<Inventory>, String> {
+        let name = self.name.clone().unwrap_or_else(crate::host::hostname);
+        let strategy = self.mig_strategy.as_deref().map(MigStrategy::parse).transpose()?;
+        let cpus = crate::host::MachineInfo::read().cpus as u32;
+        GpuSource::parse(&self.gpus)?.load(&name, cpus, strategy)
+    }
+}
+
+/// `--print-gpus`: one row per GPU and MIG device (as `nvidia-smi -L` lists them, with memory
+/// and MIG mode), then the device plugin's resources.
+pub fn gpu_table(inventory: Option<&Inventory>) -> String {
+    let Some(inventory) = inventory else { return "no GPUs (--gpus none)\n".to_string() };
+    let mut rows = vec![["DEVICE".to_string(), "MODEL".into(), "MEMORY".into(), "MIG".into(), "UUID".into()]];
+    for gpu in &inventory.machine.gpus {
+        let mig = if gpu.model.mig.is_none() {
+            "n/a"
+        } else if gpu.mig_enabled {
+            "enabled"
+        } else {
+            "disabled"
+        };
+        let memory = format!("{} MiB", gpu.model.memory_mib);
+        rows.push([format!("GPU {}", gpu.index), gpu.model.product.clone(), memory, mig.into(), gpu.uuid.clone()]);
+        for mig in gpu.mig_devices() {
+            let uuid = inventory.mig_uuids.get(&(gpu.index, mig.gpu_instance.id)).cloned().unwrap_or(mig.uuid.clone());
+            let device = format!("  MIG {}/{}", gpu.index, mig.gpu_instance.id);
+            let memory = format!("{} MiB", mig.profile.memory_mib);
+            rows.push([device, mig.profile.name.clone(), memory, String::new(), uuid]);
+        }
+    }
+    let mut widths = [0; 5];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut text = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row.iter().zip(widths).map(|(cell, width)| format!("{cell:<width$}")).collect();
+        text.push_str(cells.join("   ").trim_end());
+        text.push('\n');
+    }
+    let resources: Vec<String> =
+        inventory.capacity().into_iter().map(|(name, count)| format!("{name}: {count}")).collect();
+    text.push_str(&format!(
+        "MIG strategy {}; resources: {}\n",
+        inventory.machine.strategy.as_str(),
+        resources.join(", ")
+    ));
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +193,25 @@ mod tests {
         assert_eq!((config.name.as_str(), config.kubelet_port), ("edge-1", 10250));
         assert_eq!(config.gpus, GpuSource::Fake("/tmp/gpus.yaml".into()));
         assert_eq!(config.pod_network, PodNetwork::None);
+    }
+
+    #[test]
+    fn the_gpu_table_lists_gpus_and_mig_devices() {
+        let file = "migStrategy: mixed\ngpus:\n- model: A100-SXM4-40GB\n  uuid: GPU-5c3e1c7a-8f0b-4d2e-9a61-0123456789ab\n  mig: all-3g.20gb\n- model: A100-SXM4-40GB\n";
+        let inventory = crate::gpus::fake::parse(file, "gpu-1").unwrap();
+        let table = gpu_table(Some(&inventory));
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 6, "{table}");
+        assert!(lines[0].starts_with("DEVICE"), "{table}");
+        assert!(lines[1].contains("NVIDIA A100-SXM4-40GB") && lines[1].contains("40960 MiB"), "{table}");
+        assert!(lines[1].contains("enabled") && lines[1].ends_with("GPU-5c3e1c7a-8f0b-4d2e-9a61-0123456789ab"));
+        assert!(lines[2].contains("3g.20gb") && lines[2].contains(" MIG-"), "{table}");
+        assert!(lines[4].contains("disabled"), "{table}");
+        assert!(lines[5].contains("nvidia.com/gpu: 1") && lines[5].contains("nvidia.com/mig-3g.20gb: 2"), "{table}");
+        assert_eq!(gpu_table(None), "no GPUs (--gpus none)\n");
+        let cli =
+            Cli::try_parse_from(["kubelab-agent", "--allow-process", "nvidia-smi", "--allow-process=env"]).unwrap();
+        assert_eq!(cli.allow_process, ["nvidia-smi", "env"]);
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod pod_source;
 pub mod pod_status;
 pub mod pod_workers;
 pub mod prober;
+pub mod process_runtime;
 pub mod runtime;
 pub mod server;
 pub mod testing;

@@ -5,12 +5,26 @@
 use clap::Parser;
 use kubelab_node_agent::agent;
 use kubelab_node_agent::cli::Cli;
+use kubelab_node_agent::process_runtime::ProcessRuntime;
+use kubelab_node_agent::runtime::ContainerRuntime;
 use kubelab_node_agent::wasm_runtime::WasmRuntime;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.print_gpus {
+        return match cli.gpus() {
+            Ok(inventory) => {
+                print!("{}", kubelab_node_agent::cli::gpu_table(inventory.as_ref()));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("kubelab-agent: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if cli.server.is_none() {
         let machine = kubelab_node_agent::host::MachineInfo::read();
         println!("this machine: {} CPUs, {} MiB of memory", machine.cpus, machine.memory_bytes >> 20);
@@ -33,6 +47,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let containers = match with_processes(&cli, containers) {
+        Ok(containers) => containers,
+        Err(e) => {
+            eprintln!("kubelab-agent: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -43,7 +64,23 @@ fn main() -> ExitCode {
     runtime.block_on(run(config, containers))
 }
 
-async fn run(config: agent::Config, containers: Arc<WasmRuntime>) -> ExitCode {
+/// `--allow-process`: the process runtime in front of the wasm one, told this machine's device
+/// UUIDs (read here as the agent reads them to join, so a bad source fails the same way).
+fn with_processes(cli: &Cli, wasm: Arc<WasmRuntime>) -> Result<Arc<dyn ContainerRuntime>, String> {
+    if cli.allow_process.is_empty() {
+        return Ok(wasm);
+    }
+    let devices: Vec<String> =
+        cli.gpus()?.map(|inventory| inventory.devices().into_iter().map(|d| d.id).collect()).unwrap_or_default();
+    let runtime = ProcessRuntime::new(cli.allow_process.iter().cloned(), Some(wasm))?.with_devices(devices);
+    eprintln!(
+        "kubelab-agent: containers whose command is {} run as processes on this machine (--allow-process)",
+        cli.allow_process.join(", ")
+    );
+    Ok(Arc::new(runtime))
+}
+
+async fn run(config: agent::Config, containers: Arc<dyn ContainerRuntime>) -> ExitCode {
     let name = config.name.clone();
     let agent = match agent::start(config, containers).await {
         Ok(agent) => agent,
