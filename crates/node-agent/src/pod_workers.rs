@@ -340,8 +340,15 @@ impl Worker {
     /// What the runtime is asked to run for container `c`.
     fn container_spec(&self, c: &RuntimeContainer) -> ContainerSpec {
         let spec = self.spec_of(c).cloned().unwrap_or_default();
-        let mut env: Vec<(String, String)> =
-            spec.env.iter().filter_map(|e| Some((e.name.clone(), e.value.clone()?))).collect();
+        // A pod names its GPUs by asking the device plugin, never by setting the variable itself:
+        // the NVIDIA container toolkit's `accept-nvidia-visible-devices-envvar-when-unprivileged
+        // = false`, which keeps a host process (`process_runtime.rs`) to what was allocated.
+        let mut env: Vec<(String, String)> = spec
+            .env
+            .iter()
+            .filter(|e| e.name != "NVIDIA_VISIBLE_DEVICES")
+            .filter_map(|e| Some((e.name.clone(), e.value.clone()?)))
+            .collect();
         env.extend(visible_devices_env(self.devices.get(&c.name).map(Vec::as_slice).unwrap_or_default()));
         let cpu = spec.resources.limits.get("cpu").map(|q| q.milli_value()).and_then(|m| u64::try_from(m).ok());
         ContainerSpec {
