@@ -3,7 +3,8 @@
 # gpu_scheduler, traffic); then the engine scenario at a tenth of the size natively and in the
 # wasm32 bundle in headless chromium, twice in turn so the two compare within one run, and once
 # under Node; then the traffic scenario under Node; then the full-size
-# scenario in chromium; then the server's load benchmark and a served lab's API (kube_api); then the browser budgets
+# scenario in chromium; then the server's load benchmark, a served lab's API (kube_api) and one real
+# node (agent: kubelab-agent's pod start, pods and memory); then the browser budgets
 # (tests/e2e/budgets.mjs: first load, time to interactive, frames, a 5,000-node sandbox).
 # Extra arguments go to cargo bench.
 set -euo pipefail
@@ -37,6 +38,10 @@ cargo bench --quiet -p kubelab-server --bench load
 echo
 echo "== a served lab's Kubernetes API over TLS: get pods on 5,000 pods, 100 clients, 1,000 watches (crates/server/benches/kube_api.rs)"
 cargo bench --quiet -p kubelab-server --bench kube_api
+
+echo
+echo "== one kubelab-agent on loopback: pod start, pods per agent, memory per pod (crates/server/benches/agent.rs)"
+cargo build --quiet --release -p kubelab-node-agent && scripts/build-guests.sh >/dev/null && cargo bench --quiet -p kubelab-server --bench agent
 
 echo
 echo "== browser budgets (tests/e2e/budgets.mjs)"
