@@ -7,10 +7,10 @@
 use crate::runtime::{ContainerRuntime, ContainerSpec, ContainerState, RunningContainer};
 use kubelab_core::workload::{Catalogue, ImageInfo};
 use kubelab_wasm_runtime as wasm;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 /// The longest one call into a guest may run before its container is killed (a request, a
 /// timer): a guest stuck in a loop never holds its thread longer.
@@ -21,13 +21,21 @@ pub struct WasmRuntime {
     catalogue: Arc<Catalogue>,
     /// Images pulled since the agent started (the node image's own are always present).
     pulled: Mutex<BTreeSet<String>>,
+    /// When each image's pull is (or was) done: a later pull of it waits for that one and
+    /// takes no time of its own, as the simulation's node pulls (`NodeRuntime::pull`).
+    pulls: Mutex<BTreeMap<String, Instant>>,
 }
 
 impl WasmRuntime {
     /// Compiles the guest once; every container instantiates it.
     pub fn new(guest: &Path) -> Result<WasmRuntime, String> {
         let runtime = wasm::Runtime::new(guest).map_err(|e| format!("the guest {}: {e}", guest.display()))?;
-        Ok(WasmRuntime { runtime, catalogue: Catalogue::builtin_shared(), pulled: Mutex::default() })
+        Ok(WasmRuntime {
+            runtime,
+            catalogue: Catalogue::builtin_shared(),
+            pulled: Mutex::default(),
+            pulls: Mutex::default(),
+        })
     }
 
     fn resolve(&self, image: &str) -> Result<ImageInfo, String> {
@@ -38,7 +46,14 @@ impl WasmRuntime {
 impl ContainerRuntime for WasmRuntime {
     fn pull(&self, image: &str) -> Result<(), String> {
         let info = self.resolve(image)?;
-        std::thread::sleep(Duration::from_millis(info.pull_duration.as_millis()));
+        let pull = Duration::from_millis(info.pull_duration.as_millis());
+        let done_at = *self
+            .pulls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(image.to_string())
+            .or_insert_with(|| Instant::now() + pull);
+        std::thread::sleep(done_at.saturating_duration_since(Instant::now()));
         self.pulled.lock().unwrap_or_else(|e| e.into_inner()).insert(image.to_string());
         Ok(())
     }

@@ -17,5 +17,5 @@ pub use dashboard::{AnswerCount, Dashboard, DashboardChanges, LearnerRow};
 pub use hosted_lab::{CLOCK_MARK, Entry, LabMessage, LabRequest};
 pub use live::LiveMessage;
 pub use me::Me;
-pub use real_nodes::{AgentToken, RealNode, RealNodes};
 pub use progress::{ChallengeResult, LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};
+pub use real_nodes::{AgentToken, RealNode, RealNodes};
