@@ -228,7 +228,7 @@ impl Worker {
         let mut c = self.container(index).clone();
         let terminating = self.rt.terminating;
         let changed = match c.phase.clone() {
-            ContainerPhase::Blocked if self.may_start(index) && !terminating => {
+            ContainerPhase::Blocked if self.rt.may_start(index) && !terminating => {
                 c.phase = ContainerPhase::Creating { ready_at: now };
                 true
             }
@@ -259,18 +259,6 @@ impl Worker {
         };
         *self.container(index) = c;
         changed
-    }
-
-    /// Init containers run one at a time; regular containers wait for all of them.
-    fn may_start(&self, index: usize) -> bool {
-        let init = self.rt.init_containers.len();
-        if index < init {
-            self.rt.init_containers[..index]
-                .iter()
-                .all(|c| if c.sidecar { c.running().is_some() } else { c.succeeded() })
-        } else {
-            self.rt.initialized()
-        }
     }
 
     /// `EnsureImageExists`: already present, or pull (one at a time, off the worker).

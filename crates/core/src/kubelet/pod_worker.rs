@@ -128,7 +128,7 @@ impl PodStep<'_> {
             return true;
         }
         let changed = match c.phase.clone() {
-            ContainerPhase::Blocked if self.may_start(index) && !self.runtime.terminating => {
+            ContainerPhase::Blocked if self.runtime.may_start(index) && !self.runtime.terminating => {
                 c.phase = ContainerPhase::Creating { ready_at: now };
                 true
             }
@@ -163,18 +163,6 @@ impl PodStep<'_> {
         };
         *self.container(index) = c;
         changed
-    }
-
-    /// Init containers run one at a time; regular containers wait for all of them.
-    fn may_start(&self, index: usize) -> bool {
-        let init = self.runtime.init_containers.len();
-        if index < init {
-            self.runtime.init_containers[..index]
-                .iter()
-                .all(|c| if c.sidecar { c.running().is_some() } else { c.succeeded() })
-        } else {
-            self.runtime.initialized()
-        }
     }
 
     fn image_info(&self, c: &RuntimeContainer) -> Result<ImageInfo, crate::workload::PullError> {

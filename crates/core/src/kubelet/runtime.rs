@@ -157,6 +157,20 @@ impl PodRuntime {
 
     /// Every regular init container has succeeded and every sidecar is running.
     pub fn initialized(&self) -> bool {
-        self.init_containers.iter().all(|c| if c.sidecar { c.running().is_some() } else { c.succeeded() })
+        self.init_containers.iter().all(lets_next_start)
     }
+
+    /// Whether the container at `index` (init containers first) may start: init containers run
+    /// one at a time; regular containers wait for all of them.
+    pub fn may_start(&self, index: usize) -> bool {
+        if index >= self.init_containers.len() {
+            return self.initialized();
+        }
+        self.init_containers[..index].iter().all(lets_next_start)
+    }
+}
+
+/// An init container the next may follow: a sidecar once running, any other once it succeeded.
+fn lets_next_start(c: &RuntimeContainer) -> bool {
+    if c.sidecar { c.running().is_some() } else { c.succeeded() }
 }
