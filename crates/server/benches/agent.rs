@@ -25,24 +25,22 @@
 //! the cap), KUBELAB_AGENT_BENCH_SECONDS (180, the density phase's budget: no step starts after
 //! it). The lab, the agent, its guests and this client share the machine's cores.
 
+#[path = "support/lab_api.rs"]
+mod lab_api;
 #[allow(dead_code)]
 #[path = "../tests/support/up.rs"]
 mod up;
 
 use axum::body::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::client::conn::http1::SendRequest;
-use hyper_util::rt::TokioIo;
 use kubelab_core::sim::time::SimTime;
+use lab_api::{Conn, LabApi as Api};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio_rustls::TlsConnector;
-use tokio_rustls::rustls::{self, pki_types};
 use up::Up;
 
 fn knob(name: &str, default: u64) -> u64 {
@@ -144,58 +142,6 @@ fn cpu_ticks(pid: u32) -> u64 {
         stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
     // utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
     fields.get(11..13).map_or(0, |f| f.iter().filter_map(|v| v.parse::<u64>().ok()).sum())
-}
-
-/// The lab's API: where it listens, a TLS connector with its CA, a token.
-#[derive(Clone)]
-struct Api {
-    addr: SocketAddr,
-    tls: TlsConnector,
-    token: String,
-}
-
-type Conn = SendRequest<Full<Bytes>>;
-
-impl Api {
-    /// The server, CA (also returned as PEM, for the agent) and owner's token of `up`'s kubeconfig.
-    fn from_kubeconfig(path: &Path) -> (Api, Vec<u8>) {
-        use base64::Engine;
-        use pki_types::pem::PemObject;
-        let config: Value = serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let cluster = &config["clusters"][0]["cluster"];
-        let addr = cluster["server"].as_str().unwrap().trim_start_matches("https://").parse().unwrap();
-        let ca = base64::engine::general_purpose::STANDARD
-            .decode(cluster["certificate-authority-data"].as_str().unwrap())
-            .unwrap();
-        let mut roots = rustls::RootCertStore::empty();
-        for cert in pki_types::CertificateDer::pem_slice_iter(&ca) {
-            roots.add(cert.unwrap()).unwrap();
-        }
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let tls = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let token = config["users"][0]["user"]["token"].as_str().unwrap().to_string();
-        (Api { addr, tls: TlsConnector::from(Arc::new(tls)), token }, ca)
-    }
-
-    fn with_token(&self, token: &str) -> Api {
-        Api { token: token.to_string(), ..self.clone() }
-    }
-
-    async fn connect(&self) -> Conn {
-        let tcp = tokio::net::TcpStream::connect(self.addr).await.expect("connect");
-        let _ = tcp.set_nodelay(true);
-        let name = pki_types::ServerName::try_from(self.addr.ip().to_string()).unwrap();
-        let tls = self.tls.connect(name, tcp).await.expect("a TLS handshake with the lab");
-        let (send, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tls)).await.expect("HTTP/1.1");
-        tokio::spawn(async move {
-            let _ = connection.await;
-        });
-        send
-    }
 }
 
 /// One token's kept-alive connection; a broken one is made again.

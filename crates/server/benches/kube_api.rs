@@ -23,21 +23,19 @@
 //! (20 labs for memory), KUBELAB_API_BENCH_UPS (5 starts timed with kubectl). Client and
 //! server share the machine, so the figures are pessimistic for the server.
 
+#[path = "support/lab_api.rs"]
+mod lab_api;
 #[allow(dead_code)]
 #[path = "../tests/support/up.rs"]
 mod up;
 
 use axum::body::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::client::conn::http1::SendRequest;
-use hyper_util::rt::TokioIo;
+use lab_api::{Conn, LabApi};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio_rustls::TlsConnector;
-use tokio_rustls::rustls::{self, pki_types};
 use up::Up;
 
 fn knob(name: &str, default: u64) -> u64 {
@@ -85,61 +83,29 @@ async fn run() {
     );
 }
 
-/// A lab's API as its owner sees it: where it listens, its CA, the owner's token, its process.
+/// A lab's API as its owner sees it (`support/lab_api.rs`), and the lab's process.
 #[derive(Clone)]
 struct Api {
-    addr: SocketAddr,
-    tls: TlsConnector,
-    token: String,
+    lab: LabApi,
     pid: u32,
 }
-
-type Conn = SendRequest<Full<Bytes>>;
 
 impl Api {
     /// The server, CA and token from `up`'s kubeconfig; the pid from the record `kubelab up`
     /// keeps in its state directory.
     fn from(up: &Up, name: &str) -> Api {
-        use base64::Engine;
-        use pki_types::pem::PemObject;
-        let config: Value = serde_yaml::from_str(&std::fs::read_to_string(&up.kubeconfig).unwrap()).unwrap();
-        let cluster = &config["clusters"][0]["cluster"];
-        let server = cluster["server"].as_str().unwrap();
-        let addr = server.trim_start_matches("https://").parse().unwrap();
-        let ca = base64::engine::general_purpose::STANDARD
-            .decode(cluster["certificate-authority-data"].as_str().unwrap())
-            .unwrap();
-        let mut roots = rustls::RootCertStore::empty();
-        for cert in pki_types::CertificateDer::pem_slice_iter(&ca) {
-            roots.add(cert.unwrap()).unwrap();
-        }
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let tls = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let token = config["users"][0]["user"]["token"].as_str().unwrap().to_string();
+        let (lab, _) = LabApi::from_kubeconfig(&up.kubeconfig);
         let record = std::fs::read_to_string(up.dir.join(format!("kubelab/{name}.up"))).unwrap();
         let pid = record.lines().next().unwrap().parse().unwrap();
-        Api { addr, tls: TlsConnector::from(Arc::new(tls)), token, pid }
+        Api { lab, pid }
     }
 
-    /// A new connection: TCP, the TLS handshake, HTTP/1.1.
     async fn connect(&self) -> Conn {
-        let tcp = tokio::net::TcpStream::connect(self.addr).await.expect("connect");
-        let _ = tcp.set_nodelay(true);
-        let name = pki_types::ServerName::try_from(self.addr.ip().to_string()).unwrap();
-        let tls = self.tls.connect(name, tcp).await.expect("a TLS handshake with the lab");
-        let (send, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tls)).await.expect("HTTP/1.1");
-        tokio::spawn(async move {
-            let _ = connection.await;
-        });
-        send
+        self.lab.connect().await
     }
 
     fn with_token(&self, token: &str) -> Api {
-        Api { token: token.to_string(), ..self.clone() }
+        Api { lab: self.lab.with_token(token), pid: self.pid }
     }
 
     fn request(
@@ -152,8 +118,8 @@ impl Api {
         let mut request = hyper::Request::builder()
             .method(method)
             .uri(path)
-            .header("host", self.addr.to_string())
-            .header("authorization", format!("Bearer {}", self.token))
+            .header("host", self.lab.addr.to_string())
+            .header("authorization", format!("Bearer {}", self.lab.token))
             .header("accept", accept);
         let body = match body {
             Some((content_type, body)) => {
