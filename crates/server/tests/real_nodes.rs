@@ -214,6 +214,9 @@ fn oom_kill_one(lab: &Lab, pods: &[Value]) {
     });
     let last = &status["lastState"]["terminated"];
     assert_eq!((last["reason"].as_str(), last["exitCode"].as_i64()), (Some("OOMKilled"), Some(137)), "{status}");
+    // The killed instance's output, from the machine's kubelet port.
+    let previous = lab.run(&format!("logs {name} --previous"), None);
+    assert!(previous.contains("v1 listening on :8080"), "{previous}");
 }
 
 /// One object's Events' reasons, in order.
