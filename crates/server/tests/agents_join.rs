@@ -55,6 +55,15 @@ fn a_bootstrap_token_joins_one_machine_whose_credential_is_a_kubelets() {
     let (owner, _) = up.kubectl(&kubectl, &join_body(&up, "real-2", "127.0.0.4"), None);
     assert!(owner.contains("only a bootstrap token joins a node"), "{owner}");
 
+    // A lab with a real machine keeps to the wall clock: its owner may not step it.
+    let step = up.dir.join("step.json");
+    std::fs::write(&step, r#"{"step":"30s"}"#).unwrap();
+    let (stepped, ok) = up.kubectl(&kubectl, &format!("create --raw /kubelab/clock -f {}", step.display()), None);
+    assert!(
+        !ok && stepped.contains("this lab has real nodes (real-1): its clock runs with the wall clock"),
+        "{stepped}"
+    );
+
     // The credential is a kubelet's: its own Node, reads of pods, no Secrets, no Deployments.
     let node_file = up.dir.join("node.json");
     std::fs::write(&node_file, REAL_NODE).unwrap();

@@ -1,6 +1,7 @@
 //! `/kubelab/clock`: the lab owner's control of a served lab's virtual clock, beside the
 //! Kubernetes API (kube-apiserver has no such path, so nothing collides). `GET` reads it;
-//! `PUT {"paused": true}` or `{"speed": 2}` sets it; `POST {"step": "30s"}` lets time pass.
+//! `PUT {"paused": true}` or `{"speed": 2}` sets it; `POST {"step": "30s"}` lets time pass —
+//! except in a lab real machines have joined, whose clock is the wall clock's.
 
 use super::lab::Clock;
 use super::{ServedLab, status_response};
@@ -35,6 +36,15 @@ pub async fn handle(State(served): State<ServedLab>, method: Method, headers: He
             Err(e) => return bad(&format!("the body is not JSON: {e}")),
         }
     };
+    let machines: Vec<String> = served.agents.list().into_iter().map(|a| a.name).collect();
+    if !machines.is_empty() && method != Method::GET {
+        // Real machines live on the wall clock: the lab's clock may not leave it.
+        let message = format!(
+            "this lab has real nodes ({}): its clock runs with the wall clock, so it cannot be paused, sped up or stepped",
+            machines.join(", ")
+        );
+        return status_response(409, "Conflict", &message);
+    }
     let answer = match method {
         Method::GET => served.lab.clock(None).await,
         Method::PUT => {
