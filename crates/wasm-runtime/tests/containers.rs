@@ -154,7 +154,8 @@ fn a_cpu_limit_throttles_the_guest_and_the_host_stays_responsive() {
     assert!(answered.elapsed() < Duration::from_millis(200), "another container answers at once");
     let limited_latency = hammer.join().unwrap();
     assert!(limited_latency >= Duration::from_millis(250), "throttled: {limited_latency:?} (free: {free_latency:?})");
-    assert!(free_latency * 3 < limited_latency, "free: {free_latency:?}, limited: {limited_latency:?}");
+    // No ratio to the free server's latency: on a loaded machine that one is slow too. The
+    // quota's lower bound (20 ms of work at 5 ms per 100 ms period) holds however busy it is.
     [free, limited, other].iter().for_each(|c| c.kill());
 }
 
