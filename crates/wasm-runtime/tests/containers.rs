@@ -151,7 +151,7 @@ fn a_cpu_limit_throttles_the_guest_and_the_host_stays_responsive() {
     assert!(eventually(Duration::from_secs(2), || get(other_ip, 8080, "/healthz").is_ok()));
     let answered = Instant::now();
     assert_eq!(get(other_ip, 8080, "/healthz").unwrap().0, 200);
-    assert!(answered.elapsed() < Duration::from_millis(200), "another container answers at once");
+    assert!(answered.elapsed() < Duration::from_secs(1), "another container answers at once: {:?}", answered.elapsed());
     let limited_latency = hammer.join().unwrap();
     assert!(limited_latency >= Duration::from_millis(250), "throttled: {limited_latency:?} (free: {free_latency:?})");
     // No ratio to the free server's latency: on a loaded machine that one is slow too. The
