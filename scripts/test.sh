@@ -14,6 +14,9 @@ export RUST_BACKTRACE="${RUST_BACKTRACE:-1}"
 # the tests that run the WebAssembly guest (the stage before the native tests builds it).
 export KUBELAB_REQUIRE_ORACLE=1
 export KUBELAB_REQUIRE_GUESTS=1
+# A full run compiles each crate once per profile: incremental caches would only cost disk (they
+# were half of a fresh clone's target directory) and time. Set CARGO_INCREMENTAL=1 to keep them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 summary=()
 current_stage=""
@@ -72,6 +75,12 @@ server_on_postgres() {
   # --workspace: the same feature set as the native tests, so nothing is rebuilt.
   KUBELAB_TEST_DATABASE_URL="$url" cargo test --workspace --tests --quiet api::tests
 }
+
+# A fresh clone's run writes about 12 GB under target/; say so up front rather than fail an hour in.
+free_gb=$(df -Pk "$root" | awk 'NR == 2 {print int($4 / 1048576)}')
+if ((free_gb < 15)); then
+  echo "warning: ${free_gb} GB free on the disk under $root; a fresh run needs about 12 GB for target/"
+fi
 
 stage "format" cargo fmt --all --check
 stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
