@@ -149,7 +149,11 @@ pub async fn start(config: Config, runtime: Arc<dyn ContainerRuntime>) -> Result
         images: Mutex::new(Default::default()),
         pull_lock: tokio::sync::Mutex::new(()),
     });
-    let server = KubeletServer { containers: kubelet.containers.clone(), key: kubelet_key.clone() };
+    let server = KubeletServer {
+        node_name: config.name.clone(),
+        containers: kubelet.containers.clone(),
+        key: kubelet_key.clone(),
+    };
     let tasks = vec![
         server.serve(listener),
         tokio::spawn(renew_lease(LeaseController::new(client.clone(), node.clone()))),

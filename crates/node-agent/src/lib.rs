@@ -23,6 +23,7 @@ pub mod prober;
 pub mod process_runtime;
 pub mod runtime;
 pub mod server;
+pub mod summary;
 pub mod testing;
 pub mod tls;
 pub mod wasm_runtime;

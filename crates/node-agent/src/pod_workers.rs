@@ -359,6 +359,9 @@ impl Worker {
         if let Some(reference) = c.pending_backoff_reference.take() {
             c.crash_backoff.next(reference, now);
         }
+        if let Some(refusal) = self.kubelet.containers.refusal() {
+            return self.start_failed(c, now, &refusal);
+        }
         let spec = self.container_spec(c);
         let runtime = self.kubelet.runtime.clone();
         let started = tokio::task::spawn_blocking(move || runtime.start(spec)).await;

@@ -82,4 +82,8 @@ pub trait RunningContainer: Send + Sync {
     fn stop(&self, grace: Duration);
     /// SIGKILL now.
     fn kill(&self);
+    /// The CPU time it has used (cpuacct's `usage`); zero where the runtime cannot tell.
+    fn cpu_usage(&self) -> Duration {
+        Duration::ZERO
+    }
 }

@@ -9,6 +9,11 @@
 //! - `POST /exec/{namespace}/{pod}/{container}` with `{"command":[...]}` →
 //!   `{"output":"...","exitCode":N}`
 //!
+//! - `GET /stats/summary` → the summary API's CPU figures (`summary.rs`)
+//! - `PUT /kubelab/cpu-quota` with `{"refusal":"..."}` or `{"refusal":null}`: the lab's quota of
+//!   CPU-seconds on real machines is spent (running containers are killed, none starts) or has
+//!   room again
+//!
 //! An unknown pod or container is a 404 with a message saying which.
 
 use crate::containers::Containers;
@@ -32,6 +37,7 @@ const EXEC_TIMEOUT: Duration = Duration::from_secs(60);
 /// What the server answers from.
 #[derive(Clone, Debug)]
 pub struct KubeletServer {
+    pub node_name: String,
     pub containers: Containers,
     pub key: String,
 }
@@ -98,6 +104,11 @@ impl KubeletServer {
                 self.logs(namespace, pod, container, previous).await
             }
             (&Method::POST, ["exec", namespace, pod, container]) => self.exec(namespace, pod, container, body).await,
+            (&Method::GET, ["stats", "summary"]) => {
+                let time = crate::clock::now().to_rfc3339();
+                answer(StatusCode::OK, crate::summary::summary(&self.node_name, &self.containers, &time))
+            }
+            (&Method::PUT, ["kubelab", "cpu-quota"]) => self.cpu_quota(body).await,
             (_, ["containerLogs" | "exec", ..]) => {
                 answer(StatusCode::METHOD_NOT_ALLOWED, json!({"message": format!("{method} is not served on {path}")}))
             }
@@ -180,6 +191,27 @@ impl KubeletServer {
     }
 }
 
+impl KubeletServer {
+    /// `PUT /kubelab/cpu-quota`: the lab's word on its quota of CPU-seconds.
+    async fn cpu_quota(&self, body: &[u8]) -> Response<Full<Bytes>> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Quota {
+            refusal: Option<String>,
+        }
+        let quota: Quota = match serde_json::from_slice(body) {
+            Ok(quota) => quota,
+            Err(e) => {
+                let message = format!("want {{\"refusal\": \"...\" or null}}: {e}");
+                return answer(StatusCode::BAD_REQUEST, json!({ "message": message }));
+            }
+        };
+        let containers = self.containers.clone();
+        let _ = tokio::task::spawn_blocking(move || containers.set_refusal(quota.refusal)).await;
+        answer(StatusCode::OK, json!({}))
+    }
+}
+
 fn answer(status: StatusCode, body: Value) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::from(body.to_string())));
     *response.status_mut() = status;
@@ -225,7 +257,7 @@ mod tests {
             .start(spec("web"))
             .unwrap();
         containers.started("default", "web", "web", Arc::from(second));
-        KubeletServer { containers, key: "key".into() }
+        KubeletServer { node_name: "real-a".into(), containers, key: "key".into() }
     }
 
     #[tokio::test]

@@ -25,6 +25,8 @@ pub struct FakeRuntime {
     images: Arc<Mutex<BTreeMap<String, Script>>>,
     started: Arc<Mutex<Vec<ContainerSpec>>>,
     containers: Arc<Mutex<Vec<Arc<FakeContainer>>>>,
+    /// The CPU time each container started from now on reports.
+    cpu_usage: Arc<Mutex<Duration>>,
 }
 
 impl std::fmt::Debug for FakeRuntime {
@@ -42,6 +44,11 @@ impl FakeRuntime {
     pub fn with_image(self, image: &str, script: Script) -> FakeRuntime {
         self.images.lock().unwrap().insert(image.to_string(), script);
         self
+    }
+
+    /// Containers started from now on report `used` as their CPU time.
+    pub fn set_cpu_usage(&self, used: Duration) {
+        *self.cpu_usage.lock().unwrap() = used;
     }
 
     /// Every container started so far, in order.
@@ -81,6 +88,7 @@ impl ContainerRuntime for FakeRuntime {
             logs: script.logs.iter().map(|l| (now, l.clone())).collect(),
             ended: Mutex::new(None),
             exits_at: script.exits_after.map(|(after, code, reason)| (now + after, code, reason)),
+            cpu_usage: *self.cpu_usage.lock().unwrap(),
         });
         self.containers.lock().unwrap().push(container.clone());
         Ok(Box::new(Handle(container)))
@@ -115,6 +123,7 @@ struct FakeContainer {
     logs: Vec<(SystemTime, String)>,
     ended: Mutex<Option<(i32, String, SystemTime)>>,
     exits_at: Option<(SystemTime, i32, String)>,
+    cpu_usage: Duration,
 }
 
 impl FakeContainer {
@@ -165,6 +174,10 @@ impl RunningContainer for Handle {
 
     fn kill(&self) {
         self.0.finish(137, "Error");
+    }
+
+    fn cpu_usage(&self) -> Duration {
+        self.0.cpu_usage
     }
 }
 

@@ -116,4 +116,8 @@ impl RunningContainer for WasmContainer {
     fn kill(&self) {
         self.0.kill();
     }
+
+    fn cpu_usage(&self) -> Duration {
+        self.0.cpu_usage()
+    }
 }

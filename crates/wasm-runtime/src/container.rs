@@ -5,7 +5,7 @@ use crate::exec;
 use crate::http::Request;
 use crate::state::{Ending, State};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
@@ -46,6 +46,8 @@ pub struct Shared {
     /// What an exec needs to start a process in the same image.
     pub exec: exec::Context,
     pub peak_memory_bytes: Mutex<usize>,
+    /// CPU time the guest's code has used, in nanoseconds (the cgroup's `cpuacct.usage`).
+    pub cpu_usage_nanos: AtomicU64,
     /// Keeps the runtime's epoch ticker going while the container lives.
     pub _runtime: Arc<dyn std::any::Any + Send + Sync>,
 }
@@ -79,6 +81,7 @@ impl Shared {
             wake,
             exec,
             peak_memory_bytes: Mutex::new(0),
+            cpu_usage_nanos: AtomicU64::new(0),
             _runtime: runtime,
         }
     }
@@ -179,6 +182,12 @@ impl Container {
     /// Waits until the container has exited or `timeout` passes; whether it has.
     pub fn wait(&self, timeout: Duration) -> bool {
         self.shared.wait(timeout)
+    }
+
+    /// The CPU time the container's process has used so far (the summary API's
+    /// `usageCoreNanoSeconds`).
+    pub fn cpu_usage(&self) -> Duration {
+        Duration::from_nanos(self.shared.cpu_usage_nanos.load(Ordering::Relaxed))
     }
 
     /// The most linear memory the guest has had, in bytes (its working set's ceiling).

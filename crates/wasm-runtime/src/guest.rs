@@ -163,13 +163,20 @@ impl Guest {
         self.store.data().memory.peak_bytes.max(self.memory.data_size(&self.store))
     }
 
+    /// The CPU time the guest's code has used.
+    pub fn cpu_usage(&self) -> Duration {
+        self.store.data().throttle.usage
+    }
+
     /// Runs `f` under the wall-clock cap and the CPU throttle; a failure says why.
     fn call<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R, Failure> {
         let state = self.store.data_mut();
         state.deadline = Some(Instant::now() + self.cap);
         state.throttle.resume();
         let result = f(self);
-        self.store.data_mut().deadline = None;
+        let state = self.store.data_mut();
+        state.throttle.pause();
+        state.deadline = None;
         result.map_err(|err| self.failure(err))
     }
 

@@ -51,13 +51,22 @@ pub struct Throttle {
     mark: Instant,
     /// How long it has been held back in all (`nr_throttled`'s time).
     pub throttled: Duration,
+    /// CPU time guest code has run in all (cpuacct's `usage`), limited or not.
+    pub usage: Duration,
 }
 
 impl Throttle {
     pub fn new(millicores: Option<u64>) -> Throttle {
         let quota = millicores.map(|m| CPU_PERIOD.mul_f64(m as f64 / 1000.0).max(Duration::from_micros(100)));
         let now = Instant::now();
-        Throttle { quota, period_start: now, used: Duration::ZERO, mark: now, throttled: Duration::ZERO }
+        Throttle {
+            quota,
+            period_start: now,
+            used: Duration::ZERO,
+            mark: now,
+            throttled: Duration::ZERO,
+            usage: Duration::ZERO,
+        }
     }
 
     /// Guest code starts running now (a call into the guest).
@@ -65,10 +74,22 @@ impl Throttle {
         self.mark = Instant::now();
     }
 
+    /// Guest code stops running now (a call returns): its time since the last mark is counted
+    /// as usage; the period's quota is settled at the next epoch tick.
+    pub fn pause(&mut self) {
+        let now = Instant::now();
+        self.usage += now.saturating_duration_since(self.mark);
+        self.mark = now;
+    }
+
     /// Charges the time run since the last mark; sleeps out the period when over quota.
     pub fn charge(&mut self) {
-        let Some(quota) = self.quota else { return };
         let now = Instant::now();
+        self.usage += now.saturating_duration_since(self.mark);
+        let Some(quota) = self.quota else {
+            self.mark = now;
+            return;
+        };
         if now >= self.period_start + CPU_PERIOD {
             self.period_start = now;
             self.used = Duration::ZERO;

@@ -27,6 +27,7 @@ impl Shim {
     /// Runs the container until its process ends; then closes its ports and records why.
     pub fn run(mut self) {
         let ending = self.serve();
+        self.publish_usage();
         self.listeners.clear();
         self.shared.finish(ending);
     }
@@ -95,11 +96,18 @@ impl Shim {
         }
     }
 
+    /// Makes the guest's peak memory and CPU time readable from the container's handle.
+    fn publish_usage(&self) {
+        *self.shared.peak_memory_bytes.lock().unwrap_or_else(PoisonError::into_inner) = self.guest.peak_memory_bytes();
+        let nanos = u64::try_from(self.guest.cpu_usage().as_nanos()).unwrap_or(u64::MAX);
+        self.shared.cpu_usage_nanos.store(nanos, Ordering::Relaxed);
+    }
+
     /// Acts on what the guest asked during a call: its log lines, ports to open, its exit.
     fn after_call(&mut self) -> Option<Ending> {
         let (logs, listens, exit) = self.guest.take_requests();
         self.shared.log(logs);
-        *self.shared.peak_memory_bytes.lock().unwrap_or_else(PoisonError::into_inner) = self.guest.peak_memory_bytes();
+        self.publish_usage();
         for port in listens {
             let opened = Listener::open(
                 self.ip,
