@@ -113,9 +113,16 @@ pub extern "C" fn kl_tick(now_ms: i64) -> i64 {
 }
 
 /// Answers a request for the target (path and query) at `ptr`: `STATUS LATENCY_MS\nBODY`.
+/// A target `grpc:SERVICE` is a gRPC health check: `200 0\nSTATUS`, or `404 0\n` while the
+/// process speaks no gRPC.
 #[unsafe(no_mangle)]
 pub extern "C" fn kl_http(ptr: *mut u8, len: usize, now_ms: i64) -> i64 {
     let target = String::from_utf8_lossy(&take(ptr, len)).into_owned();
+    if target.starts_with("grpc:") {
+        let status = PROCESS.with(|slot| slot.borrow().as_ref()?.grpc_health(ms(now_ms)).map(str::to_string));
+        let text = status.map_or("404 0\n".to_string(), |status| format!("200 0\n{status}"));
+        return reply(text.into_bytes());
+    }
     let answer = PROCESS.with(|slot| slot.borrow_mut().as_mut().map(|p| p.http(&target, ms(now_ms))));
     let text = match answer {
         Some(answer) => format!("{} {}\n{}", answer.status, answer.latency_ms, answer.body),

@@ -1,8 +1,9 @@
 //! The image's behaviour as the guest reads it: the catalogue entry's `behaviour:` (kubelab-core's
 //! `Behaviour`, serialised to JSON by the host), read field by field from a `serde_json::Value`
-//! so the guest needs no serde derive. Fields the guest does not act out (inference, ingress,
-//! gRPC health) are ignored; missing fields take the catalogue's defaults.
+//! so the guest needs no serde derive. Fields the guest does not act out (ingress and gateway
+//! controllers, CPU and memory curves) are ignored; missing fields take the catalogue's defaults.
 
+use crate::inference;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -24,9 +25,13 @@ pub struct Behaviour {
     pub listen_declared_ports: bool,
     pub routes: Vec<Route>,
     pub not_found: Option<Answer>,
+    /// `(afterMs, status)`: what `grpc.health.v1.Health/Check` answers from then on.
+    pub grpc_health: Vec<(u64, String)>,
     pub shell: bool,
     pub files: BTreeMap<String, String>,
     pub sigterm: Sigterm,
+    /// An inference server (`vllm serve MODEL`): it decides the logs, the port and the exit.
+    pub inference: Option<inference::Server>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,9 +99,14 @@ impl Behaviour {
             listen_declared_ports: flag(value, "listenDeclaredPorts"),
             routes: list(value, "routes", route)?,
             not_found: value.get("notFound").filter(|v| !v.is_null()).map(answer).transpose()?,
+            grpc_health: list(value, "grpcHealth", |v| Ok((number(v, "afterMs")?, text(v, "status")?)))?,
             shell: flag(value, "shell"),
             files: files(value.get("files"))?,
             sigterm,
+            inference: match value.get("inference").filter(|v| !v.is_null()) {
+                Some(v) => Some(inference::Server::from_json(v).map_err(|e| format!("inference.{e}"))?),
+                None => None,
+            },
         })
     }
 }

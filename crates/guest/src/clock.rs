@@ -14,6 +14,12 @@ pub fn klog_header(unix_ms: i64) -> String {
     format!("I{mo:02}{d:02} {h:02}:{mi:02}:{s:02}.{micros:06} {:>7}", 1)
 }
 
+/// vLLM's (Python `logging`'s `%m-%d %H:%M:%S`) stamp for `unix_ms`: `01-01 00:00:03`.
+pub fn month_day_time(unix_ms: i64) -> String {
+    let (_, mo, d, h, mi, s) = civil(unix_ms);
+    format!("{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}")
+}
+
 /// `{pod}`, `{time}` and `{klog}` filled in, as the simulation fills them.
 pub fn expand(text: &str, pod: &str, unix_ms: i64) -> String {
     let mut out = text.replace("{pod}", pod);
@@ -59,6 +65,7 @@ mod tests {
     fn timestamps_print_as_go_and_klog_print_them() {
         assert_eq!(go_log_timestamp(MOMENT), "2025/01/01 00:00:03");
         assert_eq!(klog_header(MOMENT), "I0101 00:00:03.250000       1");
+        assert_eq!(month_day_time(MOMENT), "01-01 00:00:03");
         assert_eq!(go_log_timestamp(951_782_400_000), "2000/02/29 00:00:00");
         assert_eq!(expand("{time} {pod} up", "web-1", MOMENT), "2025/01/01 00:00:03 web-1 up");
     }

@@ -1,5 +1,5 @@
 //! What the host gives a container at start (`kl_init`): the pod's name, the image's behaviour,
-//! the command, the environment and the declared ports, as one JSON object.
+//! the command, the environment, the declared ports and the GPUs it was given, as one JSON object.
 
 use crate::behaviour::Behaviour;
 use crate::shell::PATH;
@@ -16,10 +16,13 @@ pub struct Config {
     pub env: Vec<(String, String)>,
     /// The container's declared `containerPort`s.
     pub ports: Vec<u16>,
+    /// The memory of each GPU or MIG device the device plugin gave it, in MiB (what CUDA
+    /// reports for the devices in `NVIDIA_VISIBLE_DEVICES`); empty: no GPU.
+    pub gpu_memory_mib: Vec<u64>,
 }
 
 impl Config {
-    /// Reads `{"pod", "behaviour", "argv", "env": [[name, value]…], "ports"}`.
+    /// Reads `{"pod", "behaviour", "argv", "env": [[name, value]…], "ports", "gpus": [{"id", "memoryMiB"}…]}`.
     pub fn from_json(bytes: &[u8]) -> Result<Config, String> {
         let value: Value = serde_json::from_slice(bytes).map_err(|err| format!("config: {err}"))?;
         let text_list = |field: &str| -> Result<Vec<String>, String> {
@@ -50,7 +53,13 @@ impl Config {
             argv: text_list("argv")?,
             env,
             ports,
+            gpu_memory_mib: gpus(value.get("gpus"))?,
         })
+    }
+
+    /// The GPU memory the process sees, all its devices together; `None`: no GPU.
+    pub fn gpu_mib(&self) -> Option<u64> {
+        (!self.gpu_memory_mib.is_empty()).then(|| self.gpu_memory_mib.iter().sum())
     }
 
     /// What the process runs: the container's command, else the image's default.
@@ -73,4 +82,15 @@ impl Config {
         }
         env
     }
+}
+
+/// `gpus`: each device's `memoryMiB` (absent or null: none).
+fn gpus(value: Option<&Value>) -> Result<Vec<u64>, String> {
+    let devices = value.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    devices
+        .iter()
+        .map(|d| {
+            d.get("memoryMiB").and_then(Value::as_u64).ok_or("config: gpus: expected {\"memoryMiB\": N}".to_string())
+        })
+        .collect()
 }

@@ -13,7 +13,7 @@
 //!
 //! Exports: `kl_alloc(len) -> ptr`, `kl_init(ptr, len) -> reply` (configuration JSON),
 //! `kl_start(start_unix_ms) -> reply`, `kl_tick(now_ms) -> next_ms | -1`,
-//! `kl_http(ptr, len, now_ms) -> reply`, `kl_sigterm(now_ms)`, `kl_exec(ptr, len, since_ms) -> reply`.
+//! `kl_http(ptr, len, now_ms) -> reply` (HTTP, and gRPC health checks), `kl_sigterm(now_ms)`, `kl_exec(ptr, len, since_ms) -> reply`.
 //! Imports (module `kubelab`): `kl_log(ptr, len)`, `kl_listen(port)`, `kl_exit(code)`.
 //!
 //! The interpreter is plain Rust and unit-tested natively; only `abi` is wasm32-only.
@@ -24,6 +24,7 @@ pub mod behaviour;
 pub mod clock;
 pub mod config;
 pub mod exec;
+pub mod inference;
 pub mod memory;
 pub mod process;
 pub mod shell;

@@ -6,6 +6,8 @@ use std::hint::black_box;
 
 const MIB: usize = 1 << 20;
 const PAGE: usize = 4096;
+/// The largest block `new` reserves at once.
+const BLOCK_MIB: u64 = 512;
 /// Loop turns that take about a millisecond of CPU in code cranelift compiles (measured on
 /// the development machine; the CPU limit throttles by time spent, not by turns).
 const TURNS_PER_MS: u64 = 700_000;
@@ -19,10 +21,19 @@ pub struct Held {
 impl Held {
     /// The process's own `memoryMi`: reserved in linear memory (it counts against the limit)
     /// but left untouched, so it costs the node nothing until used, like a fresh heap.
+    /// In blocks of at most `BLOCK_MIB`: one wasm32 allocation holds less than 2 GiB (an
+    /// inference server's 2,048 MiB would not fit in one).
     pub fn new(memory_mi: u64) -> Held {
         let mut held = Held::default();
-        if memory_mi > 0 {
-            held.blocks.push(Vec::with_capacity(mib(memory_mi)));
+        let mut left = memory_mi;
+        while left > 0 {
+            let block = left.min(BLOCK_MIB);
+            let mut reserved = Vec::new();
+            if reserved.try_reserve_exact(mib(block)).is_err() {
+                out_of_memory();
+            }
+            held.blocks.push(reserved);
+            left -= block;
         }
         held
     }

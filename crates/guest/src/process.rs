@@ -33,7 +33,8 @@ pub struct HttpAnswer {
 /// What drives the process's life.
 enum Main {
     /// A server image: the behaviour's logs and ports; `next_log` counts lines printed.
-    Serve { next_log: usize, opened: Vec<bool> },
+    /// `literal`: the lines are printed as they are (an inference server's plan), not expanded.
+    Serve { next_log: usize, opened: Vec<bool>, literal: bool },
     /// A command-running image: its script's timeline, `printed` effects played so far.
     Script { command: Vec<String>, timeline: Timeline, horizon: u64, played: usize },
 }
@@ -54,6 +55,7 @@ pub struct Process {
 impl Process {
     /// Starts the process; `Err` is the runtime's start error (no such program).
     pub fn start(mut config: Config, start_unix_ms: i64) -> Result<Process, String> {
+        let planned = plan_inference(&mut config, start_unix_ms);
         let behaviour = &mut config.behaviour;
         behaviour.logs.sort_by_key(|(after, _)| *after);
         if behaviour.listen_declared_ports {
@@ -73,7 +75,8 @@ impl Process {
             }
             None => {
                 let opened = vec![false; config.behaviour.listen.len()];
-                (Main::Serve { next_log: 0, opened }, config.behaviour.exit)
+                let exit = planned.unwrap_or(config.behaviour.exit);
+                (Main::Serve { next_log: 0, opened, literal: planned.is_some() }, exit)
             }
         };
         Ok(Process { config, start_unix_ms, main, sigterm_at: None, exit_at, exited: false, held })
@@ -102,7 +105,7 @@ impl Process {
 
     /// A server image's logs and ports due by `now_ms`; the next one's time.
     fn serve(&mut self, now_ms: u64, host: &mut dyn Host) -> Option<u64> {
-        let Main::Serve { next_log, opened } = &mut self.main else { return None };
+        let Main::Serve { next_log, opened, literal } = &mut self.main else { return None };
         let behaviour = &self.config.behaviour;
         let mut next = None::<u64>;
         let mut due = |at: u64| next = Some(next.map_or(at, |n: u64| n.min(at)));
@@ -114,7 +117,10 @@ impl Process {
                 due(*at);
                 break;
             }
-            host.log(&clock::expand(text, &self.config.pod, self.start_unix_ms + *at as i64));
+            match literal {
+                true => host.log(text),
+                false => host.log(&clock::expand(text, &self.config.pod, self.start_unix_ms + *at as i64)),
+            }
             *next_log += 1;
         }
         for ((port, at), opened) in behaviour.listen.iter().zip(opened.iter_mut()) {
@@ -192,6 +198,14 @@ impl Process {
         }
     }
 
+    /// `grpc.health.v1.Health/Check` at `now_ms`, whatever the service asked: the last
+    /// `grpcHealth` status whose time has come; `None` while it speaks no gRPC (kubelab-core's
+    /// `Workload::grpc_health`).
+    pub fn grpc_health(&self, now_ms: u64) -> Option<&str> {
+        let phases = &self.config.behaviour.grpc_health;
+        phases.iter().rfind(|(after, _)| *after <= now_ms).map(|(_, status)| status.as_str())
+    }
+
     /// `/hog?mb=N`: takes N MiB and keeps it (past the memory limit, the process dies here).
     fn hog(&mut self, query: &str) -> HttpAnswer {
         let mb = query.split('&').find_map(|pair| pair.strip_prefix("mb=")).and_then(|n| n.parse::<u64>().ok());
@@ -212,6 +226,22 @@ impl Process {
             _ => files.clone(),
         }
     }
+}
+
+/// An inference server's start, planned from its command line and GPUs (kubelab-core's
+/// `Workload` asks `InferenceServer::plan` the same): its log lines replace the behaviour's
+/// and its port opens once the model is loaded. `Some(exit)` (the plan's, if it dies) for an
+/// inference server; `None` for any other image.
+fn plan_inference(config: &mut Config, start_unix_ms: i64) -> Option<Option<(u64, i32)>> {
+    if config.behaviour.default_command.is_some() {
+        return None;
+    }
+    let server = config.behaviour.inference.as_ref()?;
+    let plan = server.plan(&config.argv, config.gpu_mib(), start_unix_ms);
+    let port = server.port;
+    config.behaviour.logs = plan.logs;
+    config.behaviour.listen.extend(plan.ready_after.map(|at| (port, at)));
+    Some(plan.exit)
 }
 
 /// `http.ServeMux` matching: the longest pattern that is the path, or a `/`-ended prefix of it.

@@ -193,3 +193,64 @@ fn listen_declared_ports_opens_them_at_start() {
     assert_eq!(host.listening, [8080]);
     assert_eq!(process.http("/anything", 0), answer(200, "OK\n"));
 }
+
+fn vllm(args: &[&str], gpus: Value) -> Config {
+    let behaviour = json!({
+        "memoryMi": 1,
+        "inference": {"version": "0.11.0", "port": 8000, "initMs": 15000, "loadMiBPerSecond": 400,
+                      "warmupMs": 20000, "models": {"facebook/opt-125m": 125, "meta-llama/Llama-2-13b-chat-hf": 13016}},
+        "routes": [{"path": "/health", "exact": true, "responses": [{"status": 200}]}],
+        "notFound": {"status": 404, "body": "{\"detail\":\"Not Found\"}"}
+    });
+    let text = json!({"pod": "llm-1", "behaviour": behaviour, "argv": args, "gpus": gpus});
+    Config::from_json(text.to_string().as_bytes()).unwrap()
+}
+
+#[test]
+fn an_inference_server_listens_once_its_model_is_loaded() {
+    let config = vllm(&["facebook/opt-125m"], json!([{"id": "GPU-1", "memoryMiB": 40960}]));
+    let mut process = Process::start(config, START).unwrap();
+    let mut host = Recorder::default();
+    // 15 s of init, 239 MiB of weights at 400 MiB/s (597 ms), 20 s of warm-up.
+    assert_eq!(process.tick(0, &mut host), Some(15_000));
+    assert_eq!(host.logs[0], "INFO 01-01 00:00:00 [api_server.py] vLLM API server version 0.11.0");
+    assert_eq!(process.tick(15_597, &mut host), Some(17_597));
+    assert!(host.logs[3].ends_with("[default_loader.py] Loading weights took 0.60 seconds"), "{:?}", host.logs);
+    assert_eq!(process.tick(35_596, &mut host), Some(35_597));
+    assert!(host.listening.is_empty());
+    assert_eq!(process.tick(35_597, &mut host), None);
+    assert_eq!(
+        (host.listening.as_slice(), host.logs.last().unwrap().as_str()),
+        (&[8000][..], "INFO:     Application startup complete.")
+    );
+    assert_eq!(process.http("/health", 36_000), answer(200, ""));
+    assert_eq!(process.http("/v1/completions", 36_000), answer(404, "{\"detail\":\"Not Found\"}"));
+}
+
+#[test]
+fn an_inference_server_dies_without_a_gpu_or_on_a_slice_too_small() {
+    let mut host = Recorder::default();
+    let mut process = Process::start(vllm(&["facebook/opt-125m"], json!([])), START).unwrap();
+    assert_eq!(process.tick(0, &mut host), Some(4_000));
+    assert_eq!(process.tick(4_000, &mut host), None);
+    assert_eq!((host.logs.last().unwrap().as_str(), host.exit), ("RuntimeError: Failed to infer device type", Some(1)));
+    let mut host = Recorder::default();
+    let slice = json!([{"id": "MIG-1", "memoryMiB": 4864}]);
+    let mut process = Process::start(vllm(&["meta-llama/Llama-2-13b-chat-hf"], slice), START).unwrap();
+    // 4,352 MiB loaded at 400 MiB/s before CUDA runs out.
+    assert_eq!(process.tick(15_000, &mut host), Some(25_880));
+    assert_eq!(process.tick(25_880, &mut host), None);
+    assert!(host.logs.last().unwrap().starts_with("torch.OutOfMemoryError: CUDA out of memory."), "{:?}", host.logs);
+    assert_eq!((host.exit, host.listening.len()), (Some(1), 0));
+}
+
+#[test]
+fn grpc_health_answers_the_phase_whose_time_has_come() {
+    let behaviour =
+        json!({"grpcHealth": [{"afterMs": 1000, "status": "SERVING"}, {"afterMs": 5000, "status": "NOT_SERVING"}]});
+    let process = Process::start(config(behaviour, &[]), START).unwrap();
+    assert_eq!(process.grpc_health(999), None, "no gRPC server yet");
+    assert_eq!(process.grpc_health(1000), Some("SERVING"));
+    assert_eq!(process.grpc_health(5000), Some("NOT_SERVING"));
+    assert_eq!(Process::start(config(hello(), &[]), START).unwrap().grpc_health(0), None);
+}

@@ -41,7 +41,8 @@ fn main() -> ExitCode {
         }
     };
     let containers = match WasmRuntime::new(&cli.guest_path()) {
-        Ok(containers) => Arc::new(containers),
+        // A GPU source that cannot be read stops the agent when it joins, in `agent::start`.
+        Ok(containers) => Arc::new(containers.with_gpus(cli.gpus().ok().flatten().as_ref())),
         Err(e) => {
             eprintln!("kubelab-agent: cannot load the container runtime: {e} (scripts/build-guests.sh builds it)");
             return ExitCode::from(2);

@@ -2,8 +2,10 @@
 //! containerd sits behind the CRI: images are the simulation's catalogue, pulled from its
 //! registry at the speed the simulation models (1 s plus the image's size at 100 Mbit/s, so a
 //! real node's pods tell the same story as a simulated node's), and each container is the
-//! guest acting out its image's behaviour with the pod's limits.
+//! guest acting out its image's behaviour with the pod's limits and the memory of the GPUs
+//! the device plugin gave it (what CUDA would find behind `NVIDIA_VISIBLE_DEVICES`).
 
+use crate::gpus::Inventory;
 use crate::runtime::{ContainerRuntime, ContainerSpec, ContainerState, RunningContainer};
 use kubelab_core::workload::{Catalogue, ImageInfo};
 use kubelab_wasm_runtime as wasm;
@@ -24,6 +26,8 @@ pub struct WasmRuntime {
     /// When each image's pull is (or was) done: a later pull of it waits for that one and
     /// takes no time of its own, as the simulation's node pulls (`NodeRuntime::pull`).
     pulls: Mutex<BTreeMap<String, Instant>>,
+    /// Each GPU and MIG device of this machine (its UUID) and its memory in MiB.
+    gpu_memory: BTreeMap<String, u64>,
 }
 
 impl WasmRuntime {
@@ -35,7 +39,14 @@ impl WasmRuntime {
             catalogue: Catalogue::builtin_shared(),
             pulled: Mutex::default(),
             pulls: Mutex::default(),
+            gpu_memory: BTreeMap::new(),
         })
+    }
+
+    /// The machine's GPUs, whose memory a container given them sees.
+    pub fn with_gpus(mut self, inventory: Option<&Inventory>) -> WasmRuntime {
+        self.gpu_memory = inventory.map(device_memory).unwrap_or_default();
+        self
     }
 
     fn resolve(&self, image: &str) -> Result<ImageInfo, String> {
@@ -60,6 +71,7 @@ impl ContainerRuntime for WasmRuntime {
 
     fn start(&self, spec: ContainerSpec) -> Result<Box<dyn RunningContainer>, String> {
         let behaviour = wasm::behaviour_for(&spec.image).map_err(|e| e.message())?;
+        let gpus = visible_gpus(&self.gpu_memory, &spec.env);
         let container = self.runtime.start(wasm::ContainerSpec {
             pod_name: spec.pod_name,
             container: spec.container,
@@ -71,6 +83,7 @@ impl ContainerRuntime for WasmRuntime {
             ip: spec.ip,
             ports: spec.ports,
             wall_clock_cap: WALL_CLOCK_CAP,
+            gpus,
         })?;
         Ok(Box::new(WasmContainer(container)))
     }
@@ -87,6 +100,28 @@ impl ContainerRuntime for WasmRuntime {
     fn image_size(&self, image: &str) -> u64 {
         self.resolve(image).map(|info| info.size_bytes).unwrap_or_default()
     }
+}
+
+/// Every device the device plugin advertises, with its memory: a whole GPU's model's, a MIG
+/// device's profile's (as the simulation's GPU Operator hands memory to its device manager).
+fn device_memory(inventory: &Inventory) -> BTreeMap<String, u64> {
+    let gpus = &inventory.machine.gpus;
+    let memory = |device: &kubelab_core::gpu::device_plugin::Device| {
+        let gpu = gpus.iter().find(|g| g.index == device.gpu)?;
+        let mig = device.gpu_instance.and_then(|id| gpu.mig_devices().into_iter().find(|m| m.gpu_instance.id == id));
+        Some(mig.map_or(gpu.model.memory_mib, |m| m.profile.memory_mib))
+    };
+    inventory.devices().iter().filter_map(|d| Some((d.id.split("::").next()?.to_string(), memory(d)?))).collect()
+}
+
+/// The devices in the container's `NVIDIA_VISIBLE_DEVICES` with their memory (a time-sliced
+/// replica, `<uuid>::<n>`, is its device's); the variable is the kubelet's, set from the
+/// allocation (`gpus::allocator::visible_devices_env`).
+fn visible_gpus(memory: &BTreeMap<String, u64>, env: &[(String, String)]) -> Vec<(String, u64)> {
+    let visible = env.iter().rev().find(|(name, _)| name == "NVIDIA_VISIBLE_DEVICES").map(|(_, v)| v.as_str());
+    let ids = visible.unwrap_or_default().split(',').filter(|id| !id.is_empty());
+    let mib = |id: &str| memory.get(id.split("::").next().unwrap_or(id)).copied();
+    ids.filter_map(|id| Some((id.to_string(), mib(id)?))).collect()
 }
 
 struct WasmContainer(wasm::Container);
@@ -119,5 +154,28 @@ impl RunningContainer for WasmContainer {
 
     fn cpu_usage(&self) -> Duration {
         self.0.cpu_usage()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpus::allocator::visible_devices_env;
+
+    #[test]
+    fn a_container_sees_the_memory_of_the_devices_it_was_given() {
+        let file = "migStrategy: mixed\ngpus:\n- model: A100-SXM4-40GB\n  mig: all-1g.5gb\n- model: A100-SXM4-40GB\n";
+        let inventory = crate::gpus::fake::parse(file, "gpu-1").unwrap();
+        let memory = device_memory(&inventory);
+        let devices = inventory.devices();
+        let (whole, slice) = (&devices.iter().find(|d| d.gpu_instance.is_none()).unwrap().id, &devices[0].id);
+        assert!(slice.starts_with("MIG-") && whole.starts_with("GPU-"), "{devices:?}");
+        let a100 = kubelab_core::gpu::model::find("A100-SXM4-40GB").unwrap();
+        let slice_mib = a100.profile("1g.5gb").unwrap().memory_mib;
+        let env = visible_devices_env(std::slice::from_ref(slice));
+        assert_eq!(visible_gpus(&memory, &env), [(slice.clone(), slice_mib)]);
+        let env = visible_devices_env(&[whole.clone(), slice.clone()]);
+        assert_eq!(visible_gpus(&memory, &env), [(whole.clone(), a100.memory_mib), (slice.clone(), slice_mib)]);
+        assert_eq!(visible_gpus(&memory, &[("PATH".into(), "/bin".into())]), []);
     }
 }

@@ -26,4 +26,21 @@ pub struct ContainerSpec {
     /// The longest one call into the guest may run (a request, a timer) before the runtime
     /// kills the container: a guest stuck in a loop never holds its thread for longer.
     pub wall_clock_cap: Duration,
+    /// The GPUs and MIG devices the device plugin gave the container (`NVIDIA_VISIBLE_DEVICES`)
+    /// with each one's memory in MiB: what CUDA in the container would find. Empty: no GPU.
+    pub gpus: Vec<(String, u64)>,
+}
+
+impl ContainerSpec {
+    /// The guest's configuration (`kl_init`, crates/guest/ABI.md): pod, behaviour, command,
+    /// environment, declared ports and GPUs.
+    pub fn guest_config(&self) -> Vec<u8> {
+        let gpus: Vec<_> = self.gpus.iter().map(|(id, mib)| serde_json::json!({"id": id, "memoryMiB": mib})).collect();
+        let config = serde_json::json!({
+            "pod": self.pod_name, "behaviour": self.behaviour, "argv": self.argv,
+            "env": self.env.iter().map(|(name, value)| [name, value]).collect::<Vec<_>>(), "ports": self.ports,
+            "gpus": gpus,
+        });
+        serde_json::to_vec(&config).unwrap_or_default()
+    }
 }

@@ -2,6 +2,8 @@
 //! hand-encoded modules that break the rules.
 #![allow(dead_code)]
 
+pub mod ticked;
+
 use kubelab_wasm_runtime::{ContainerSpec, Runtime, behaviour_for};
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
@@ -47,6 +49,7 @@ pub fn spec(pod: &str, image: &str, ip: IpAddr) -> ContainerSpec {
         ip,
         ports: vec![8080],
         wall_clock_cap: Duration::from_secs(5),
+        gpus: Vec::new(),
     }
 }
 
