@@ -11,6 +11,7 @@
 use crate::hosted_api::{self, Recorder, WallClock};
 use crate::kube_api::ServedLab;
 use crate::kube_api::agents::Agents;
+use crate::kube_api::cpu_quota;
 use crate::kube_api::lab::{ApiLab, Stopped, Work};
 use crate::kube_api::tokens::{TokenLimits, Tokens};
 use crate::wall_clock_script;
@@ -129,6 +130,32 @@ fn start_ticker(
     Ok(())
 }
 
+/// Holds the lab to its quota of CPU-seconds on real machines (`kube_api/cpu_quota.rs`): reads
+/// the machines' counters every few seconds while any has joined, on a thread of its own so a
+/// slow machine never delays the clock's ticks; taints go in as script lines, kept and replayed
+/// with the lab's others.
+fn start_quota_keeper(
+    (inbox, queued): (mpsc::UnboundedSender<Input>, Arc<AtomicUsize>),
+    agents: Arc<Agents>,
+    closed: Arc<AtomicBool>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new().name("lab-cpu-quota".into()).spawn(move || {
+        while !closed.load(Ordering::SeqCst) {
+            std::thread::sleep(cpu_quota::READ_EVERY);
+            if !agents.any() {
+                continue;
+            }
+            if let Some(line) = cpu_quota::keep(&agents) {
+                queued.fetch_add(1, Ordering::SeqCst);
+                if inbox.send(Input::Script(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    })?;
+    Ok(())
+}
+
 impl Drop for LiveThread {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
@@ -164,6 +191,7 @@ impl HostedLab {
         let tokens = Arc::new(Tokens::new(TokenLimits::default()));
         let agents = Arc::new(Agents::default());
         start_ticker(inbox.clone(), Arc::clone(&agents), Arc::clone(&cancelled))?;
+        start_quota_keeper((inbox.clone(), Arc::clone(&queued)), Arc::clone(&agents), Arc::clone(&cancelled))?;
         Ok(HostedLab {
             id,
             owner_id,

@@ -5,7 +5,8 @@
 //! OOM-killed through its `/hog` and restarts; one machine is killed with SIGKILL and its pods
 //! are replaced on the other after the lab's (shortened) grace period and toleration. Then the
 //! same scenario runs in the simulation, and object by object the Events come in the same
-//! order with the same reasons.
+//! order with the same reasons. Last, the lab's quota of CPU-seconds on real machines is spent
+//! and raised again.
 
 mod support;
 
@@ -130,7 +131,8 @@ async fn two_real_machines_run_a_deployment_lose_one_and_tell_the_same_story_as_
 
     let settings = json!({"nodeMonitorGracePeriod": "10s", "defaultTolerationSeconds": 5});
     let set = http.call("PUT", &format!("/api/labs/{lab_id}/node-settings"), Some(&instructor), Some(&settings)).await;
-    assert_eq!(set.unwrap().body, json!({"nodeMonitorGracePeriod": "10s", "defaultTolerationSeconds": 5}));
+    let expected = json!({"nodeMonitorGracePeriod": "10s", "defaultTolerationSeconds": 5, "cpuSecondsQuota": 3600});
+    assert_eq!(set.unwrap().body, expected);
     let join = http.call("POST", &format!("/api/labs/{lab_id}/agent-tokens"), Some(&instructor), None).await.unwrap();
     assert_eq!(join.status, 200, "{}", join.body);
     let ca = dir.join("kubelab-ca.crt");
@@ -150,6 +152,7 @@ async fn two_real_machines_run_a_deployment_lose_one_and_tell_the_same_story_as_
     real_run(&lab, &mut agents.0);
     let real = lab.json("get events");
     compare_with_simulation(&real);
+    spend_the_cpu_quota(&lab, (&http, &lab_id, &instructor)).await;
     drop(server);
 }
 
@@ -217,6 +220,75 @@ fn oom_kill_one(lab: &Lab, pods: &[Value]) {
     // The killed instance's output, from the machine's kubelet port.
     let previous = lab.run(&format!("logs {name} --previous"), None);
     assert!(previous.contains("v1 listening on :8080"), "{previous}");
+}
+
+/// A pod that tolerates every taint, bound to real-b by name: only the agent can keep it off.
+const SNEAKY: &str = "apiVersion: v1
+kind: Pod
+metadata:
+  name: sneaky
+spec:
+  nodeName: real-b
+  tolerations: [{operator: Exists}]
+  containers:
+  - name: web
+    image: hello:v1
+";
+
+/// The lab's quota of CPU-seconds on real machines: what the pods used is counted; a spent
+/// quota taints real-b (its pods go, their replacements stay Pending) and its agent refuses a
+/// pod that tolerates the taint; raising the quota brings them all back.
+async fn spend_the_cpu_quota(lab: &Lab, (http, id, instructor): (&Http, &str, &str)) {
+    let start = Instant::now();
+    let mut used = cpu_use(http, id, instructor).await;
+    while used["usedMillis"].as_u64() == Some(0) && start.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        used = cpu_use(http, id, instructor).await;
+    }
+    assert!(used["usedMillis"].as_u64() > Some(0), "the pods' CPU time is counted: {used}");
+    assert_eq!((used["quotaSeconds"].as_u64(), used["exhausted"].as_bool()), (Some(3600), Some(false)));
+
+    let settings = format!("/api/labs/{id}/node-settings");
+    let spent = http.call("PUT", &settings, Some(instructor), Some(&json!({"cpuSecondsQuota": 0}))).await.unwrap();
+    assert_eq!(spent.body["cpuSecondsQuota"], 0, "{}", spent.body);
+    eventually("real-b tainted and emptied", Duration::from_secs(30), || {
+        let taints = lab.json("get node real-b")["spec"]["taints"].clone();
+        let tainted =
+            taints.as_array().is_some_and(|t| t.iter().any(|t| t["key"] == "kubelab.dev/cpu-quota-exhausted"));
+        let on_b = lab.pods().iter().filter(|p| p["spec"]["nodeName"] == "real-b").count();
+        (tainted && on_b == 0).then_some(())
+    });
+    let pending = lab.run("get events --field-selector reason=FailedScheduling", None);
+    assert!(pending.contains("untolerated taint {kubelab.dev/cpu-quota-exhausted: true}"), "{pending}");
+    lab.run("apply -f -", Some(SNEAKY));
+    let refused = eventually("the agent refuses the tolerating pod", Duration::from_secs(30), || {
+        let pod = lab.json("get pod sneaky");
+        let waiting = pod["status"]["containerStatuses"][0]["state"]["waiting"].clone();
+        (waiting["reason"] == "CreateContainerError").then_some(waiting)
+    });
+    assert!(
+        refused["message"].as_str().unwrap().contains("this lab's quota of 0 CPU-seconds on real machines is spent")
+    );
+    assert_eq!(cpu_use(http, id, instructor).await["exhausted"], true);
+
+    http.call("PUT", &settings, Some(instructor), Some(&json!({"cpuSecondsQuota": 3600}))).await.unwrap();
+    eventually("real-b untainted and running again", Duration::from_secs(90), || {
+        let taints = lab.json("get node real-b")["spec"]["taints"].clone();
+        let untainted =
+            !taints.as_array().is_some_and(|t| t.iter().any(|t| t["key"] == "kubelab.dev/cpu-quota-exhausted"));
+        let running = lab
+            .pods()
+            .iter()
+            .filter(|p| p["spec"]["nodeName"] == "real-b" && p["status"]["phase"] == "Running")
+            .count();
+        let sneaky = lab.json("get pod sneaky")["status"]["phase"] == "Running";
+        (untainted && running == 4 && sneaky).then_some(())
+    });
+}
+
+/// The lab's CPU quota and use, as its instructor's page reads them.
+async fn cpu_use(http: &Http, id: &str, instructor: &str) -> Value {
+    http.call("GET", &format!("/api/labs/{id}/nodes"), Some(instructor), None).await.unwrap().body["cpu"].clone()
 }
 
 /// One object's Events' reasons, in order.

@@ -18,4 +18,4 @@ pub use hosted_lab::{CLOCK_MARK, Entry, LabMessage, LabRequest};
 pub use live::LiveMessage;
 pub use me::Me;
 pub use progress::{ChallengeResult, LabLog, ProgressEvent, ProgressHistory, ProgressKind, Resume, SavedLab};
-pub use real_nodes::{AgentToken, RealNode, RealNodes};
+pub use real_nodes::{AgentToken, CpuQuotaUse, RealNode, RealNodes};

@@ -41,8 +41,20 @@ pub struct RealNode {
     pub pods: usize,
 }
 
+/// The lab's quota of CPU-seconds on its real machines and what its pods there have used.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CpuQuotaUse {
+    pub used_millis: u64,
+    pub quota_seconds: u64,
+    /// Spent: the real nodes are tainted and their agents refuse containers.
+    pub exhausted: bool,
+}
+
 /// `GET /api/labs/{id}/nodes`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RealNodes {
     pub nodes: Vec<RealNode>,
+    #[serde(default)]
+    pub cpu: CpuQuotaUse,
 }

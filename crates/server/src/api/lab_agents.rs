@@ -11,7 +11,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use kubelab_core::api::Node;
-use kubelab_wire::{AgentToken, RealNode, RealNodes};
+use kubelab_wire::{AgentToken, CpuQuotaUse, RealNode, RealNodes};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -76,7 +76,16 @@ pub async fn list(
             pods,
         })
         .collect();
-    Ok(Json(RealNodes { nodes }))
+    Ok(Json(RealNodes { nodes, cpu: quota_use(&lab) }))
+}
+
+fn quota_use(lab: &HostedLab) -> CpuQuotaUse {
+    let quota = lab.agents.quota();
+    CpuQuotaUse {
+        used_millis: u64::try_from(quota.used().as_millis()).unwrap_or(u64::MAX),
+        quota_seconds: quota.limit().as_secs(),
+        exhausted: quota.enforced(),
+    }
 }
 
 fn health(sim: &kubelab_core::sim::Sim, name: &str) -> (Option<String>, Option<String>, usize) {
@@ -101,11 +110,14 @@ fn owned(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Arc<HostedLab
 pub struct NodeSettingsRequest {
     node_monitor_grace_period: Option<String>,
     default_toleration_seconds: Option<i64>,
+    /// The CPU-seconds the lab's pods on real machines may use in all.
+    cpu_seconds_quota: Option<u64>,
 }
 
 /// `PUT /api/labs/{id}/node-settings`: shortens (or restores) how long a silent machine stays
-/// Ready and how long its pods stay, as a `lab settings` line kept with the lab's scripts (so
-/// every replay of the lab agrees); answers the settings the lab now has.
+/// Ready and how long its pods stay, and sets the lab's quota of CPU-seconds on real machines;
+/// the first two as a `lab settings` line kept with the lab's scripts (so every replay of the
+/// lab agrees); answers the settings the lab now has.
 pub async fn node_settings(
     State(state): State<Arc<AppState>>,
     caller: Caller,
@@ -126,7 +138,14 @@ pub async fn node_settings(
         line.push_str(&format!(" --default-toleration-seconds {seconds}"));
     }
     asked.validate().map_err(|e| ApiError::BadRequest(e.trim_start_matches("error: ").to_string()))?;
-    lab.submit(line).map_err(|refused| ApiError::Conflict(refused.to_string()))?;
+    if line != "lab settings" {
+        lab.submit(line).map_err(|refused| ApiError::Conflict(refused.to_string()))?;
+    }
+    if let Some(seconds) = request.cpu_seconds_quota {
+        // The quota keeper acts on the change at its next reading (untaints, lets agents start).
+        lab.agents.quota().set_limit(Duration::from_secs(seconds));
+    }
+    let cpu = quota_use(&lab);
     // The lab's inbox is in order: this read runs after the line.
     let settings = lab
         .served()
@@ -137,5 +156,6 @@ pub async fn node_settings(
     Ok(Json(json!({
         "nodeMonitorGracePeriod": settings.node_monitor_grace_period.to_string(),
         "defaultTolerationSeconds": settings.default_toleration_seconds,
+        "cpuSecondsQuota": cpu.quota_seconds,
     })))
 }

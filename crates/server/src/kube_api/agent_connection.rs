@@ -80,6 +80,37 @@ impl AgentConnection {
     }
 }
 
+/// What the quota keeper reads of the summary API (`GET /stats/summary`).
+#[derive(Deserialize)]
+struct Summary {
+    node: NodeStats,
+}
+
+#[derive(Deserialize)]
+struct NodeStats {
+    cpu: CpuStats,
+}
+
+#[derive(Deserialize)]
+struct CpuStats {
+    #[serde(rename = "usageCoreNanoSeconds")]
+    usage_core_nano_seconds: u64,
+}
+
+impl AgentConnection {
+    /// The node's cumulative CPU time, from its summary API.
+    pub fn node_cpu_usage(&self) -> Result<Duration, NodeError> {
+        let summary: Summary = self.call("GET", "/stats/summary", "")?;
+        Ok(Duration::from_nanos(summary.node.cpu.usage_core_nano_seconds))
+    }
+
+    /// Tells the agent the lab's CPU quota is spent (`Some(why)`) or has room again.
+    pub fn set_cpu_refusal(&self, refusal: Option<&str>) -> Result<(), NodeError> {
+        let body = serde_json::json!({ "refusal": refusal }).to_string();
+        self.call::<serde_json::Value>("PUT", "/kubelab/cpu-quota", &body).map(drop)
+    }
+}
+
 /// As Go's net package words a failed dial.
 fn describe(e: &std::io::Error) -> String {
     match e.kind() {

@@ -6,6 +6,7 @@
 //! would assign), the key the API server presents to its kubelet port, and the lab's time.
 
 use super::agent_connection::AgentConnection;
+use super::cpu_quota::CpuQuota;
 use super::tokens::{Bearer, Role};
 use super::{ServedLab, status_response};
 use crate::api::codes;
@@ -64,17 +65,29 @@ pub struct JoinedAgent {
     pub joined_at_unix: u64,
     #[serde(skip)]
     token_id: String,
+    /// The key its kubelet port expects.
+    #[serde(skip)]
+    pub kubelet_key: String,
+}
+
+impl JoinedAgent {
+    /// A connection to its kubelet port.
+    pub fn connection(&self) -> AgentConnection {
+        AgentConnection::new((self.address, self.kubelet_port), self.kubelet_key.clone())
+    }
 }
 
 /// A lab's joined machines and its limit on them.
 pub struct Agents {
     joined: Mutex<BTreeMap<String, JoinedAgent>>,
     pub max_agents: usize,
+    /// The CPU-seconds the lab's pods on these machines may use (`cpu_quota.rs`).
+    pub cpu_quota: Mutex<CpuQuota>,
 }
 
 impl Default for Agents {
     fn default() -> Agents {
-        Agents { joined: Mutex::default(), max_agents: DEFAULT_MAX_AGENTS }
+        Agents { joined: Mutex::default(), max_agents: DEFAULT_MAX_AGENTS, cpu_quota: Mutex::default() }
     }
 }
 
@@ -86,6 +99,10 @@ impl Agents {
     /// Whether any machine has joined (the lab's clock then runs at 1×).
     pub fn any(&self) -> bool {
         !self.lock().is_empty()
+    }
+
+    pub fn quota(&self) -> std::sync::MutexGuard<'_, CpuQuota> {
+        self.cpu_quota.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, JoinedAgent>> {
@@ -132,6 +149,7 @@ pub async fn join(served: ServedLab, bearer: Bearer, body: Vec<u8>) -> Response 
         kubelet_port: request.kubelet_port,
         joined_at_unix: SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_secs(),
         token_id,
+        kubelet_key: key.clone(),
     };
     served.agents.lock().insert(request.name.clone(), joined);
     let answer = JoinAnswer { token, user, pod_cidr, kubelet_key: key, now };

@@ -9,6 +9,7 @@ pub mod agents;
 pub mod attach;
 pub mod certificates;
 pub mod clock;
+pub mod cpu_quota;
 pub mod exec;
 pub mod hosted;
 pub mod lab;

@@ -1,6 +1,7 @@
 //! The instructor's side: signing in, the class dashboard, injecting faults, replaying a
 //! learner's lab, hosted labs.
 
+pub mod cpu_quota;
 pub mod dashboard_model;
 pub mod dashboard_page;
 pub mod fault_form;

@@ -1,8 +1,9 @@
 //! A hosted lab's real machines on its page, for its instructor: "Add a real machine" makes a
 //! bootstrap token and shows the `kubelab-agent` command (and the lab's CA to save beside it),
 //! and a table lists the machines that joined with their nodes' health, refreshed every few
-//! seconds, so a machine that went silent is seen going NotReady.
+//! seconds, so a machine that went silent is seen going NotReady, with the lab's CPU quota.
 
+use super::cpu_quota::CpuQuotaMeter;
 use crate::server::api_client;
 use kubelab_wire::{AgentToken, RealNode, RealNodes};
 use leptos::prelude::*;
@@ -38,6 +39,8 @@ pub fn RealNodesPanel(id: String) -> impl IntoView {
             token.set(Some(answer));
         });
     };
+    // Its own signal, so the quota field is not redrawn (and emptied) at each refresh.
+    let usage = Memo::new(move |_| nodes.get().and_then(|answer| answer.ok()).map(|list| list.cpu));
     view! {
         <section class="real-nodes" aria-label="Real machines">
             <h2>"Real machines"</h2>
@@ -46,6 +49,7 @@ pub fn RealNodesPanel(id: String) -> impl IntoView {
                 Ok(list) if list.nodes.is_empty() => view! { <p>"No real machine has joined this lab."</p> }.into_any(),
                 Ok(list) => view! { <NodeTable nodes=list.nodes /> }.into_any(),
             })}
+            <CpuQuotaMeter id=id usage=usage />
             <button type="button" on:click=add>"Add a real machine"</button>
             {move || token.get().map(|answer| match answer {
                 Err(message) => view! { <p role="alert">{message}</p> }.into_any(),
