@@ -1,8 +1,10 @@
-//! Running one probe for real (pkg/kubelet/prober/prober.go and pkg/probe/{http,tcp,exec}):
-//! an HTTP GET or a TCP connection to the pod's IP, or a command in the container, with the
-//! probe's timeout, and upstream's failure messages (`HTTP probe failed with statuscode: 503`,
-//! `dial tcp 10.244.1.2:8080: connect: connection refused`). When each probe runs and what its
-//! results add up to is the simulation's `ProbeWorker`.
+//! Running one probe for real (pkg/kubelet/prober/prober.go and pkg/probe/{http,tcp,exec,grpc}):
+//! an HTTP GET, a TCP connection or a gRPC health check to the pod's IP, or a command in the
+//! container, with the probe's timeout, and upstream's failure messages (`HTTP probe failed
+//! with statuscode: 503`, `dial tcp 10.244.1.2:8080: connect: connection refused`). When each
+//! probe runs and what its results add up to is the simulation's `ProbeWorker`.
+
+mod grpc;
 
 use crate::runtime::RunningContainer;
 use kubelab_core::api::container::{Container, HttpGetAction, Probe, TcpSocketAction};
@@ -39,8 +41,9 @@ pub async fn run(
             Err(e) => Some(format!("exec: {e}")),
         };
     }
-    if probe.grpc.is_some() {
-        return Some("gRPC probes are not run by this node's kubelet".into());
+    if let Some(action) = &probe.grpc {
+        let address = join_host_port(pod_ip, u16::try_from(action.port).unwrap_or(0));
+        return grpc::probe(&address, action.service.as_deref().unwrap_or_default(), timeout).await;
     }
     None
 }

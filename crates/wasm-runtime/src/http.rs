@@ -1,6 +1,9 @@
 //! A container's open ports, served for real: a TCP listener on the pod's IP per port the guest
 //! listens on, and HTTP/1.1 on each connection (one request, `Connection: close`) handed to the
-//! guest. A TCP probe is a connect; an HTTP probe is a GET, as the kubelet's prober sends it.
+//! guest. A TCP probe is a connect; an HTTP probe is a GET, as the kubelet's prober sends it; a
+//! gRPC probe is HTTP/2 (`grpc.rs`), answered while the process speaks gRPC.
+
+mod grpc;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
@@ -85,9 +88,48 @@ impl Drop for Listener {
     }
 }
 
-/// One connection: one request, one answer, then close.
-fn serve<M>(stream: TcpStream, process: &SyncSender<M>, wrap: fn(Request) -> M, answer_within: Duration) {
+/// Why the process gave no answer.
+enum Unanswered {
+    /// Its queue is full.
+    Busy,
+    /// It has exited.
+    Gone,
+    /// Not within the time allowed.
+    Late,
+}
+
+/// Asks the process about `target` and waits for its answer.
+fn ask<M>(
+    process: &SyncSender<M>,
+    wrap: fn(Request) -> M,
+    target: String,
+    answer_within: Duration,
+) -> Result<Answer, Unanswered> {
+    let (reply, answer) = mpsc::sync_channel(1);
+    match process.try_send(wrap(Request { target, reply })) {
+        Ok(()) => answer.recv_timeout(answer_within).map_err(|_| Unanswered::Late),
+        Err(TrySendError::Full(_)) => Err(Unanswered::Busy),
+        Err(TrySendError::Disconnected(_)) => Err(Unanswered::Gone),
+    }
+}
+
+/// One connection: HTTP/2 gRPC while the process speaks gRPC, else one HTTP/1 request, one
+/// answer, then close (an HTTP/1 server answers HTTP/2's preface 400, as Go's does).
+fn serve<M: Send + 'static>(
+    stream: TcpStream,
+    process: &SyncSender<M>,
+    wrap: fn(Request) -> M,
+    answer_within: Duration,
+) {
     let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+    if grpc::opens_with_preface(&stream) {
+        let speaks_grpc = ask(process, wrap, grpc::TARGET.to_string(), answer_within);
+        if speaks_grpc.is_ok_and(|answer| answer.status == 200) {
+            let process = process.clone();
+            let ask = move |target: String| ask(&process, wrap, target, answer_within).ok();
+            return grpc::serve(stream, ask);
+        }
+    }
     let mut reader = BufReader::new(&stream);
     let head = match read_head(&mut reader) {
         Ok(Some(head)) => head,
@@ -99,17 +141,17 @@ fn serve<M>(stream: TcpStream, process: &SyncSender<M>, wrap: fn(Request) -> M, 
     if head.content_length > 0 {
         let _ = std::io::copy(&mut reader.by_ref().take(head.content_length.min(MAX_BODY)), &mut std::io::sink());
     }
-    let (reply, answer) = mpsc::sync_channel(1);
-    let busy = Answer { status: 503, latency: Duration::ZERO, body: "server busy\n".into() };
-    match process.try_send(wrap(Request { target: head.target, reply })) {
-        Ok(()) => {}
-        Err(TrySendError::Full(_)) => return respond(&stream, head.head_only, &busy),
+    match ask(process, wrap, head.target, answer_within) {
+        Ok(answer) => {
+            thread::sleep(answer.latency);
+            respond(&stream, head.head_only, &answer);
+        }
+        Err(Unanswered::Busy) => {
+            let busy = Answer { status: 503, latency: Duration::ZERO, body: "server busy\n".into() };
+            respond(&stream, head.head_only, &busy);
+        }
         // The process has exited: the connection is reset, as a dead server's would be.
-        Err(TrySendError::Disconnected(_)) => return,
-    }
-    if let Ok(answer) = answer.recv_timeout(answer_within) {
-        thread::sleep(answer.latency);
-        respond(&stream, head.head_only, &answer);
+        Err(Unanswered::Gone | Unanswered::Late) => {}
     }
 }
 
