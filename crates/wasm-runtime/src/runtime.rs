@@ -69,11 +69,7 @@ impl Runtime {
             cpu_millicores: spec.cpu_limit_millicores,
             wall_clock_cap: spec.wall_clock_cap,
         };
-        let config = serde_json::json!({
-            "pod": spec.pod_name, "behaviour": spec.behaviour, "argv": spec.argv,
-            "env": spec.env.iter().map(|(name, value)| [name, value]).collect::<Vec<_>>(), "ports": spec.ports,
-        });
-        let config = serde_json::to_vec(&config).map_err(|err| err.to_string())?;
+        let config = spec.guest_config();
         let killed = Arc::new(AtomicBool::new(false));
         let instance = Guest::instantiate(&self.inner.linker, &module, &limits, killed.clone());
         let (outbox, inbox) = mpsc::sync_channel(INBOX);
