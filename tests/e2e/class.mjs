@@ -364,6 +364,12 @@ try {
       { cwd: dataDir, stdio: ["ignore", "ignore", "inherit"] });
     await panel.locator("tr", { hasText: "e2e-machine" }).filter({ hasText: "Ready (KubeletReady)" }).waitFor({ timeout: 30_000 })
       .catch(() => fail("the machine that joined is not listed Ready"));
+    await panel.getByText(/CPU used on real machines: [0-9.]+ of 3600 CPU-seconds/).waitFor()
+      .catch(() => fail("the panel shows no CPU quota meter"));
+    await panel.getByLabel("Quota (CPU-seconds)").fill("120");
+    await panel.getByRole("button", { name: "Set quota" }).click();
+    await panel.getByText(/of 120 CPU-seconds/).waitFor({ timeout: 10_000 })
+      .catch(() => fail("setting the CPU quota to 120 s does not show on the meter"));
     for (const [who, page] of Object.entries({ teacher, learner })) {
       await page.locator("[data-node='e2e-machine']").first().waitFor()
         .catch(() => fail(`the ${who}'s page does not draw the machine's node`));
