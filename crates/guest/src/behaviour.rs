@@ -31,7 +31,7 @@ pub struct Behaviour {
     pub files: BTreeMap<String, String>,
     pub sigterm: Sigterm,
     /// An inference server (`vllm serve MODEL`): it decides the logs, the port and the exit.
-    pub inference: Option<inference::Server>,
+    pub inference: Option<kubelab_vllm::Server>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -104,7 +104,7 @@ impl Behaviour {
             files: files(value.get("files"))?,
             sigterm,
             inference: match value.get("inference").filter(|v| !v.is_null()) {
-                Some(v) => Some(inference::Server::from_json(v).map_err(|e| format!("inference.{e}"))?),
+                Some(v) => Some(inference::from_json(v).map_err(|e| format!("inference.{e}"))?),
                 None => None,
             },
         })

@@ -237,7 +237,7 @@ fn plan_inference(config: &mut Config, start_unix_ms: i64) -> Option<Option<(u64
         return None;
     }
     let server = config.behaviour.inference.as_ref()?;
-    let plan = server.plan(&config.argv, config.gpu_mib(), start_unix_ms);
+    let plan = crate::inference::plan(server, &config.argv, config.gpu_mib(), start_unix_ms);
     let port = server.port;
     config.behaviour.logs = plan.logs;
     config.behaviour.listen.extend(plan.ready_after.map(|at| (port, at)));
