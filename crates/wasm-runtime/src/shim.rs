@@ -59,7 +59,12 @@ impl Shim {
             };
             match message {
                 Ok(Message::Http(request)) => {
-                    if let Some(ending) = self.answer(request) {
+                    // What fell due before the request (a log line, a port) happens first, as
+                    // in a process that runs on its own: a late wake-up must not reorder them.
+                    if let Err(failure) = self.guest.tick(self.shared.since_start_ms()) {
+                        return failure.ending();
+                    }
+                    if let Some(ending) = self.after_call().or_else(|| self.answer(request)) {
                         return ending;
                     }
                 }
