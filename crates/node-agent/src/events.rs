@@ -17,21 +17,8 @@ use tokio::sync::mpsc;
 /// A repeat within this long raises the first Event's count (the simulation's window).
 const AGGREGATION_WINDOW: Duration = Duration::from_secs(600);
 
-/// `Normal` or `Warning`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EventType {
-    Normal,
-    Warning,
-}
-
-impl EventType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventType::Normal => "Normal",
-            EventType::Warning => "Warning",
-        }
-    }
-}
+/// `Normal` or `Warning`, as the simulation's recorder types them.
+pub use kubelab_core::store::event_recorder::EventType;
 
 /// The reference an Event names: the pod, or one of its containers (`spec.containers{web}`).
 pub fn pod_reference(pod: &Pod, field_path: Option<String>) -> ObjectReference {
