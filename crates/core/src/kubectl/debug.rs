@@ -165,8 +165,9 @@ fn attach(
     let seen_as = target.and_then(|t| pod.container(t)).map_or_else(String::new, |c| c.name.clone());
     let spec = crate::api::container::Container { name: seen_as, image: Some(image.to_string()), ..Default::default() };
     let files = info.workload.files_at(&spec, crate::sim::time::Duration::ZERO);
-    let now = sim.now();
-    let (output, code, slept) = super::pod_shell::run(sim, pod, &spec, now, files, &argv);
+    let env: Vec<(String, String)> =
+        crate::kubelet::envvars::service_env(sim.store(), pod, sim.now()).into_iter().collect();
+    let (output, code, slept) = super::pod_shell::run(sim, pod, &spec, &env, files, &argv);
     if slept > crate::sim::time::Duration::ZERO {
         sim.advance(slept);
     }

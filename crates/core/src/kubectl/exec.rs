@@ -108,8 +108,9 @@ pub(crate) fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -
     if !info.workload.behaviour.shell || !crate::shell::is_applet(program) {
         return Err(exec_not_found(sim, &command[0]));
     }
-    let files = info.workload.files_at(&spec, since_start);
-    let (output, code, slept) = pod_shell::run(sim, pod, &spec, process.started_at, files, command);
+    let mut files = info.workload.files_at(&spec, since_start);
+    files.extend(process.mounted_files);
+    let (output, code, slept) = pod_shell::run(sim, pod, &spec, &process.env, files, command);
     if slept > crate::sim::time::Duration::ZERO {
         sim.advance(slept);
     }

@@ -1,14 +1,14 @@
 //! The busybox shell a `kubectl exec` reaches: the container's environment as the kubelet
-//! builds it (its `env`, then the Service links of `enableServiceLinks`), its files with the
+//! made it when the container started (`kubelet/container_env.rs`), its files with the
 //! kubelet-managed `/etc/resolv.conf`, `/etc/hosts` and `/etc/hostname`, and the applets that
 //! reach past the container (`wget`, `nslookup`, `nc`, `ip`, `ps`) answered by the lab.
 
+use crate::api::Pod;
 use crate::api::container::Container;
-use crate::api::{Pod, Service};
 use crate::network::{connection, dns, nslookup, wget};
 use crate::shell::{Ending, FileChange, Host, Io, Shell};
 use crate::sim::Sim;
-use crate::sim::time::{Duration, SimTime};
+use crate::sim::time::Duration;
 use std::collections::BTreeMap;
 
 /// Most output one exec returns; the rest is cut, as a terminal's scrollback would.
@@ -16,17 +16,17 @@ const MAX_OUTPUT: usize = 256 << 10;
 /// Longest an exec may sleep in all: the lab's terminal never hangs.
 const MAX_SLEEP: Duration = Duration(3_600_000);
 
-/// Runs `argv` in `container` of `pod` (running since `started_at`); what it printed and its
-/// exit code, and how long it slept (the caller lets that much virtual time pass).
+/// Runs `argv` in `container` of `pod` (with the environment the kubelet gave it); what it
+/// printed and its exit code, and how long it slept (the caller lets that much virtual time pass).
 pub fn run(
     sim: &mut Sim,
     pod: &Pod,
     spec: &Container,
-    started_at: SimTime,
+    container_env: &[(String, String)],
     files: BTreeMap<String, String>,
     argv: &[String],
 ) -> (String, i32, Duration) {
-    let env = environment(sim, pod, spec, started_at);
+    let env = environment(pod, container_env);
     let mut files = files;
     files.extend(kubelet_files(pod));
     let mut host = PodShell { sim, pod, container: spec, output: String::new(), slept: Duration::ZERO };
@@ -87,61 +87,16 @@ impl Host for PodShell<'_> {
     }
 }
 
-/// The process environment: the image's PATH, the hostname, the container's `env` (literal
-/// values), the Service links of Services that existed when the container started, HOME.
-fn environment(sim: &Sim, pod: &Pod, spec: &Container, started_at: SimTime) -> Vec<(String, String)> {
+/// The process environment: the image's PATH, the hostname, what the kubelet made when the
+/// container started (its `env` and `envFrom`, then the Service links), HOME.
+fn environment(pod: &Pod, container_env: &[(String, String)]) -> Vec<(String, String)> {
     let mut env = vec![
         ("PATH".to_string(), crate::workload::IMAGE_PATH.to_string()),
         ("HOSTNAME".to_string(), pod.spec.hostname.clone().unwrap_or_else(|| pod.metadata.name.clone())),
     ];
-    for var in &spec.env {
-        if let Some(value) = &var.value {
-            env.push((var.name.clone(), value.clone()));
-        }
-    }
-    if pod.spec.enable_service_links != Some(false) {
-        let mut links = BTreeMap::new();
-        let store = sim.store();
-        let services = store
-            .list::<Service>(Some(&pod.metadata.namespace))
-            .chain(store.try_get::<Service>("default", "kubernetes").filter(|_| pod.metadata.namespace != "default"));
-        for service in services.filter(|s| s.metadata.creation_timestamp.is_none_or(|t| t.0 <= started_at)) {
-            links.extend(service_links(service));
-        }
-        env.extend(links);
-    }
+    env.extend(container_env.iter().cloned());
     env.push(("HOME".to_string(), "/root".to_string()));
     env
-}
-
-/// `HELLO_SERVICE_HOST`, `HELLO_PORT_80_TCP_ADDR` and the rest (pkg/kubelet/envvars).
-fn service_links(service: &Service) -> Vec<(String, String)> {
-    let Some(ip) = service.spec.cluster_ip.clone().filter(|ip| ip != "None" && !ip.is_empty()) else {
-        return Vec::new();
-    };
-    let prefix = service.metadata.name.to_ascii_uppercase().replace('-', "_");
-    let mut out = vec![(format!("{prefix}_SERVICE_HOST"), ip.clone())];
-    for (i, port) in service.spec.ports.iter().enumerate() {
-        let protocol = port.protocol.clone().unwrap_or_else(|| "TCP".into());
-        let lower = protocol.to_ascii_lowercase();
-        let url = format!("{lower}://{ip}:{}", port.port);
-        if i == 0 {
-            out.push((format!("{prefix}_SERVICE_PORT"), port.port.to_string()));
-            out.push((format!("{prefix}_PORT"), url.clone()));
-        }
-        if let Some(name) = &port.name {
-            out.push((
-                format!("{prefix}_SERVICE_PORT_{}", name.to_ascii_uppercase().replace('-', "_")),
-                port.port.to_string(),
-            ));
-        }
-        let base = format!("{prefix}_PORT_{}_{protocol}", port.port);
-        out.push((base.clone(), url));
-        out.push((format!("{base}_PROTO"), lower));
-        out.push((format!("{base}_PORT"), port.port.to_string()));
-        out.push((format!("{base}_ADDR"), ip.clone()));
-    }
-    out
 }
 
 /// The files the kubelet writes into every container.

@@ -5,15 +5,21 @@
 
 pub mod admission;
 pub mod backoff;
+pub mod container_config;
+pub mod container_env;
 pub mod container_runtime;
 pub mod device_manager;
+pub mod downward_api;
 pub mod dynamic_resources;
+pub mod envvars;
+pub mod expansion;
 pub mod node;
 pub mod node_server;
 pub mod pod_worker;
 pub mod prober;
 pub mod runtime;
 pub mod status;
+pub mod volumes;
 
 use crate::api::meta::Time;
 use crate::api::node::NodeCondition;
@@ -194,6 +200,7 @@ impl Kubelet {
         }
         let Some(node) = store.try_get_shared::<Node>("", &node_name) else { return };
         let host_ip = internal_ip(&node);
+        let node_object = node.clone();
         let node_runtime = self.node_runtime_for(&node);
         if node_runtime.powered_off_at.is_some() {
             return;
@@ -235,6 +242,8 @@ impl Kubelet {
         let mut step = PodStep {
             store,
             node,
+            node_object: Some(&node_object),
+            host_ip: &host_ip,
             pod: &pod,
             runtime: &mut runtime,
             container_runtime,
@@ -287,8 +296,19 @@ impl Kubelet {
         let now = store.now();
         let container_runtime = self.runtime.get();
         let devices = &mut self.devices;
-        let mut step =
-            PodStep { store, node, pod: &pod, runtime, container_runtime, devices, now, wake: None, served_rps: 0 };
+        let mut step = PodStep {
+            store,
+            node,
+            node_object: None,
+            host_ip: "",
+            pod: &pod,
+            runtime,
+            container_runtime,
+            devices,
+            now,
+            wake: None,
+            served_rps: 0,
+        };
         if !step.kill_now(ending) {
             return Err(format!("pod {name:?} has no running container"));
         }
@@ -389,6 +409,9 @@ fn unreachable_runtime(pod: &Pod) -> PodRuntime {
         init_containers: Vec::new(),
         containers: Vec::new(),
         terminating: false,
+        volumes: None,
+        volumes_due_at: SimTime::ZERO,
+        mount_failures: 0,
     }
 }
 

@@ -28,6 +28,24 @@ pub struct ContainerProcess {
     pub image: ImageInfo,
     /// The GPU memory its devices give it.
     pub gpu: Option<crate::workload::GpuMemory>,
+    /// Its environment, as the kubelet made it when it started.
+    pub env: Vec<(String, String)>,
+    /// The files its volume mounts show it now, by path (the image's own are the workload's).
+    pub mounted_files: crate::shell::Files,
+}
+
+/// What a container's mounts show: its volumes' files as last set up, and its `subPath`
+/// files as they were when it started.
+fn mounted_files(
+    runtime: &super::runtime::PodRuntime,
+    spec: &crate::api::container::Container,
+    running: &super::runtime::Running,
+) -> crate::shell::Files {
+    let mut files = running.sub_path_files.clone();
+    if let Some(volumes) = &runtime.volumes {
+        files.extend(super::volumes::container_files(spec, volumes, false));
+    }
+    files
 }
 
 /// Why a node gave no answer: the API server's error, worded as it words it.
@@ -101,6 +119,8 @@ impl NodeServer<'_> {
             sigterm_at: running.stopping.map(|s| s.sigterm_at),
             image,
             gpu: runtime_container.gpu,
+            env: running.env.clone(),
+            mounted_files: mounted_files(runtime, spec, running),
         })
     }
 

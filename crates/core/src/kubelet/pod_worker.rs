@@ -27,6 +27,10 @@ const PULL_ERROR_SHOWN: Duration = Duration::from_secs(1);
 pub struct PodStep<'a> {
     pub store: &'a mut Store,
     pub node: &'a mut NodeRuntime,
+    /// The Node object (its allocatable backs the downward API's unset limits).
+    pub node_object: Option<&'a crate::api::Node>,
+    /// The node's InternalIP (`status.hostIP`).
+    pub host_ip: &'a str,
     pub pod: &'a Pod,
     pub runtime: &'a mut PodRuntime,
     /// The node's container runtime (what an image is and does).
@@ -75,6 +79,9 @@ pub fn admit(pod: &Pod, node: &mut NodeRuntime, host_ip: &str, now: SimTime) -> 
         init_containers,
         containers,
         terminating: false,
+        volumes: None,
+        volumes_due_at: now,
+        mount_failures: 0,
     }
 }
 
@@ -83,24 +90,28 @@ fn is_sidecar(c: &Container) -> bool {
 }
 
 impl PodStep<'_> {
-    fn wake_at(&mut self, at: SimTime) {
+    pub(super) fn wake_at(&mut self, at: SimTime) {
         if at > self.now {
             self.wake = Some(self.wake.map_or(at, |w| w.min(at)));
         }
     }
 
-    fn event(&mut self, container: &RuntimeContainer, type_: EventType, reason: &str, message: String) {
+    pub(super) fn event(&mut self, container: &RuntimeContainer, type_: EventType, reason: &str, message: String) {
         let reference = container_reference(self.pod, container.field_path());
         self.store.record_event(reference, type_, reason, message);
     }
 
-    fn spec_of(&self, c: &RuntimeContainer) -> Option<&Container> {
+    pub(super) fn spec_of(&self, c: &RuntimeContainer) -> Option<&Container> {
         let list = if c.init { &self.pod.spec.init_containers } else { &self.pod.spec.containers };
         list.iter().find(|s| s.name == c.name)
     }
 
     /// Advances every container to `now`; loops while a step makes more steps due now.
     pub fn run(&mut self) {
+        if !self.runtime.terminating && !self.mount_volumes() {
+            self.collect_wakes();
+            return;
+        }
         for _ in 0..16 {
             let mut progressed = false;
             let count = self.runtime.init_containers.len() + self.runtime.containers.len();
@@ -152,6 +163,11 @@ impl PodStep<'_> {
                 self.event(&c, EventType::Normal, "BackOff", format!("Back-off pulling image {image:?}"));
                 self.event(&c, EventType::Warning, "Failed", "Error: ImagePullBackOff".to_string());
                 c.phase = ContainerPhase::PullFailed { since, retry_at, message, backing_off: true };
+                true
+            }
+            ContainerPhase::ConfigError { retry_at, .. } if retry_at <= now && !self.runtime.terminating => {
+                // The pod worker's next sync tries the container again, from its image.
+                self.begin_pull(&mut c);
                 true
             }
             ContainerPhase::Running(_) => self.step_running(&mut c),
@@ -220,6 +236,14 @@ impl PodStep<'_> {
     /// Creates and starts a new instance of the container.
     fn start(&mut self, c: &mut RuntimeContainer) {
         let now = self.now;
+        let env = match self.container_env(c) {
+            Ok(env) => env,
+            Err(message) => return self.config_error(c, message),
+        };
+        let sub_path_files = match (self.spec_of(c), &self.runtime.volumes) {
+            (Some(spec), Some(volumes)) => super::volumes::container_files(spec, volumes, true),
+            _ => Default::default(),
+        };
         if let Some(reference) = c.pending_backoff_reference.take() {
             c.crash_backoff.next(reference, now);
         }
@@ -234,7 +258,8 @@ impl PodStep<'_> {
         let container_id = format!("containerd://{id}");
         let (namespace, pod) = (&self.pod.metadata.namespace, &self.pod.metadata.name);
         c.gpu = self.devices.start(namespace, pod, &c.name);
-        let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
+        let mut running =
+            Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0, env, sub_path_files };
         running.ends = self.natural_end(c, &running);
         if let (Some(spec), Ok(info)) = (self.spec_of(c), self.image_info(c)) {
             let held = info.workload.gpu_memory_held(spec, c.gpu);
@@ -600,6 +625,7 @@ impl PodStep<'_> {
                     wakes.push(*retry_at);
                 }
                 ContainerPhase::Exited { restart_at: Some(at) } => wakes.push(*at),
+                ContainerPhase::ConfigError { retry_at, .. } => wakes.push(*retry_at),
                 ContainerPhase::Running(running) => {
                     wakes.extend(running.ends.as_ref().map(|e| e.at));
                     if running.stopping.is_none() {
@@ -608,6 +634,11 @@ impl PodStep<'_> {
                 }
                 _ => {}
             }
+        }
+        if !self.runtime.terminating
+            && (self.runtime.volumes.is_none() || super::volumes::has_projected_files(self.pod))
+        {
+            wakes.push(self.runtime.volumes_due_at);
         }
         for at in wakes {
             self.wake_at(at);

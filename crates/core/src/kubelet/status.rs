@@ -176,6 +176,9 @@ fn states(pod: &Pod, c: &RuntimeContainer) -> (ContainerState, ContainerState) {
                 (waiting("ErrImagePull", Some(message.clone())), last)
             }
         }
+        ContainerPhase::ConfigError { message, .. } => {
+            (waiting("CreateContainerConfigError", Some(message.clone())), last)
+        }
         ContainerPhase::Running(r) => {
             let running = ContainerStateRunning { started_at: Some(Time(r.started_at)) };
             (ContainerState { running: Some(running), ..Default::default() }, last)

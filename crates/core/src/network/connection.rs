@@ -196,7 +196,9 @@ pub fn request_headers(
             };
         }
         let since_start = now.since(process.started_at);
-        if let Ok(mut http) = process.image.workload.respond(spec, path, port, &name, since_start) {
+        if let Ok(mut http) =
+            process.image.workload.respond_with_env(spec, path, port, &name, &process.env, since_start)
+        {
             // Requests are served by the first container; under a CPU limit they queue behind
             // the load it carries (without one nothing queues, so the load is not looked up).
             let limited = index == 0 && spec.resources.limits.contains_key("cpu");

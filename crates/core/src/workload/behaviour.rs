@@ -364,13 +364,29 @@ impl Workload {
         opened || declared || serving
     }
 
-    /// The answer to `GET path` on `port` (path may carry a query: `/hog?mb=100`).
+    /// The answer to `GET path` on `port` (path may carry a query: `/hog?mb=100`), from a
+    /// process whose environment is unknown (every `{env:NAME|default}` reads its default).
     pub fn respond(
         &self,
         container: &Container,
         path: &str,
         port: i32,
         pod_name: &str,
+        since_start: Duration,
+    ) -> Result<HttpResponse, ConnectionRefused> {
+        self.respond_with_env(container, path, port, pod_name, &[], since_start)
+    }
+
+    /// `respond` from a process with environment `env`: a body's `{env:NAME|default}` is the
+    /// variable's value when it is set and not empty, else the default (`os.Getenv` with a
+    /// fallback, as the course's server reads `GREETING`).
+    pub fn respond_with_env(
+        &self,
+        container: &Container,
+        path: &str,
+        port: i32,
+        pod_name: &str,
+        env: &[(String, String)],
         since_start: Duration,
     ) -> Result<HttpResponse, ConnectionRefused> {
         if !self.listening(container, port, since_start) {
@@ -387,7 +403,7 @@ impl Workload {
             body: "404 page not found\n".into(),
             ..Default::default()
         });
-        let body = answer.body.replace("{pod}", pod_name);
+        let body = fill_env(&answer.body.replace("{pod}", pod_name), env);
         Ok(HttpResponse { status: answer.status, body, latency: Duration(answer.latency_ms), hog_mib: 0 })
     }
 
@@ -459,6 +475,26 @@ pub struct ExecResult {
     pub exit: Option<(Duration, i32)>,
     /// stdout and stderr together, capped at 10 KiB as the kubelet caps probe output.
     pub output: String,
+}
+
+/// Replaces each `{env:NAME|default}` in `body` with the variable's value or the default.
+fn fill_env(body: &str, env: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(at) = rest.find("{env:") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 5..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[at..]);
+            return out;
+        };
+        let (name, default) = after[..close].split_once('|').unwrap_or((&after[..close], ""));
+        let value = env.iter().rev().find(|(n, v)| n == name && !v.is_empty()).map_or(default, |(_, v)| v.as_str());
+        out.push_str(value);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn current(responses: &[Response], since_start: Duration) -> Option<&Response> {
