@@ -7,9 +7,52 @@
 use super::downward_api::PodPlace;
 use super::pod_worker::PodStep;
 use super::runtime::{ContainerPhase, RuntimeContainer};
-use super::volumes;
-use crate::sim::time::Duration;
+use super::volumes::{self, VolumeContents};
+use crate::api::meta::Uid;
+use crate::shell::Files;
+use crate::sim::time::{Duration, SimTime};
 use crate::store::event_recorder::{EventType, object_reference};
+use std::collections::BTreeMap;
+
+/// What the kubelet set up for one pod beside its containers' runtime state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PodConfig {
+    pub uid: Uid,
+    /// Its volumes' files once they are set up (`None` while a `FailedMount` holds it back).
+    pub volumes: Option<VolumeContents>,
+    /// When the volumes are set up again: the next mount retry, or the next periodic sync that
+    /// refreshes their files.
+    pub volumes_due_at: SimTime,
+    /// Mount attempts that failed in a row (their retry backs off).
+    pub mount_failures: u32,
+    /// By container name: what its current instance was started with.
+    pub started: BTreeMap<String, StartedWith>,
+}
+
+/// What a container instance was given when it started; neither changes while it runs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StartedWith {
+    /// Its environment (`container_env.rs`).
+    pub env: Vec<(String, String)>,
+    /// Its `subPath` mounts' files, copied once (they never follow updates).
+    pub sub_path_files: Files,
+}
+
+impl PodConfig {
+    pub fn new(uid: Uid, now: SimTime) -> PodConfig {
+        PodConfig { uid, volumes_due_at: now, ..Default::default() }
+    }
+
+    /// The files `container`'s mounts show now: its volumes' as last set up, and its
+    /// `subPath` files as they were when it started.
+    pub fn mounted_files(&self, container: &crate::api::container::Container) -> Files {
+        let mut files = self.started.get(&container.name).map(|s| s.sub_path_files.clone()).unwrap_or_default();
+        if let Some(contents) = &self.volumes {
+            files.extend(volumes::container_files(container, contents, false));
+        }
+        files
+    }
+}
 
 /// pod_workers.go's `backOffPeriod`: a sync that failed (here, a container whose config could
 /// not be made) is tried again this long after.
@@ -35,15 +78,15 @@ impl PodStep<'_> {
 
     /// Sets the pod's volumes up when due; false while they cannot be (the containers wait).
     pub(super) fn mount_volumes(&mut self) -> bool {
-        let mounted = self.runtime.volumes.is_some();
-        if self.now < self.runtime.volumes_due_at {
+        let mounted = self.config.volumes.is_some();
+        if self.now < self.config.volumes_due_at {
             return mounted;
         }
         match volumes::set_up_all(self.store, self.pod, &self.place()) {
             Ok(contents) => {
-                self.runtime.volumes = Some(contents);
-                self.runtime.mount_failures = 0;
-                self.runtime.volumes_due_at = self.now.plus(self.resync_interval());
+                self.config.volumes = Some(contents);
+                self.config.mount_failures = 0;
+                self.config.volumes_due_at = self.now.plus(self.resync_interval());
                 true
             }
             Err(failures) => {
@@ -52,11 +95,11 @@ impl PodStep<'_> {
                     let text = format!("MountVolume.SetUp failed for volume {volume:?} : {message}");
                     self.store.record_event(reference.clone(), EventType::Warning, "FailedMount", text);
                 }
-                let doubled = MOUNT_RETRY_FIRST.0.saturating_mul(1 << self.runtime.mount_failures.min(16));
-                self.runtime.mount_failures = self.runtime.mount_failures.saturating_add(1);
+                let doubled = MOUNT_RETRY_FIRST.0.saturating_mul(1 << self.config.mount_failures.min(16));
+                self.config.mount_failures = self.config.mount_failures.saturating_add(1);
                 // A running pod keeps the files it had; the next resync tries again.
                 let retry = if mounted { self.resync_interval() } else { Duration(doubled.min(MOUNT_RETRY_MAX.0)) };
-                self.runtime.volumes_due_at = self.now.plus(retry);
+                self.config.volumes_due_at = self.now.plus(retry);
                 mounted
             }
         }

@@ -59,13 +59,6 @@ pub fn make_environment_variables(
     Ok(env.entries)
 }
 
-/// `command` and `args` with `$(VAR)` expanded from the container's environment
-/// (pkg/kubelet/container `ExpandContainerCommandAndArgs`).
-pub fn expand_command(argv: &[String], env: &[(String, String)]) -> Vec<String> {
-    let lookup = |name: &str| env.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-    argv.iter().map(|word| expand(word, &lookup)).collect()
-}
-
 /// One `valueFrom`: `Ok(None)` for an optional ConfigMap or Secret key that is missing.
 fn value_from(
     store: &Store,

@@ -1,4 +1,4 @@
-//! `$(VAR)` references in env values, command and args, expanded as
+//! `$(VAR)` references in env values, expanded as
 //! third_party/forked/golang/expansion `Expand` does: `$$` escapes, an unknown name stays as
 //! written.
 

@@ -46,6 +46,9 @@ pub struct Kubelet {
     queue: WorkQueue<Key>,
     wakeups: Wakeups<Key>,
     pods: BTreeMap<Key, PodRuntime>,
+    /// Each pod's volumes and what its containers were started with, beside `pods` (whose
+    /// `PodRuntime` kubelab-agent shares).
+    configs: BTreeMap<Key, container_config::PodConfig>,
     nodes: BTreeMap<String, NodeRuntime>,
     /// Machines without power, and since when (a short list: the node controller reads it often).
     powered_off: BTreeMap<String, SimTime>,
@@ -143,6 +146,11 @@ impl Kubelet {
         self.external.contains(node)
     }
 
+    /// What the kubelet set up for a pod: its volumes' files, its containers' env.
+    fn pod_config(&self, namespace: &str, name: &str) -> Option<&container_config::PodConfig> {
+        self.configs.get(&(namespace.to_string(), name.to_string()))
+    }
+
     /// The runtime view of a pod (read through `node_server`: logs, exec, metrics).
     fn pod_runtime(&self, namespace: &str, name: &str) -> Option<&PodRuntime> {
         self.pods.get(&(namespace.to_string(), name.to_string()))
@@ -192,6 +200,7 @@ impl Kubelet {
         // Shared handles, not copies: the pod is read throughout while its status is written.
         let Some(pod) = store.try_get_shared::<Pod>(namespace, name) else {
             self.pods.remove(&key);
+            self.configs.remove(&key);
             return;
         };
         let Some(node_name) = pod.node_name().map(str::to_string) else { return };
@@ -209,6 +218,9 @@ impl Kubelet {
         store.act_as(node_runtime.user.clone());
         if self.pods.get(&key).is_some_and(|rt| rt.uid != pod.metadata.uid) {
             self.pods.remove(&key);
+        }
+        if self.configs.get(&key).is_some_and(|c| c.uid != pod.metadata.uid) {
+            self.configs.remove(&key);
         }
         let now = store.now();
         if !self.pods.contains_key(&key) {
@@ -233,9 +245,12 @@ impl Kubelet {
             }
             let runtime = pod_worker::admit(&pod, self.node_runtime(&node_name), &host_ip, now);
             self.pods.insert(key.clone(), runtime);
+            self.configs.insert(key.clone(), container_config::PodConfig::new(pod.metadata.uid, now));
         }
         let served_rps = self.load.served_by(store, namespace, name);
         let mut runtime = self.pods.remove(&key).unwrap_or_else(|| unreachable_runtime(&pod));
+        let mut config =
+            self.configs.remove(&key).unwrap_or_else(|| container_config::PodConfig::new(pod.metadata.uid, now));
         let node = self.nodes.get_mut(&node_name).expect("node runtime created above");
         let container_runtime = self.runtime.get();
         let devices = &mut self.devices;
@@ -246,6 +261,7 @@ impl Kubelet {
             host_ip: &host_ip,
             pod: &pod,
             runtime: &mut runtime,
+            config: &mut config,
             container_runtime,
             devices,
             now,
@@ -268,6 +284,7 @@ impl Kubelet {
         if let Some(at) = wake {
             self.wakeups.add_at(at, key.clone());
         }
+        self.configs.insert(key.clone(), config);
         self.pods.insert(key, runtime);
     }
 
@@ -289,6 +306,7 @@ impl Kubelet {
         let Some(runtime) = self.pods.get_mut(&key) else {
             return Err(format!("pod {name:?} has no running container"));
         };
+        let config = self.configs.entry(key.clone()).or_default();
         let node = self.nodes.get_mut(&runtime.node).ok_or("pod is not on a node")?;
         if node.powered_off_at.is_some() {
             return Err(format!("node {:?} is powered off", node.name));
@@ -303,6 +321,7 @@ impl Kubelet {
             host_ip: "",
             pod: &pod,
             runtime,
+            config,
             container_runtime,
             devices,
             now,
@@ -409,9 +428,6 @@ fn unreachable_runtime(pod: &Pod) -> PodRuntime {
         init_containers: Vec::new(),
         containers: Vec::new(),
         terminating: false,
-        volumes: None,
-        volumes_due_at: SimTime::ZERO,
-        mount_failures: 0,
     }
 }
 

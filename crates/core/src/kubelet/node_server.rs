@@ -34,20 +34,6 @@ pub struct ContainerProcess {
     pub mounted_files: crate::shell::Files,
 }
 
-/// What a container's mounts show: its volumes' files as last set up, and its `subPath`
-/// files as they were when it started.
-fn mounted_files(
-    runtime: &super::runtime::PodRuntime,
-    spec: &crate::api::container::Container,
-    running: &super::runtime::Running,
-) -> crate::shell::Files {
-    let mut files = running.sub_path_files.clone();
-    if let Some(volumes) = &runtime.volumes {
-        files.extend(super::volumes::container_files(spec, volumes, false));
-    }
-    files
-}
-
 /// Why a node gave no answer: the API server's error, worded as it words it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NodeError {
@@ -112,6 +98,8 @@ impl NodeServer<'_> {
             return None;
         };
         let spec = pod.container(container)?;
+        let config = kubelet.pod_config(&pod.metadata.namespace, &pod.metadata.name);
+        let started = config.and_then(|c| c.started.get(container));
         let image = kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or("")).ok()?;
         Some(ContainerProcess {
             started_at: running.started_at,
@@ -119,8 +107,8 @@ impl NodeServer<'_> {
             sigterm_at: running.stopping.map(|s| s.sigterm_at),
             image,
             gpu: runtime_container.gpu,
-            env: running.env.clone(),
-            mounted_files: mounted_files(runtime, spec, running),
+            env: started.map(|s| s.env.clone()).unwrap_or_default(),
+            mounted_files: config.map(|c| c.mounted_files(spec)).unwrap_or_default(),
         })
     }
 

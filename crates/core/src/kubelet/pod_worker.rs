@@ -33,6 +33,8 @@ pub struct PodStep<'a> {
     pub host_ip: &'a str,
     pub pod: &'a Pod,
     pub runtime: &'a mut PodRuntime,
+    /// Its volumes and what its containers were started with (`container_config.rs`).
+    pub config: &'a mut super::container_config::PodConfig,
     /// The node's container runtime (what an image is and does).
     pub container_runtime: &'a dyn ContainerRuntime,
     pub devices: &'a mut super::device_manager::DeviceManager,
@@ -79,9 +81,6 @@ pub fn admit(pod: &Pod, node: &mut NodeRuntime, host_ip: &str, now: SimTime) -> 
         init_containers,
         containers,
         terminating: false,
-        volumes: None,
-        volumes_due_at: now,
-        mount_failures: 0,
     }
 }
 
@@ -240,7 +239,7 @@ impl PodStep<'_> {
             Ok(env) => env,
             Err(message) => return self.config_error(c, message),
         };
-        let sub_path_files = match (self.spec_of(c), &self.runtime.volumes) {
+        let sub_path_files = match (self.spec_of(c), &self.config.volumes) {
             (Some(spec), Some(volumes)) => super::volumes::container_files(spec, volumes, true),
             _ => Default::default(),
         };
@@ -258,8 +257,9 @@ impl PodStep<'_> {
         let container_id = format!("containerd://{id}");
         let (namespace, pod) = (&self.pod.metadata.namespace, &self.pod.metadata.name);
         c.gpu = self.devices.start(namespace, pod, &c.name);
-        let mut running =
-            Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0, env, sub_path_files };
+        let started_with = super::container_config::StartedWith { env, sub_path_files };
+        self.config.started.insert(c.name.clone(), started_with);
+        let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
         running.ends = self.natural_end(c, &running);
         if let (Some(spec), Ok(info)) = (self.spec_of(c), self.image_info(c)) {
             let held = info.workload.gpu_memory_held(spec, c.gpu);
@@ -635,10 +635,9 @@ impl PodStep<'_> {
                 _ => {}
             }
         }
-        if !self.runtime.terminating
-            && (self.runtime.volumes.is_none() || super::volumes::has_projected_files(self.pod))
-        {
-            wakes.push(self.runtime.volumes_due_at);
+        let volumes_due = self.config.volumes.is_none() || super::volumes::has_projected_files(self.pod);
+        if !self.runtime.terminating && volumes_due {
+            wakes.push(self.config.volumes_due_at);
         }
         for at in wakes {
             self.wake_at(at);

@@ -54,10 +54,6 @@ pub struct Running {
     pub stopping: Option<Stopping>,
     /// MiB allocated through `/hog` (the workload's injected state).
     pub hog_mib: u64,
-    /// Its environment, made once when it started (`container_env.rs`).
-    pub env: Vec<(String, String)>,
-    /// Its `subPath` mounts' files, copied once when it started (they never follow updates).
-    pub sub_path_files: crate::shell::Files,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -154,13 +150,6 @@ pub struct PodRuntime {
     pub containers: Vec<RuntimeContainer>,
     /// Set once the pod is being deleted and its containers are being stopped.
     pub terminating: bool,
-    /// Its volumes' files once they are set up (`None` while a `FailedMount` holds it back).
-    pub volumes: Option<super::volumes::VolumeContents>,
-    /// When the volumes are set up again: the next mount retry, or the next periodic sync that
-    /// refreshes their files.
-    pub volumes_due_at: SimTime,
-    /// Mount attempts that failed in a row (their retry backs off).
-    pub mount_failures: u32,
 }
 
 impl PodRuntime {
