@@ -30,7 +30,8 @@ pub fn run(
     let mut files = files;
     files.extend(kubelet_files(pod));
     let mut host = PodShell { sim, pod, container: spec, output: String::new(), slept: Duration::ZERO };
-    let ending = Shell::new(&mut host, &env, files).run_argv(argv);
+    let read_only = crate::kubelet::volumes::read_only_paths(pod, spec);
+    let ending = Shell::new(&mut host, &env, files).with_read_only(read_only).run_argv(argv);
     let code = match ending {
         Ending::Exited(code) => code,
         // The learner's Ctrl-C: busybox's shell exits with 128 + SIGINT.

@@ -144,6 +144,20 @@ fn downward_payload(
     Ok(())
 }
 
+/// Where `container` may not write: mounts marked `readOnly`, and every configMap, secret,
+/// downwardAPI and projected mount (the kubelet mounts those read-only since 1.9.4,
+/// CVE-2017-1002102).
+pub fn read_only_paths(pod: &Pod, container: &Container) -> Vec<String> {
+    let written_by_kubelet = |name: &str| {
+        pod.spec.volumes.iter().any(|v| {
+            v.name == name
+                && (v.config_map.is_some() || v.secret.is_some() || v.projected.is_some() || v.downward_api.is_some())
+        })
+    };
+    let mounts = container.volume_mounts.iter();
+    mounts.filter(|m| m.read_only == Some(true) || written_by_kubelet(&m.name)).map(|m| m.mount_path.clone()).collect()
+}
+
 /// The files `container` sees through its volume mounts: those with a `subPath` (`sub_path`
 /// true, copied once when it starts) or those without (following the volume's updates).
 pub fn container_files(container: &Container, contents: &VolumeContents, sub_path: bool) -> Files {

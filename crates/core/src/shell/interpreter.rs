@@ -53,6 +53,8 @@ pub struct Shell<'h> {
     substitutions: usize,
     /// Whether the learner was told that a pipe's output was cut.
     said_cut: bool,
+    /// Directories and files mounted read-only (a container's configMap or secret volumes).
+    read_only: Vec<String>,
 }
 
 impl<'h> Shell<'h> {
@@ -75,7 +77,23 @@ impl<'h> Shell<'h> {
             depth: 0,
             substitutions: 0,
             said_cut: false,
+            read_only: Vec::new(),
         }
+    }
+
+    /// The shell of a container whose mounts at `paths` are read-only: writing under them
+    /// fails with `EROFS`, as the kernel refuses it.
+    pub fn with_read_only(mut self, paths: Vec<String>) -> Shell<'h> {
+        self.read_only = paths;
+        self
+    }
+
+    /// Whether `path` lies on a read-only mount.
+    fn is_read_only(&self, path: &str) -> bool {
+        self.read_only.iter().any(|mount| {
+            let mount = mount.trim_end_matches('/');
+            path == mount || path.strip_prefix(mount).is_some_and(|rest| rest.starts_with('/'))
+        })
     }
 
     fn export(&mut self, name: &str) {
@@ -430,6 +448,12 @@ impl<'h> Shell<'h> {
                     self.captures.push(String::new());
                     Undo::ToStderr
                 }
+                (1, ">" | ">>") if self.is_read_only(&target) => {
+                    self.err(format!("sh: can't create {target}: Read-only file system\n"));
+                    self.status = 1;
+                    self.close_redirects(pushed);
+                    return None;
+                }
                 (1, op @ (">" | ">>")) => {
                     self.captures.push(String::new());
                     Undo::File { path: target, append: op == ">>" }
@@ -560,7 +584,10 @@ impl<'h> Shell<'h> {
             },
             "touch" => {
                 for path in args.iter().filter(|a| !a.starts_with('-')) {
-                    if !self.files.contains_key(path) {
+                    if self.is_read_only(path) {
+                        self.err(format!("touch: {path}: Read-only file system\n"));
+                        self.status = 1;
+                    } else if !self.files.contains_key(path) {
                         self.write_file(path, "", true);
                     }
                 }
@@ -569,7 +596,10 @@ impl<'h> Shell<'h> {
             "rm" => {
                 let force = args.iter().any(|a| a.starts_with('-') && a.contains('f'));
                 for path in args.iter().filter(|a| !a.starts_with('-')) {
-                    if !self.remove_file(path) && !force {
+                    if self.is_read_only(path) && self.files.contains_key(path) {
+                        self.err(format!("rm: can't remove '{path}': Read-only file system\n"));
+                        self.status = 1;
+                    } else if !self.remove_file(path) && !force {
                         self.err(format!("rm: can't remove '{path}': No such file or directory\n"));
                         self.status = 1;
                     }

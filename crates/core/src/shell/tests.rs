@@ -129,3 +129,20 @@ fn sleep_asks_the_host_for_time() {
     let ending = Shell::new(&mut host, &[], Default::default()).run_script("sleep 1.5; sleep 2m");
     assert_eq!((ending, host.slept), (Ending::Exited(0), Duration(121_500)));
 }
+
+#[test]
+fn read_only_mounts_refuse_writes_and_leave_their_files_alone() {
+    let mut host = Terminal::default();
+    let files = [("/etc/cfg/k".to_string(), "v".to_string())].into();
+    let script = "echo x > /etc/cfg/k; touch /etc/cfg/new; rm /etc/cfg/k; echo y > /etc/cfgs; cat /etc/cfg/k /etc/cfgs";
+    let ending = Shell::new(&mut host, &[], files).with_read_only(vec!["/etc/cfg/".into()]).run_argv(&[
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+    ]);
+    assert_eq!(ending, Ending::Exited(0));
+    assert_eq!(
+        host.text,
+        "sh: can't create /etc/cfg/k: Read-only file system\ntouch: /etc/cfg/new: Read-only file system\nrm: can't remove '/etc/cfg/k': Read-only file system\nvy\n"
+    );
+}
