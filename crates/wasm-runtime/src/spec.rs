@@ -37,10 +37,39 @@ impl ContainerSpec {
     pub fn guest_config(&self) -> Vec<u8> {
         let gpus: Vec<_> = self.gpus.iter().map(|(id, mib)| serde_json::json!({"id": id, "memoryMiB": mib})).collect();
         let config = serde_json::json!({
-            "pod": self.pod_name, "behaviour": self.behaviour, "argv": self.argv,
+            "pod": self.pod_name, "behaviour": with_env(&self.behaviour, &self.env), "argv": self.argv,
             "env": self.env.iter().map(|(name, value)| [name, value]).collect::<Vec<_>>(), "ports": self.ports,
             "gpus": gpus,
         });
         serde_json::to_vec(&config).unwrap_or_default()
+    }
+}
+
+/// The behaviour with every `{env:NAME|default}` read from the environment the container
+/// started with, as the simulation's workload reads it (`workload::fill_env`); the environment
+/// never changes after the start, so the guest gets the answers filled in.
+fn with_env(behaviour: &serde_json::Value, env: &[(String, String)]) -> serde_json::Value {
+    use serde_json::Value;
+    match behaviour {
+        Value::String(text) if text.contains("{env:") => Value::String(kubelab_core::workload::fill_env(text, env)),
+        Value::Array(items) => Value::Array(items.iter().map(|item| with_env(item, env)).collect()),
+        Value::Object(fields) => {
+            Value::Object(fields.iter().map(|(name, value)| (name.clone(), with_env(value, env))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_reads_the_environment_the_container_started_with() {
+        let behaviour =
+            serde_json::json!({"routes": [{"path": "/", "responses": [{"body": "{env:GREETING|hi} from {pod}"}]}]});
+        let greeted = with_env(&behaviour, &[("GREETING".into(), "hey".into())]);
+        assert_eq!(greeted["routes"][0]["responses"][0]["body"], "hey from {pod}");
+        assert_eq!(with_env(&behaviour, &[])["routes"][0]["responses"][0]["body"], "hi from {pod}");
     }
 }

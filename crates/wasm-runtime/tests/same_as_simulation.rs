@@ -1,5 +1,5 @@
 //! The same image behaves the same in the simulation and on a real node: hello:v1's answers
-//! and log lines, and vLLM's start (its model loaded, or CUDA out of memory), from the guest,
+//! and log lines, hello:v2's greeting from its environment, and vLLM's start (its model loaded, or CUDA out of memory), from the guest,
 //! against what kubelab-core's `Workload` computes for them.
 
 mod common;
@@ -57,6 +57,25 @@ fn hello_v1_answers_and_logs_as_the_simulation_says() {
     assert_eq!(real, simulated);
     let exit = workload.on_sigterm();
     assert_eq!(container.state().exit_code(), Some(exit.exit_code));
+}
+
+#[test]
+fn hello_v2_greets_with_the_greeting_its_environment_started_with() {
+    let Some(runtime) = runtime() else { return };
+    let workload = Catalogue::builtin().resolve("hello:v2").unwrap().workload;
+    let pod = "hello-779c6b7b5-9qftf";
+    let container_spec = ContainerSpec { name: "app".into(), ..Default::default() };
+    for (last, env) in [(32, vec![("GREETING".to_string(), "hey".to_string())]), (33, vec![])] {
+        let ip = ip(last);
+        let mut started = spec(pod, "hello:v2", ip);
+        started.env = env.clone();
+        let container = runtime.start(started).unwrap();
+        assert!(eventually(Duration::from_secs(2), || get(ip, 8080, "/").is_ok()));
+        let since = SimDuration::from_secs(1);
+        let simulated = workload.respond_with_env(&container_spec, "/", 8080, pod, &env, since).unwrap();
+        assert_eq!(get(ip, 8080, "/").unwrap(), (simulated.status, simulated.body), "{env:?}");
+        container.kill();
+    }
 }
 
 #[test]

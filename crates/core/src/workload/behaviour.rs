@@ -477,8 +477,9 @@ pub struct ExecResult {
     pub output: String,
 }
 
-/// Replaces each `{env:NAME|default}` in `body` with the variable's value or the default.
-fn fill_env(body: &str, env: &[(String, String)]) -> String {
+/// Replaces each `{env:NAME|default}` in `body` with the variable's value or the default
+/// (also the real node's guest's, through kubelab-wasm-runtime).
+pub fn fill_env(body: &str, env: &[(String, String)]) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
     while let Some(at) = rest.find("{env:") {
