@@ -125,7 +125,7 @@ fn vllm_loads_a_small_model_listens_and_answers_as_the_simulation_says() {
     let seen = guest.run_until(since.0);
     assert_eq!(seen.listens, [(8000, ready.0)], "it listens when the simulation's server does");
     assert_eq!(seen.exit, None);
-    assert_eq!(workload.exit_at(&container, gpu(a100)), None);
+    assert_eq!(workload.exit_at(&container, ProcessState { gpu: gpu(a100), ..Default::default() }), None);
     let state = ProcessState { gpu: gpu(a100), ..Default::default() };
     let simulated = workload.timed_logs(&container, "llm-0", SimTime::ZERO, since, state);
     let simulated: Vec<(u64, String)> = simulated.into_iter().map(|(at, line)| (at.0, line)).collect();
@@ -144,7 +144,9 @@ fn vllm_with_a_13b_model_on_a_1g_5gb_slice_dies_of_cuda_out_of_memory_as_simulat
     let a100 = kubelab_core::gpu::model::find("A100-SXM4-40GB").unwrap();
     let slice = a100.profile("1g.5gb").unwrap().memory_mib;
     let (workload, container, real) = vllm("meta-llama/Llama-2-13b-chat-hf", Some(slice));
-    let exit = workload.exit_at(&container, gpu(slice)).expect("the simulation's server dies");
+    let exit = workload
+        .exit_at(&container, ProcessState { gpu: gpu(slice), ..Default::default() })
+        .expect("the simulation's server dies");
     let mut guest = Ticked::start(&real, SIM_EPOCH_UNIX_SECONDS * 1000);
     let seen = guest.run_until(exit.after.0 + 60_000);
     assert_eq!(seen.exit, Some((exit.after.0, exit.exit_code)));
@@ -161,7 +163,7 @@ fn vllm_with_a_13b_model_on_a_1g_5gb_slice_dies_of_cuda_out_of_memory_as_simulat
 fn vllm_on_a_machine_without_gpus_fails_as_the_simulation_says() {
     let Some(runtime) = runtime() else { return };
     let (workload, container, real) = vllm("facebook/opt-125m", None);
-    let exit = workload.exit_at(&container, None).expect("no device to run on");
+    let exit = workload.exit_at(&container, ProcessState::default()).expect("no device to run on");
     let started = std::time::Instant::now();
     let running = runtime.start(real).unwrap();
     assert!(running.wait(Duration::from_secs(10)));

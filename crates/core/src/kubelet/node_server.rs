@@ -32,6 +32,8 @@ pub struct ContainerProcess {
     pub env: Vec<(String, String)>,
     /// The files its volume mounts show it now, by path (the image's own are the workload's).
     pub mounted_files: crate::shell::Files,
+    /// The config file its image reads at start was there (`configFile`).
+    pub config_found: bool,
 }
 
 /// Why a node gave no answer: the API server's error, worded as it words it.
@@ -104,6 +106,7 @@ impl NodeServer<'_> {
         Some(ContainerProcess {
             started_at: running.started_at,
             hog_mib: running.hog_mib,
+            config_found: running.config_found,
             sigterm_at: running.stopping.map(|s| s.sigterm_at),
             image,
             gpu: runtime_container.gpu,
@@ -208,7 +211,8 @@ struct Instance {
 
 fn running(process: &ContainerProcess, now: SimTime) -> Instance {
     let sigterm_after = process.sigterm_at.filter(|at| *at <= now).map(|at| at.since(process.started_at));
-    let state = ProcessState { hog_mib: process.hog_mib, sigterm_after, gpu: process.gpu };
+    let state =
+        ProcessState { hog_mib: process.hog_mib, sigterm_after, gpu: process.gpu, config_found: process.config_found };
     Instance { started_at: process.started_at, until: now, state }
 }
 

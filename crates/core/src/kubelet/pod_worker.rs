@@ -259,7 +259,9 @@ impl PodStep<'_> {
         c.gpu = self.devices.start(namespace, pod, &c.name);
         let started_with = super::container_config::StartedWith { env, sub_path_files };
         self.config.started.insert(c.name.clone(), started_with);
-        let mut running = Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 };
+        let config_found = self.config_found(c);
+        let mut running =
+            Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0, config_found };
         running.ends = self.natural_end(c, &running);
         if let (Some(spec), Ok(info)) = (self.spec_of(c), self.image_info(c)) {
             let held = info.workload.gpu_memory_held(spec, c.gpu);
@@ -267,6 +269,13 @@ impl PodStep<'_> {
         }
         c.probes = Default::default();
         c.phase = ContainerPhase::Running(running);
+    }
+
+    /// Whether the config file the container's image reads at start is among its files now.
+    fn config_found(&self, c: &RuntimeContainer) -> bool {
+        let (Some(spec), Ok(info)) = (self.spec_of(c), self.image_info(c)) else { return false };
+        let Some(config) = &info.workload.behaviour.config_file else { return false };
+        self.config.mounted_files(spec).contains_key(&config.path)
     }
 
     /// When the process ends on its own: its workload's exit, or an OOM kill at start.
@@ -278,7 +287,8 @@ impl PodStep<'_> {
         {
             return Some(oom_kill(self.now));
         }
-        let exit = info.workload.exit_at(spec, c.gpu)?;
+        let state = ProcessState { gpu: c.gpu, config_found: running.config_found, ..Default::default() };
+        let exit = info.workload.exit_at(spec, state)?;
         Some(Ending {
             at: running.started_at.plus(exit.after),
             exit_code: exit.exit_code,
@@ -478,7 +488,12 @@ impl PodStep<'_> {
             container: spec,
             pod_ip: &self.runtime.pod_ip,
             since_start: tick.since(running.started_at),
-            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None, gpu: c.gpu },
+            state: ProcessState {
+                hog_mib: running.hog_mib,
+                sigterm_after: None,
+                gpu: c.gpu,
+                config_found: running.config_found,
+            },
             load: self.load_on(c, spec),
         };
         match crate::workload::run_probe(probe, &ctx) {
@@ -686,7 +701,12 @@ impl PodStep<'_> {
             container: spec,
             pod_ip: &self.runtime.pod_ip,
             since_start: self.now.since(running.started_at),
-            state: ProcessState { hog_mib: running.hog_mib, sigterm_after: None, gpu: c.gpu },
+            state: ProcessState {
+                hog_mib: running.hog_mib,
+                sigterm_after: None,
+                gpu: c.gpu,
+                config_found: running.config_found,
+            },
             load: self.load_on(c, spec),
         };
         crate::workload::next_change(probe, &ctx).map(|d| running.started_at.plus(d))

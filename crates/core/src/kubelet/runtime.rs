@@ -54,6 +54,8 @@ pub struct Running {
     pub stopping: Option<Stopping>,
     /// MiB allocated through `/hog` (the workload's injected state).
     pub hog_mib: u64,
+    /// The config file its image reads at start was mounted then (`configFile`).
+    pub config_found: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -22,6 +22,10 @@ pub struct Behaviour {
     /// Exits on its own this long after it starts.
     #[serde(default)]
     pub exit: Option<ExitSpec>,
+    /// A config file it reads at start: without it, it does what `logs` and `exit` say; with
+    /// it (mounted from a ConfigMap, say), it logs `found`'s lines and runs on.
+    #[serde(default)]
+    pub config_file: Option<ConfigFile>,
     #[serde(default)]
     pub memory_mi: u64,
     #[serde(default)]
@@ -79,6 +83,15 @@ pub struct Behaviour {
 pub struct ExitSpec {
     pub after_ms: u64,
     pub exit_code: i32,
+}
+
+/// A file the process needs at start, and what it logs once it has read it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConfigFile {
+    pub path: String,
+    #[serde(default)]
+    pub found: Vec<LogLine>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,6 +195,8 @@ pub struct ProcessState {
     pub sigterm_after: Option<Duration>,
     /// The GPU memory the device plugin's devices give it, if any.
     pub gpu: Option<GpuMemory>,
+    /// Its `configFile` was there when it started (a volume mounted it).
+    pub config_found: bool,
 }
 
 /// How a process ended on its own: `state.terminated` of the container status.
@@ -245,7 +260,7 @@ impl Workload {
     }
 
     /// When the process exits on its own, if ever.
-    pub fn exit_at(&self, container: &Container, gpu: Option<GpuMemory>) -> Option<ProcessExit> {
+    pub fn exit_at(&self, container: &Container, state: ProcessState) -> Option<ProcessExit> {
         let exited = |after: Duration, exit_code: i32| ProcessExit {
             after,
             exit_code,
@@ -266,11 +281,17 @@ impl Workload {
             }),
             None => match &self.behaviour.inference {
                 Some(server) => {
-                    server.plan(&self.argv(container), gpu, SimTime::ZERO).exit.map(|(at, c)| exited(at, c))
+                    server.plan(&self.argv(container), state.gpu, SimTime::ZERO).exit.map(|(at, c)| exited(at, c))
                 }
+                None if self.reads_its_config(state) => None,
                 None => self.behaviour.exit.as_ref().map(|spec| exited(Duration(spec.after_ms), spec.exit_code)),
             },
         }
+    }
+
+    /// Whether it found the config file it needs, so runs instead of exiting.
+    fn reads_its_config(&self, state: ProcessState) -> bool {
+        self.behaviour.config_file.is_some() && state.config_found
     }
 
     /// GPU memory its process takes and keeps, given `gpu` (an inference server's
@@ -339,12 +360,11 @@ impl Workload {
                 let server = self.behaviour.inference.as_ref().expect("checked");
                 server.plan(&self.argv(container), state.gpu, started_at).logs
             }
-            None => self
-                .behaviour
-                .logs
-                .iter()
-                .map(|l| (Duration(l.after_ms), expand(Duration(l.after_ms), &l.text)))
-                .collect(),
+            None => {
+                let config = self.behaviour.config_file.as_ref().filter(|_| state.config_found);
+                let logs = config.map_or(&self.behaviour.logs, |config| &config.found);
+                logs.iter().map(|l| (Duration(l.after_ms), expand(Duration(l.after_ms), &l.text))).collect()
+            }
         };
         lines.retain(|(at, _)| *at <= since_start && state.sigterm_after.is_none_or(|s| *at <= s));
         if let Some(sigterm_at) = state.sigterm_after.filter(|at| *at <= since_start) {

@@ -12,8 +12,8 @@ mod saturation;
 mod shell;
 
 pub use behaviour::{
-    Behaviour, ConnectionRefused, ExecResult, ExitSpec, GrpcHealth, HttpResponse, Listen, LogLine, ProcessExit,
-    ProcessState, Response, Route, Sigterm, SigtermResponse, Startup, Workload, fill_env,
+    Behaviour, ConfigFile, ConnectionRefused, ExecResult, ExitSpec, GrpcHealth, HttpResponse, Listen, LogLine,
+    ProcessExit, ProcessState, Response, Route, Sigterm, SigtermResponse, Startup, Workload, fill_env,
 };
 pub use catalogue::{Catalogue, DefaultImage, ImageEntry, ImageInfo};
 pub use inference::{GpuMemory, InferenceServer};

@@ -283,11 +283,17 @@ fn processes_exit_as_their_images_do() {
         ("busybox:1.37", vec!["frobnicate"], Some((0, 128, "StartError"))),
     ];
     for (image, command, expected) in rows {
-        let exit = workload(image).exit_at(&container(&command, &[]), None);
+        let exit = workload(image).exit_at(&container(&command, &[]), ProcessState::default());
         let actual = exit.map(|e| (e.after.as_millis(), e.exit_code, e.reason));
         assert_eq!(actual, expected, "{image} {command:?}");
     }
-    let start_error = workload("busybox").exit_at(&container(&["frobnicate"], &[]), None).unwrap().message.unwrap();
+    let configured = ProcessState { config_found: true, ..Default::default() };
+    assert_eq!(workload("crashy").exit_at(&container(&[], &[]), configured), None, "crashy with its config runs");
+    let start_error = workload("busybox")
+        .exit_at(&container(&["frobnicate"], &[]), ProcessState::default())
+        .unwrap()
+        .message
+        .unwrap();
     assert!(start_error.ends_with("exec: \"frobnicate\": executable file not found in $PATH: unknown"));
 }
 
@@ -298,6 +304,11 @@ fn logs_read_as_the_seed_shows() {
     let at =
         |image: &str, ms: u64, state: ProcessState| workload(image).logs(&plain, "web-1", started, Duration(ms), state);
     assert_eq!(at("crashy", 200, ProcessState::default()), ["config file missing"]);
+    let configured = ProcessState { config_found: true, ..Default::default() };
+    assert_eq!(
+        at("crashy", 200, configured),
+        ["2025/01/01 00:00:00 read /etc/crashy/config.yaml", "2025/01/01 00:00:00 crashy is running"]
+    );
     assert_eq!(at("hello:v2", 400, ProcessState::default()), Vec::<String>::new());
     assert_eq!(
         at("hello:v2", 5_000, ProcessState::default()),
@@ -411,15 +422,21 @@ fn vllm(model: &str) -> (Workload, Container) {
 fn a_model_too_big_for_its_slice_dies_of_cuda_out_of_memory() {
     let (server, spec) = vllm("meta-llama/Llama-2-13b-chat-hf");
     let slice = Some(GpuMemory { total_mib: 20096, used_by_others_mib: 0 });
-    let exit = server.exit_at(&spec, slice).unwrap();
+    let exit = server.exit_at(&spec, ProcessState { gpu: slice, ..Default::default() }).unwrap();
     assert_eq!((exit.after, exit.exit_code, exit.reason), (Duration::from_millis(63_960), 1, "Error"));
     let state = ProcessState { gpu: slice, ..Default::default() };
     let logs = server.logs(&spec, "p", SimTime::ZERO, exit.after, state);
     assert!(logs.last().unwrap().starts_with("torch.OutOfMemoryError: CUDA out of memory."), "{logs:#?}");
     // The whole 40 GB GPU holds it.
-    assert_eq!(server.exit_at(&spec, Some(GpuMemory { total_mib: 40960, used_by_others_mib: 0 })), None);
+    assert_eq!(
+        server.exit_at(
+            &spec,
+            ProcessState { gpu: Some(GpuMemory { total_mib: 40960, used_by_others_mib: 0 }), ..Default::default() }
+        ),
+        None
+    );
     // Without a GPU it cannot even pick a device.
-    assert_eq!(server.exit_at(&spec, None).unwrap().after, Duration::from_secs(4));
+    assert_eq!(server.exit_at(&spec, ProcessState::default()).unwrap().after, Duration::from_secs(4));
 }
 
 #[test]
