@@ -14,7 +14,7 @@ pub struct FixtureLab {
 
 impl FixtureLab {
     pub fn context(&self) -> Context<'_> {
-        Context { store: self.sim.store(), history: &self.history, traffic: self.sim.latest_traffic() }
+        Context { store: self.sim.store(), history: &self.history, traffic: self.sim.latest_traffic(), sim: &self.sim }
     }
 
     /// Runs script lines as the learner would type them (recorded in the history).

@@ -4,6 +4,7 @@
 
 pub mod applied;
 pub mod compose;
+pub mod container;
 pub mod deployment;
 pub mod event;
 pub mod exists;
@@ -29,6 +30,8 @@ use serde::{Deserialize, Serialize};
 pub enum Check {
     /// Pods matching a label selector, counted by phase, STATUS and readiness.
     Pods(pods::PodsCheck),
+    /// What the selected pods' running containers see: env at start, mounted files now.
+    Container(container::ContainerCheck),
     /// A Deployment's replica counts and image.
     Deployment(deployment::DeploymentCheck),
     /// An object exists.
@@ -64,6 +67,8 @@ pub struct Context<'a> {
     pub history: &'a History,
     /// The traffic generator's latest run (running, or the last one stopped).
     pub traffic: Option<&'a crate::network::traffic::Generator>,
+    /// The lab, for what its kubelets know (a container's env and files).
+    pub sim: &'a crate::sim::Sim,
 }
 
 impl Context<'_> {
@@ -91,6 +96,7 @@ impl Check {
     pub fn evaluate(&self, ctx: &Context<'_>) -> Verdict {
         match self {
             Check::Pods(c) => c.evaluate(ctx),
+            Check::Container(c) => c.evaluate(ctx),
             Check::Deployment(c) => c.evaluate(ctx),
             Check::Exists(c) => exists::evaluate(c, ctx),
             Check::Gone(c) => gone::evaluate(c, ctx),
@@ -112,6 +118,7 @@ impl Check {
     pub fn problems(&self) -> Vec<String> {
         match self {
             Check::Pods(c) => c.problems(),
+            Check::Container(c) => c.problems(),
             Check::Deployment(_) | Check::Node(_) | Check::Rollout(_) | Check::Traffic(_) => Vec::new(),
             Check::Exists(c) | Check::Gone(c) => c.problems(),
             Check::Field(c) => c.problems(),

@@ -106,7 +106,7 @@ impl LessonLab {
     }
 
     pub fn context(&self) -> Context<'_> {
-        Context { store: self.sim.store(), history: &self.history, traffic: self.sim.latest_traffic() }
+        Context { store: self.sim.store(), history: &self.history, traffic: self.sim.latest_traffic(), sim: &self.sim }
     }
 
     pub fn sim(&self) -> &Sim {
