@@ -349,6 +349,27 @@ try {
     await panel.screenshot({ path: path.join(artifacts, "traffic-panel-fixed.png") });
   }, page);
 
+  // The configuration lesson's first task: hello reads its greeting from a ConfigMap and its
+  // password from a Secret; the checks turn green once the rollout has run and the answer
+  // carries the ConfigMap's greeting.
+  await step("config-lesson-greets-from-a-config-map", async () => {
+    await page.goto(`${base}/#/lesson/config-and-secrets`);
+    await page.locator("#step-heading", { hasText: "Config is an object of its own" }).waitFor();
+    await type(page, "kubectl exec client -- wget -qO- http://hello");
+    await expectText(page, "hi from hello-");
+    if ((await page.locator(".check.passed").count()) === await page.locator(".check").count()) fail("the task was done on arrival");
+    await page.locator("button.command", { hasText: "kubectl apply -f config.yaml" }).click();
+    await expectText(page, "secret/hello-secret created");
+    await type(page, `kubectl patch deployment hello -p '{"spec":{"template":{"spec":{"containers":[{"name":"hello","envFrom":[{"configMapRef":{"name":"hello-config"}}],"env":[{"name":"DB_PASSWORD","valueFrom":{"secretKeyRef":{"name":"hello-secret","key":"DB_PASSWORD"}}}]}]}}}}'`);
+    await type(page, "kubectl rollout status deployment/hello");
+    await page.waitForFunction(() => document.querySelectorAll(".check.passed").length === document.querySelectorAll(".check").length)
+      .catch(() => fail("the task's checks did not all pass after the rollout"));
+    await type(page, "kubectl exec client -- wget -qO- http://hello");
+    await expectText(page, "hola from hello-");
+    await type(page, "kubectl describe pods -l app=hello");
+    await expectText(page, "<set to the key 'DB_PASSWORD' in secret 'hello-secret'>");
+  }, page);
+
   // The pod doctor challenge: seed 1 draws billing (a request no node holds), auth (a readiness
   // probe on a closed port) and web (a mistyped image); `kubelab lessons challenge 1` shows them.
   await step("challenge-healed-and-scored", async () => {
