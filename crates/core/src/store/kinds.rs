@@ -374,7 +374,7 @@ impl Stored for Lease {
 impl Stored for ConfigMap {
     table_fns!();
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
-        validation::config_map(self, old)
+        super::config_validation::config_map(self, old)
     }
 }
 
@@ -382,6 +382,9 @@ impl Stored for Secret {
     table_fns!();
     fn apply_defaults(&mut self) {
         defaults::secret(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        super::config_validation::secret(self, old)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod admission;
 pub mod authorizer;
 pub mod autoscaling_validation;
 pub mod binding;
+pub mod config_validation;
 pub mod custom_resource_definition;
 pub mod defaults;
 pub mod event_recorder;

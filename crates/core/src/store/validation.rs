@@ -7,7 +7,7 @@ use crate::api::label_selector::LabelSelector;
 use crate::api::labels::{validate_label_key, validate_label_value};
 use crate::api::pod::PodSpec;
 use crate::api::string_map::StringMap;
-use crate::api::{ConfigMap, Deployment, ObjectMeta, Pod, ReplicaSet, Service};
+use crate::api::{Deployment, ObjectMeta, Pod, ReplicaSet, Service};
 use crate::error::{FieldError, go_quote};
 use std::collections::BTreeSet;
 
@@ -491,28 +491,6 @@ pub fn service(svc: &Service, old: Option<&Service>) -> Vec<FieldError> {
     {
         let value = go_quote(spec.cluster_ip.as_deref().unwrap_or(""));
         causes.push(FieldError::invalid("spec.clusterIPs[0]", value, "may not change once set"));
-    }
-    causes
-}
-
-pub fn config_map(cm: &ConfigMap, old: Option<&ConfigMap>) -> Vec<FieldError> {
-    let mut causes = Vec::new();
-    for key in cm.data.keys() {
-        let ok = !key.is_empty()
-            && key.len() <= 253
-            && key.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
-        if !ok {
-            causes.push(FieldError::invalid(
-                "data",
-                go_quote(key),
-                "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-            ));
-        }
-    }
-    if let Some(old) = old.filter(|o| o.immutable == Some(true))
-        && (old.data != cm.data || old.binary_data != cm.binary_data)
-    {
-        causes.push(FieldError::forbidden("data", "field is immutable when `immutable` is set"));
     }
     causes
 }
