@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 pub const VERB: Verb = Verb {
     name: "create configmap",
     short: "Create a config map from a local file, directory or literal value",
-    usage: "kubectl create configmap NAME [--from-file=[key=]source] [--from-literal=key1=value1] [--dry-run=server|client|none] [options]",
+    usage: "kubectl create configmap NAME [--from-file=[key=]source] [--from-literal=key1=value1] [--from-env-file=source] [--dry-run=server|client|none] [options]",
     flags: &[
         Flag::repeated(
             "from-literal",
@@ -24,15 +24,25 @@ pub const VERB: Verb = Verb {
             None,
             "Key file can be specified using its file path, in which case file basename will be used as configmap key, or optionally with a key and file path, in which case the given key will be used.",
         ),
+        Flag::repeated(
+            "from-env-file",
+            None,
+            "Specify the path to a file to read lines of key=val pairs to create a configmap.",
+        ),
         DRY_RUN,
         OUTPUT,
     ],
     run,
 };
 
-/// One `key=value` or file read into the object's data, in flag order (files first, as upstream).
+/// One `key=value` or file read into the object's data, in flag order (files, literals, then
+/// env files, as upstream).
 pub fn sources(ctx: &Context<'_>, args: &Args) -> Result<Vec<(String, String)>, String> {
-    let mut entries = Vec::new();
+    let env_files = args.all("from-env-file");
+    if !env_files.is_empty() && (args.has("from-file") || args.has("from-literal")) {
+        return Err("error: from-env-file cannot be combined with from-file or from-literal".to_string());
+    }
+    let mut entries = super::env_file::read_all(ctx, env_files)?;
     for source in args.all("from-file") {
         let (key, path) = match source.split_once('=') {
             Some((key, path)) => (Some(key.to_string()), path),

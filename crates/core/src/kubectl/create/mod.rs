@@ -4,10 +4,13 @@
 
 pub mod configmap;
 pub mod deployment;
+mod env_file;
 pub mod ingress;
 pub mod namespace;
 pub mod priorityclass;
 pub mod secret;
+mod secret_docker_registry;
+mod secret_tls;
 pub mod service;
 
 use super::apply::{api_error, decode_error, set_namespace, type_error};
@@ -131,7 +134,19 @@ pub(crate) mod tests {
 
     /// Runs a command line (words split on spaces, `'…'` kept together) with optional stdin.
     pub fn kubectl_in(sim: &mut Sim, line: &str, stdin: Option<&str>) -> (String, i32) {
-        let files = MemoryFiles::new();
+        run_with(sim, line, stdin, MemoryFiles::new())
+    }
+
+    /// A command that reads these files (`--from-file`, `--cert`).
+    pub fn kubectl_with_files(sim: &mut Sim, line: &str, files: &[(&str, &str)]) -> (String, i32) {
+        let mut memory = MemoryFiles::new();
+        for (name, text) in files {
+            memory.insert(*name, *text);
+        }
+        run_with(sim, line, None, memory)
+    }
+
+    fn run_with(sim: &mut Sim, line: &str, stdin: Option<&str>, files: MemoryFiles) -> (String, i32) {
         let mut ctx = Context { sim, files: &files, stdin };
         let argv = crate::script::words::split(line).unwrap();
         let out = crate::kubectl::run(&mut ctx, &argv);

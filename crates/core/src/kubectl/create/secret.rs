@@ -19,7 +19,7 @@ pub const VERB: Verb = Verb {
     run: |_ctx, args| group_run(&VERB, &args),
 };
 
-pub const SUBCOMMANDS: &[Verb] = &[GENERIC];
+pub const SUBCOMMANDS: &[Verb] = &[super::secret_docker_registry::VERB, GENERIC, super::secret_tls::VERB];
 
 pub const GENERIC: Verb = Verb {
     name: "create secret generic",
@@ -35,6 +35,11 @@ pub const GENERIC: Verb = Verb {
             "from-file",
             None,
             "Key files can be specified using their file path, in which case a default name will be given to them, or optionally with a name and file path, in which case the given name will be used.",
+        ),
+        Flag::repeated(
+            "from-env-file",
+            None,
+            "Specify the path to a file to read lines of key=val pairs to create a secret.",
         ),
         Flag::value("type", None, "The type of secret to create"),
         DRY_RUN,
@@ -76,6 +81,22 @@ fn run_generic(ctx: &mut Context<'_>, args: Args) -> Output {
 mod tests {
     use crate::kubectl::create::tests::kubectl;
     use crate::sim::Sim;
+
+    #[test]
+    fn env_files_fill_data_alone() {
+        use crate::kubectl::create::tests::kubectl_with_files;
+        let mut sim = Sim::default();
+        let files = [("app.env", "# app\nUSER=jane\nPASSWORD=s3cr3t\n")];
+        let line = "create secret generic app --from-env-file=app.env --dry-run=client -o yaml";
+        let (text, _) = kubectl_with_files(&mut sim, line, &files);
+        assert_eq!(
+            text,
+            "apiVersion: v1\ndata:\n  PASSWORD: czNjcjN0\n  USER: amFuZQ==\nkind: Secret\nmetadata:\n  name: app\n"
+        );
+        let line = "create configmap app --from-env-file=app.env --from-literal=a=b";
+        let (text, _) = kubectl_with_files(&mut sim, line, &files);
+        assert_eq!(text, "error: from-env-file cannot be combined with from-file or from-literal\n");
+    }
 
     #[test]
     fn generic_secrets_hold_base64_data() {
