@@ -76,6 +76,7 @@ mod tests {
             ends: None,
             stopping: None,
             hog_mib: 0,
+            config_found: false,
         })
     }
 

@@ -383,8 +383,14 @@ impl Worker {
         live.start_backoff = Backoff::default();
         let container_id = format!("wasmtime://{}", container_id(&self.rt.uid.to_string(), &c.name, c.restart_count));
         c.probes = Default::default();
-        c.phase =
-            ContainerPhase::Running(Running { started_at: now, container_id, ends: None, stopping: None, hog_mib: 0 });
+        c.phase = ContainerPhase::Running(Running {
+            started_at: now,
+            container_id,
+            ends: None,
+            stopping: None,
+            hog_mib: 0,
+            config_found: false,
+        });
     }
 
     fn start_failed(&mut self, c: &mut RuntimeContainer, now: SimTime, error: &str) {
