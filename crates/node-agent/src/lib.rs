@@ -7,6 +7,7 @@ pub mod backoff;
 pub mod cli;
 pub mod client;
 pub mod clock;
+pub mod config_fetch;
 pub mod containers;
 pub mod events;
 pub mod gpus;

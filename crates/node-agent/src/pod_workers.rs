@@ -325,18 +325,31 @@ impl Worker {
         true
     }
 
-    /// What the runtime is asked to run for container `c`.
-    fn container_spec(&self, c: &RuntimeContainer) -> ContainerSpec {
+    /// The container's environment, made as it starts: `env` and `envFrom` with the
+    /// ConfigMaps, Secrets and pod fields they name.
+    async fn container_env(&self, c: &RuntimeContainer) -> Result<Vec<(String, String)>, String> {
+        let Some(spec) = self.spec_of(c) else { return Ok(Vec::new()) };
+        let place = (self.rt.pod_ip.as_str(), self.kubelet.host_ip.as_str());
+        crate::config_fetch::container_env(&self.kubelet.client, &self.pod, spec, place).await
+    }
+
+    /// `CreateContainerConfigError`: the `Failed` event, and another try after the kubelet's
+    /// sync back-off (the simulated kubelet's `BACK_OFF_PERIOD`).
+    fn config_error(&mut self, c: &mut RuntimeContainer, now: SimTime, message: String) {
+        self.event(c, EventType::Warning, "Failed", format!("Error: {message}"));
+        self.waiting.insert(c.name.clone(), ("CreateContainerConfigError".to_string(), message));
+        let ready_at = now.plus(kubelab_core::kubelet::container_config::BACK_OFF_PERIOD);
+        c.phase = ContainerPhase::Creating { ready_at };
+    }
+
+    /// What the runtime is asked to run for container `c`, with its environment.
+    fn container_spec(&self, c: &RuntimeContainer, env: Vec<(String, String)>) -> ContainerSpec {
         let spec = self.spec_of(c).cloned().unwrap_or_default();
         // A pod names its GPUs by asking the device plugin, never by setting the variable itself:
         // the NVIDIA container toolkit's `accept-nvidia-visible-devices-envvar-when-unprivileged
         // = false`, which keeps a host process (`process_runtime.rs`) to what was allocated.
-        let mut env: Vec<(String, String)> = spec
-            .env
-            .iter()
-            .filter(|e| e.name != "NVIDIA_VISIBLE_DEVICES")
-            .filter_map(|e| Some((e.name.clone(), e.value.clone()?)))
-            .collect();
+        let mut env: Vec<(String, String)> =
+            env.into_iter().filter(|(name, _)| name != "NVIDIA_VISIBLE_DEVICES").collect();
         env.extend(visible_devices_env(self.devices.get(&c.name).map(Vec::as_slice).unwrap_or_default()));
         let cpu = spec.resources.limits.get("cpu").map(|q| q.milli_value()).and_then(|m| u64::try_from(m).ok());
         ContainerSpec {
@@ -362,7 +375,11 @@ impl Worker {
         if let Some(refusal) = self.kubelet.containers.refusal() {
             return self.start_failed(c, now, &refusal);
         }
-        let spec = self.container_spec(c);
+        let env = match self.container_env(c).await {
+            Ok(env) => env,
+            Err(message) => return self.config_error(c, now, message),
+        };
+        let spec = self.container_spec(c, env);
         let runtime = self.kubelet.runtime.clone();
         let started = tokio::task::spawn_blocking(move || runtime.start(spec)).await;
         let started = started.unwrap_or_else(|e| Err(format!("the runtime stopped: {e}")));

@@ -4,17 +4,17 @@
 //! pkg/kubelet/kubelet_pods.go `makeEnvironmentVariables`; its errors are what
 //! `CreateContainerConfigError` shows, worded as upstream's.
 
+use super::config_source::ConfigSource;
 use super::downward_api::{PodPlace, field_value, resource_value};
 use super::expansion::expand;
 use crate::api::container::{Container, KeySelector};
 use crate::api::{ConfigMap, Pod, Secret};
-use crate::store::Store;
 use std::collections::BTreeMap;
 
 /// The container's variables in the order they were declared (a later one replaces an
 /// earlier one of the same name in place), then the Service links it did not declare.
 pub fn make_environment_variables(
-    store: &Store,
+    store: &dyn ConfigSource,
     pod: &Pod,
     container: &Container,
     place: &PodPlace,
@@ -61,7 +61,7 @@ pub fn make_environment_variables(
 
 /// One `valueFrom`: `Ok(None)` for an optional ConfigMap or Secret key that is missing.
 fn value_from(
-    store: &Store,
+    store: &dyn ConfigSource,
     pod: &Pod,
     container: &Container,
     from: &crate::api::container::EnvVarSource,
@@ -111,12 +111,12 @@ fn key_of(
 /// The ConfigMap, `None` when it is missing and optional, or `configmap "NAME" not found`
 /// (the configmap manager's NotFound, whose resource is `configmap`).
 pub fn config_map<'a>(
-    store: &'a Store,
+    store: &'a dyn ConfigSource,
     namespace: &str,
     name: &str,
     optional: bool,
 ) -> Result<Option<&'a ConfigMap>, String> {
-    match store.try_get::<ConfigMap>(namespace, name) {
+    match store.config_map(namespace, name) {
         Some(found) => Ok(Some(found)),
         None if optional => Ok(None),
         None => Err(format!("configmap {name:?} not found")),
@@ -124,8 +124,13 @@ pub fn config_map<'a>(
 }
 
 /// The Secret, `None` when it is missing and optional, or `secret "NAME" not found`.
-pub fn secret<'a>(store: &'a Store, namespace: &str, name: &str, optional: bool) -> Result<Option<&'a Secret>, String> {
-    match store.try_get::<Secret>(namespace, name) {
+pub fn secret<'a>(
+    store: &'a dyn ConfigSource,
+    namespace: &str,
+    name: &str,
+    optional: bool,
+) -> Result<Option<&'a Secret>, String> {
+    match store.secret(namespace, name) {
         Some(found) => Ok(Some(found)),
         None if optional => Ok(None),
         None => Err(format!("secret {name:?} not found")),

@@ -5,6 +5,7 @@
 
 pub mod admission;
 pub mod backoff;
+pub mod config_source;
 pub mod container_config;
 pub mod container_env;
 pub mod container_runtime;

@@ -3,13 +3,13 @@
 //! downwardapi and projected (`SetUpAt`, `MakePayload`); emptyDir, hostPath and
 //! persistentVolumeClaim volumes hold only what containers write, so nothing is laid out.
 
+use super::config_source::ConfigSource;
 use super::container_env::{config_map, config_map_data, secret, secret_data};
 use super::downward_api::{PodPlace, field_value, resource_value};
 use crate::api::Pod;
 use crate::api::container::Container;
 use crate::api::volume::{DownwardApiVolumeFile, KeyToPath, Volume};
 use crate::shell::Files;
-use crate::store::Store;
 use std::collections::BTreeMap;
 
 /// Each volume's files by path inside the volume, for the volumes whose contents the kubelet writes.
@@ -25,7 +25,11 @@ pub fn has_projected_files(pod: &Pod) -> bool {
 
 /// Sets up every volume: their files, or for each that fails its name and the error that the
 /// `FailedMount` event reports.
-pub fn set_up_all(store: &Store, pod: &Pod, place: &PodPlace) -> Result<VolumeContents, Vec<(String, String)>> {
+pub fn set_up_all(
+    store: &dyn ConfigSource,
+    pod: &Pod,
+    place: &PodPlace,
+) -> Result<VolumeContents, Vec<(String, String)>> {
     let mut contents = VolumeContents::new();
     let mut failures = Vec::new();
     for volume in pod.spec.volumes.iter() {
@@ -41,7 +45,7 @@ pub fn set_up_all(store: &Store, pod: &Pod, place: &PodPlace) -> Result<VolumeCo
 }
 
 /// One volume's files (`None` for a volume nothing is written into).
-fn set_up(store: &Store, pod: &Pod, volume: &Volume, place: &PodPlace) -> Result<Option<Files>, String> {
+fn set_up(store: &dyn ConfigSource, pod: &Pod, volume: &Volume, place: &PodPlace) -> Result<Option<Files>, String> {
     let namespace = &pod.metadata.namespace;
     let mut files = Files::new();
     if let Some(source) = &volume.config_map {
@@ -75,7 +79,7 @@ fn set_up(store: &Store, pod: &Pod, volume: &Volume, place: &PodPlace) -> Result
 /// serviceAccountToken source writes nothing here.
 fn project(
     files: &mut Files,
-    store: &Store,
+    store: &dyn ConfigSource,
     pod: &Pod,
     projection: &crate::api::volume::VolumeProjection,
     place: &PodPlace,
