@@ -200,3 +200,44 @@ fn the_system_namespaces_stay_privileged() {
     p.metadata.namespace = "kube-system".to_string();
     assert!(store.create(p).is_ok());
 }
+
+/// What baseline says of a pod spec (upstream's policy/check_*_test.go cases).
+fn baseline_detail(spec: &str) -> String {
+    let pod: Pod = serde_yaml::from_str(&format!("metadata: {{name: x}}\nspec:\n{spec}")).unwrap();
+    let lv =
+        super::policy::LevelVersion { level: super::policy::Level::Baseline, version: super::policy::Version::Latest };
+    super::checks::forbidden_detail(&super::checks::evaluate(lv, &pod.metadata, &pod.spec))
+}
+
+#[test]
+fn baseline_checks_word_their_details_as_upstreams_tests_expect() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "  securityContext: {seLinuxOptions: {type: foo, user: bar, role: baz}}\n  containers:\n  - {name: a, securityContext: {seLinuxOptions: {type: container_t}}}\n  - {name: d, securityContext: {seLinuxOptions: {type: container_engine_t}}}\n  - {name: e, securityContext: {seLinuxOptions: {type: bar}}}\n  - {name: f, securityContext: {seLinuxOptions: {user: bar}}}\n  - {name: g, securityContext: {seLinuxOptions: {role: baz}}}\n",
+            r#"seLinuxOptions (pod and containers "e", "f", "g" set forbidden securityContext.seLinuxOptions: types "bar", "foo"; user may not be set; role may not be set)"#,
+        ),
+        (
+            "  containers:\n  - {name: a, ports: [{containerPort: 1, hostPort: 0}]}\n  - {name: b, ports: [{containerPort: 1, hostPort: 10}, {containerPort: 2, hostPort: 20}]}\n  - {name: c, ports: [{containerPort: 1, hostPort: 10}, {containerPort: 2, hostPort: 30}]}\n",
+            r#"hostPort (containers "b", "c" use hostPorts 10, 20, 30)"#,
+        ),
+        (
+            "  containers:\n  - name: a\n    livenessProbe: {httpGet: {host: 127.0.0.1, port: 80}}\n    readinessProbe: {tcpSocket: {host: '::1', port: 80}}\n    startupProbe: {httpGet: {host: localhost, port: 80}}\n",
+            r#"probe or lifecycle host (container "a" uses probe or lifecycle hosts "127.0.0.1", "::1", "localhost")"#,
+        ),
+        (
+            "  containers:\n  - {name: foo, securityContext: {appArmorProfile: {type: Unconfined}}}\n",
+            r#"forbidden AppArmor profile (container "foo" must not set AppArmor profile type to "Unconfined")"#,
+        ),
+        (
+            "  securityContext: {seccompProfile: {type: Unconfined}, windowsOptions: {hostProcess: true}}\n  hostIPC: true\n  containers:\n  - {name: a, securityContext: {procMount: Unmasked}}\n",
+            r#"host namespaces (hostIPC=true), procMount (container "a" must not set securityContext.procMount to "Unmasked"), seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined"), hostProcess (pod must not set securityContext.windowsOptions.hostProcess=true)"#,
+        ),
+        (
+            "  volumes: [{name: a, hostPath: {path: /a}}, {name: b, emptyDir: {}}, {name: c, hostPath: {path: /c}}]\n  containers: [{name: a}]\n",
+            r#"hostPath volumes (volumes "a", "c")"#,
+        ),
+    ];
+    for (spec, detail) in cases {
+        assert_eq!(baseline_detail(spec), *detail, "for\n{spec}");
+    }
+}
