@@ -268,6 +268,42 @@ pub struct SecurityContext {
     pub privileged: Option<bool>,
     pub capabilities: Option<Capabilities>,
     pub seccomp_profile: Option<SeccompProfile>,
+    #[serde(rename = "seLinuxOptions")]
+    pub se_linux_options: Option<SeLinuxOptions>,
+    pub app_armor_profile: Option<AppArmorProfile>,
+    /// `Default` or `Unmasked` (the /proc paths the runtime masks).
+    pub proc_mount: Option<String>,
+    pub windows_options: Option<WindowsSecurityContextOptions>,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SeLinuxOptions {
+    pub user: Option<String>,
+    pub role: Option<String>,
+    #[serde(rename = "type")]
+    pub type_: Option<String>,
+    pub level: Option<String>,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AppArmorProfile {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub localhost_profile: Option<String>,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WindowsSecurityContextOptions {
+    pub gmsa_credential_spec_name: Option<String>,
+    pub gmsa_credential_spec: Option<String>,
+    pub run_as_user_name: Option<String>,
+    pub host_process: Option<bool>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -61,7 +61,12 @@ pub struct PodSpec {
     pub automount_service_account_token: Option<bool>,
     pub node_name: Option<String>,
     pub host_network: Option<bool>,
+    #[serde(rename = "hostPID")]
     pub host_pid: Option<bool>,
+    #[serde(rename = "hostIPC")]
+    pub host_ipc: Option<bool>,
+    /// `false` runs the pod in a user namespace (its root is not the node's root).
+    pub host_users: Option<bool>,
     pub share_process_namespace: Option<bool>,
     pub security_context: Option<Shared<PodSecurityContext>>,
     #[serde(default, skip_serializing_if = "shared_vec_is_empty")]
@@ -141,6 +146,20 @@ pub struct PodSecurityContext {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supplemental_groups: Vec<i64>,
     pub seccomp_profile: Option<super::container::SeccompProfile>,
+    #[serde(rename = "seLinuxOptions")]
+    pub se_linux_options: Option<super::container::SeLinuxOptions>,
+    pub app_armor_profile: Option<super::container::AppArmorProfile>,
+    pub windows_options: Option<super::container::WindowsSecurityContextOptions>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sysctls: Vec<Sysctl>,
+}
+
+/// `pod.spec.securityContext.sysctls[]`: a namespaced kernel parameter set for the pod.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Sysctl {
+    pub name: String,
+    pub value: String,
 }
 
 #[skip_serializing_none]

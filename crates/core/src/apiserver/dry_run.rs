@@ -23,7 +23,10 @@ pub fn serve(
     let mut scratch = store.clone();
     scratch.stop_trace();
     request.options.dry_run = false;
-    let mut response = serve(&mut scratch, request)?;
+    let served = serve(&mut scratch, request);
+    // What admission warned about reaches the client, as for a write that is kept.
+    store.warn(scratch.take_warnings());
+    let mut response = served?;
     if let Response::Object(object) = &mut response {
         object.metadata_mut().resource_version = live.unwrap_or(ResourceVersion(0));
     }

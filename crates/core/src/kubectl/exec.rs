@@ -110,7 +110,7 @@ pub(crate) fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -
     }
     let mut files = info.workload.files_at(&spec, since_start);
     files.extend(process.mounted_files);
-    let (output, code, slept) = pod_shell::run(sim, pod, &spec, &process.env, files, command);
+    let (output, code, slept) = pod_shell::run(sim, (pod, &spec, &info), &process.env, files, command);
     if slept > crate::sim::time::Duration::ZERO {
         sim.advance(slept);
     }

@@ -186,9 +186,20 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
     match resolve(argv) {
-        Ok((verb, parsed)) => (verb.run)(ctx, parsed),
+        Ok((verb, parsed)) => run_verb(ctx, verb, parsed),
         Err(out) => out,
     }
+}
+
+/// Runs a verb; the `Warning`s the API server sent with its requests come first on stderr, as
+/// kubectl prints each response's warnings as it arrives.
+fn run_verb(ctx: &mut Context<'_>, verb: &Verb, parsed: args::Args) -> Output {
+    ctx.sim.store_mut().take_warnings();
+    let mut out = (verb.run)(ctx, parsed);
+    let warnings = ctx.sim.store_mut().take_warnings();
+    let warnings = warnings.into_iter().map(|w| output::Item::Stderr(format!("Warning: {w}")));
+    out.items.splice(0..0, warnings);
+    out
 }
 
 /// Runs one command line and, for `get --watch`, opens the stream that follows the listing:
@@ -199,7 +210,7 @@ pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<W
         Err(out) => return (out, None),
     };
     let watch = if verb.name == "get" { get::watch_of(ctx.sim.store(), &parsed).ok().flatten() } else { None };
-    let out = (verb.run)(ctx, parsed);
+    let out = run_verb(ctx, verb, parsed);
     let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
     (out, watch)
 }

@@ -5,10 +5,12 @@
 
 use crate::api::Pod;
 use crate::api::container::Container;
+use crate::kubelet::security_context::{self, ImageUser};
 use crate::network::{connection, dns, nslookup, wget};
 use crate::shell::{Ending, FileChange, Host, Io, Shell};
 use crate::sim::Sim;
 use crate::sim::time::Duration;
+use crate::workload::ImageInfo;
 use std::collections::BTreeMap;
 
 /// Most output one exec returns; the rest is cut, as a terminal's scrollback would.
@@ -20,8 +22,7 @@ const MAX_SLEEP: Duration = Duration(3_600_000);
 /// printed and its exit code, and how long it slept (the caller lets that much virtual time pass).
 pub fn run(
     sim: &mut Sim,
-    pod: &Pod,
-    spec: &Container,
+    (pod, spec, image): (&Pod, &Container, &ImageInfo),
     container_env: &[(String, String)],
     files: BTreeMap<String, String>,
     argv: &[String],
@@ -29,9 +30,19 @@ pub fn run(
     let env = environment(pod, container_env);
     let mut files = files;
     files.extend(kubelet_files(pod));
+    // The process runs as its security context says (kubelet/security_context.rs).
+    let user = ImageUser::parse(image.workload.behaviour.user.as_deref());
+    let main = image.workload.argv(spec).first().cloned().unwrap_or_else(|| "sh".to_string());
+    files.insert("/proc/1/status".into(), security_context::proc_status(pod, spec, &user, &main));
+    let identity = security_context::identity(pod, spec, &user);
+    let writable = security_context::writable_mounts(pod, spec);
     let mut host = PodShell { sim, pod, container: spec, output: String::new(), slept: Duration::ZERO };
     let read_only = crate::kubelet::volumes::read_only_paths(pod, spec);
-    let ending = Shell::new(&mut host, &env, files).with_read_only(read_only).run_argv(argv);
+    let mut shell = Shell::new(&mut host, &env, files).with_read_only(read_only).with_identity(identity);
+    if let Some(writable) = writable {
+        shell = shell.with_read_only_root(writable);
+    }
+    let ending = shell.run_argv(argv);
     let code = match ending {
         Ending::Exited(code) => code,
         // The learner's Ctrl-C: busybox's shell exits with 128 + SIGINT.

@@ -24,6 +24,7 @@ pub const VERB: Verb = Verb {
             None,
             "If true and extra arguments are present, use them as the 'command' field in the container, rather than the 'args' field which is the default.",
         ),
+        Flag::switch("privileged", None, "If true, run the container in privileged mode."),
         DRY_RUN,
         OUTPUT,
     ],
@@ -94,6 +95,9 @@ fn container(args: &Args, name: &str, image: &str, port: Option<i64>) -> Result<
     }
     if !env.is_empty() {
         container["env"] = json!(env);
+    }
+    if args.switch("privileged") {
+        container["securityContext"] = json!({"privileged": true});
     }
     Ok(container)
 }

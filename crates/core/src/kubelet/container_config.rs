@@ -123,6 +123,13 @@ impl PodStep<'_> {
         super::container_env::make_environment_variables(self.store, self.pod, spec, &self.place(), &service_env)
     }
 
+    /// `verifyRunAsNonRoot` against the image's user, once the environment is made.
+    pub(super) fn verify_run_as_non_root(&self, c: &RuntimeContainer) -> Result<(), String> {
+        let (Some(spec), Ok(info)) = (self.spec_of(c), self.image_info(c)) else { return Ok(()) };
+        let user = super::security_context::ImageUser::parse(info.workload.behaviour.user.as_deref());
+        super::security_context::verify_run_as_non_root(self.pod, spec, &user)
+    }
+
     /// `CreateContainerConfigError`: the `Failed` event and a retry at the next sync.
     pub(super) fn config_error(&mut self, c: &mut RuntimeContainer, message: String) {
         self.event(c, EventType::Warning, "Failed", format!("Error: {message}"));

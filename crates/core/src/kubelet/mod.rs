@@ -19,6 +19,7 @@ pub mod node_server;
 pub mod pod_worker;
 pub mod prober;
 pub mod runtime;
+pub mod security_context;
 pub mod status;
 pub mod volumes;
 

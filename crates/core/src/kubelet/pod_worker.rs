@@ -180,7 +180,7 @@ impl PodStep<'_> {
         changed
     }
 
-    fn image_info(&self, c: &RuntimeContainer) -> Result<ImageInfo, crate::workload::PullError> {
+    pub(super) fn image_info(&self, c: &RuntimeContainer) -> Result<ImageInfo, crate::workload::PullError> {
         let image = self.spec_of(c).and_then(|s| s.image.clone()).unwrap_or_default();
         self.container_runtime.resolve_image(&image)
     }
@@ -239,6 +239,9 @@ impl PodStep<'_> {
             Ok(env) => env,
             Err(message) => return self.config_error(c, message),
         };
+        if let Err(message) = self.verify_run_as_non_root(c) {
+            return self.config_error(c, message);
+        }
         let sub_path_files = match (self.spec_of(c), &self.config.volumes) {
             (Some(spec), Some(volumes)) => super::volumes::container_files(spec, volumes, true),
             _ => Default::default(),

@@ -25,6 +25,7 @@ pub struct Context<'a> {
     pub files: &'a Files,
     pub env: Vec<(String, String)>,
     pub date: String,
+    pub identity: &'a super::Identity,
 }
 
 /// Runs a text applet; `None` when busybox has no such applet.
@@ -63,14 +64,17 @@ pub fn run(name: &str, args: &[String], io: &mut Io, ctx: &Context<'_>) -> Optio
         }
         "ls" => ls(args, io, ctx),
         "basename" | "dirname" => path_part(name, args, io),
-        "id" => {
-            io.out("uid=0(root) gid=0(root) groups=0(root),10(wheel)\n");
-            0
-        }
-        "whoami" => {
-            io.out("root\n");
-            0
-        }
+        "id" => id(args, io, ctx.identity),
+        "whoami" => match ctx.identity.user_name() {
+            Some(name) => {
+                io.out(format!("{name}\n"));
+                0
+            }
+            None => {
+                io.err(format!("whoami: unknown uid {}\n", ctx.identity.uid));
+                1
+            }
+        },
         "pwd" => {
             io.out("/\n");
             0
@@ -719,4 +723,21 @@ pub fn sleep_duration(arg: &str) -> Option<Option<Duration>> {
     };
     let value: f64 = number.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
     Some(Some(Duration((value * unit_ms).min(u64::MAX as f64 / 2.0).round() as u64)))
+}
+
+/// `id [-u|-g|-G] [-n]`: the process's user and groups.
+fn id(args: &[String], io: &mut Io, identity: &super::Identity) -> i32 {
+    let flags: String = args.iter().filter_map(|a| a.strip_prefix('-')).collect();
+    let part = flags.chars().find(|c| matches!(c, 'u' | 'g' | 'G'));
+    let Some(part) = part else {
+        io.out(format!("{}\n", identity.id_line()));
+        return 0;
+    };
+    let (text, unknown) = identity.id_part(part, flags.contains('n'));
+    // busybox says so on stderr at once; its stdout is flushed at exit.
+    for id in &unknown {
+        io.err(format!("id: unknown ID {id}\n"));
+    }
+    io.out(format!("{text}\n"));
+    i32::from(!unknown.is_empty())
 }

@@ -55,6 +55,10 @@ pub struct Shell<'h> {
     said_cut: bool,
     /// Directories and files mounted read-only (a container's configMap or secret volumes).
     read_only: Vec<String>,
+    /// With a read-only root filesystem: the mounts that may still be written.
+    writable: Option<Vec<String>>,
+    /// Who the process is (`id`, `whoami`).
+    identity: super::Identity,
 }
 
 impl<'h> Shell<'h> {
@@ -78,6 +82,8 @@ impl<'h> Shell<'h> {
             substitutions: 0,
             said_cut: false,
             read_only: Vec::new(),
+            writable: None,
+            identity: super::Identity::default(),
         }
     }
 
@@ -88,12 +94,27 @@ impl<'h> Shell<'h> {
         self
     }
 
-    /// Whether `path` lies on a read-only mount.
+    /// The shell of a container whose root filesystem is read-only
+    /// (`readOnlyRootFilesystem`): only under the mounts at `writable` can it write.
+    pub fn with_read_only_root(mut self, writable: Vec<String>) -> Shell<'h> {
+        self.writable = Some(writable);
+        self
+    }
+
+    /// The shell of a process running as `identity`.
+    pub fn with_identity(mut self, identity: super::Identity) -> Shell<'h> {
+        self.identity = identity;
+        self
+    }
+
+    /// Whether `path` lies on a read-only mount (or on a read-only root, outside every
+    /// writable mount).
     fn is_read_only(&self, path: &str) -> bool {
-        self.read_only.iter().any(|mount| {
+        let under = |mount: &String| {
             let mount = mount.trim_end_matches('/');
             path == mount || path.strip_prefix(mount).is_some_and(|rest| rest.starts_with('/'))
-        })
+        };
+        self.read_only.iter().any(under) || self.writable.as_ref().is_some_and(|w| !w.iter().any(under))
     }
 
     fn export(&mut self, name: &str) {
@@ -526,7 +547,12 @@ impl<'h> Shell<'h> {
     }
 
     fn applet_context(&self) -> applets::Context<'_> {
-        applets::Context { files: &self.files, env: self.environment(), date: self.host.date() }
+        applets::Context {
+            files: &self.files,
+            env: self.environment(),
+            date: self.host.date(),
+            identity: &self.identity,
+        }
     }
 
     /// The exported variables, as `env` prints them.

@@ -5,11 +5,13 @@
 
 mod applets;
 mod arithmetic;
+mod identity;
 mod interpreter;
 mod syntax;
 #[cfg(test)]
 mod tests;
 
+pub use identity::Identity;
 pub use interpreter::Shell;
 pub use syntax::parse;
 

@@ -29,6 +29,7 @@ pub mod table;
 pub mod trace;
 pub mod user;
 pub mod validation;
+pub mod warnings;
 pub mod watch;
 
 use crate::api::labels::Selector;
@@ -111,9 +112,8 @@ pub struct Store {
     user: Arc<UserInfo>,
     /// Decides every request (`authorizer.rs`).
     authorizer: Arc<dyn Authorizer>,
-    /// `Warning`s for the request being served (a field `fieldValidation=Warn` dropped), until
-    /// the HTTP layer takes them.
-    warnings: Vec<String>,
+    /// `Warning`s for the request being served, until the HTTP layer or kubectl takes them.
+    warnings: warnings::Warnings,
 }
 
 impl Store {
@@ -139,7 +139,7 @@ impl Store {
             node_settings: node_settings::NodeSettings::default(),
             user: UserInfo::apiserver(),
             authorizer: Arc::new(lab_roles::LabRoles),
-            warnings: Vec::new(),
+            warnings: warnings::Warnings::default(),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
@@ -168,13 +168,13 @@ impl Store {
     }
 
     /// Adds warnings for the request being served.
-    pub(crate) fn warn(&mut self, warnings: Vec<String>) {
-        self.warnings.extend(warnings);
+    pub(crate) fn warn(&self, warnings: Vec<String>) {
+        self.warnings.push(warnings);
     }
 
     /// The warnings of the request just served, once.
     pub fn take_warnings(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.warnings)
+        self.warnings.take()
     }
 
     /// Replaces the authorizer (RBAC, or a test's).
@@ -220,6 +220,23 @@ impl Store {
     ) -> Result<(), ApiError> {
         let request = admission::Request { operation, kind: T::KIND, namespace, name, subresource, user: &self.user };
         admission::run(self, &request, object.as_object_mut())
+    }
+
+    /// Runs one phase of the admission chain over a new object: upstream's create handler runs
+    /// the mutating plugins, then the storage names the object and validates it, and only
+    /// then do the validating plugins see it (by its generated name).
+    fn admit_create<T: Stored>(
+        &self,
+        phase: admission::Phase,
+        namespace: &str,
+        object: &mut T,
+    ) -> Result<(), ApiError> {
+        let meta = object.metadata();
+        let name = if meta.name.is_empty() { meta.generate_name.clone() } else { meta.name.clone() };
+        let operation = admission::Operation::Create;
+        let request =
+            admission::Request { operation, kind: T::KIND, namespace, name: &name, subresource: "", user: &self.user };
+        admission::run_phase(self, phase, &request, object.as_object_mut())
     }
 
     /// Moves the store's clock (timestamps of later writes). Only the simulation calls this.
@@ -377,7 +394,7 @@ impl Store {
         self.authorize("create", T::KIND, &namespace, &admitted_as, "")?;
         object.reset_status_for_create();
         object.apply_defaults();
-        self.admit(admission::Operation::Create, (&namespace, &admitted_as, ""), object)?;
+        self.admit_create(admission::Phase::Mutating, &namespace, object)?;
         object.before_create(self);
         let meta = object.metadata_mut();
         if meta.name.is_empty() && !meta.generate_name.is_empty() {
@@ -395,7 +412,7 @@ impl Store {
         if !causes.is_empty() {
             return Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes));
         }
-        Ok(())
+        self.admit_create(admission::Phase::Validating, &namespace, object)
     }
 
     /// Replaces an object's metadata and spec (PUT). Status is kept from the stored object for

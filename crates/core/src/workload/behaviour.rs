@@ -59,6 +59,9 @@ pub struct Behaviour {
     /// Has `/bin/sh` and busybox applets, so `exec` probes and `kubectl exec` can run.
     #[serde(default)]
     pub shell: bool,
+    /// The image config's `USER` (`1000`, `1000:3000`, `memcache`); unset, it runs as root.
+    #[serde(default)]
+    pub user: Option<String>,
     /// Files in the image (path → content) that exec commands can read.
     #[serde(default)]
     pub files: BTreeMap<String, String>,

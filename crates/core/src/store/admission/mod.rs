@@ -11,6 +11,7 @@ pub use default_toleration_seconds::default_tolerations;
 mod lab_limits;
 mod namespace_lifecycle;
 mod node_restriction;
+mod pod_security;
 mod priority;
 mod service_account;
 
@@ -57,6 +58,7 @@ pub const CHAIN: &[Plugin] = &[
     namespace_lifecycle::PLUGIN,
     service_account::PLUGIN,
     node_restriction::PLUGIN,
+    pod_security::PLUGIN,
     priority::PLUGIN,
     default_toleration_seconds::PLUGIN,
     lab_limits::PLUGIN,
@@ -64,13 +66,36 @@ pub const CHAIN: &[Plugin] = &[
 
 /// Runs the chain: every plugin's mutation in order, then every plugin's validation.
 pub fn run(store: &Store, request: &Request<'_>, mut object: ObjectMut<'_>) -> Result<(), ApiError> {
-    for admit in CHAIN.iter().filter_map(|p| p.admit) {
-        admit(store, request, &mut object)?;
+    mutate(store, request, &mut object)?;
+    validate(store, request, &object)
+}
+
+/// The chain's two halves (a create runs them apart, naming the object in between).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Mutating,
+    Validating,
+}
+
+/// Runs every plugin's mutation, or every plugin's validation, in order.
+pub fn run_phase(
+    store: &Store,
+    phase: Phase,
+    request: &Request<'_>,
+    mut object: ObjectMut<'_>,
+) -> Result<(), ApiError> {
+    match phase {
+        Phase::Mutating => mutate(store, request, &mut object),
+        Phase::Validating => validate(store, request, &object),
     }
-    for validate in CHAIN.iter().filter_map(|p| p.validate) {
-        validate(store, request, &object)?;
-    }
-    Ok(())
+}
+
+fn mutate(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Result<(), ApiError> {
+    CHAIN.iter().filter_map(|p| p.admit).try_for_each(|admit| admit(store, request, object))
+}
+
+fn validate(store: &Store, request: &Request<'_>, object: &ObjectMut<'_>) -> Result<(), ApiError> {
+    CHAIN.iter().filter_map(|p| p.validate).try_for_each(|validate| validate(store, request, object))
 }
 
 /// The plugin names, in order (what `kube-apiserver --enable-admission-plugins` would list).
@@ -89,6 +114,7 @@ mod tests {
                 "NamespaceLifecycle",
                 "ServiceAccount",
                 "NodeRestriction",
+                "PodSecurity",
                 "Priority",
                 "DefaultTolerationSeconds",
                 "LabLimits"
