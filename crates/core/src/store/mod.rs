@@ -23,6 +23,7 @@ pub mod node_lease;
 pub mod node_settings;
 pub mod owner_index;
 pub mod priority_class;
+pub mod quota;
 pub mod quota_validation;
 pub mod resource_validation;
 pub mod table;
@@ -357,7 +358,28 @@ impl Store {
         meta.deletion_timestamp = None;
         meta.generation = i64::from(T::HAS_GENERATION);
         self.index_owner_refs(T::KIND, object.metadata(), true);
+        self.charge_quota(&mut object);
         self.commit(object, WatchEventType::Added)
+    }
+
+    /// The ResourceQuota plugin's charge for a create it admitted: the namespace's quotas'
+    /// `status.used` grow before the object is stored, as upstream's quota evaluator writes them.
+    fn charge_quota<T: Stored>(&mut self, object: &mut T) {
+        let namespace = object.metadata().namespace.clone();
+        if !admission::resource_quota::namespace_has_quota(self, &namespace) {
+            return;
+        }
+        let name = object.metadata().name.clone();
+        let request = admission::Request {
+            operation: admission::Operation::Create,
+            kind: T::KIND,
+            namespace: &namespace,
+            name: &name,
+            subresource: "",
+            user: &self.user,
+        };
+        let charged = admission::resource_quota::new_usage(self, &request, &object.as_object_mut()).unwrap_or_default();
+        admission::resource_quota::charge(self, &namespace, charged);
     }
 
     /// Metadata checks, name generation, defaulting and validation ahead of a create.
@@ -377,7 +399,15 @@ impl Store {
         self.authorize("create", T::KIND, &namespace, &admitted_as, "")?;
         object.reset_status_for_create();
         object.apply_defaults();
-        self.admit(admission::Operation::Create, (&namespace, &admitted_as, ""), object)?;
+        let request = admission::Request {
+            operation: admission::Operation::Create,
+            kind: T::KIND,
+            namespace: &namespace,
+            name: &admitted_as,
+            subresource: "",
+            user: &self.user,
+        };
+        admission::mutate(self, &request, &mut object.as_object_mut())?;
         object.before_create(self);
         let meta = object.metadata_mut();
         if meta.name.is_empty() && !meta.generate_name.is_empty() {
@@ -395,7 +425,16 @@ impl Store {
         if !causes.is_empty() {
             return Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes));
         }
-        Ok(())
+        let name = object.metadata().name.clone();
+        let request = admission::Request {
+            operation: admission::Operation::Create,
+            kind: T::KIND,
+            namespace: &namespace,
+            name: &name,
+            subresource: "",
+            user: &self.user,
+        };
+        admission::validate(self, &request, &object.as_object_mut())
     }
 
     /// Replaces an object's metadata and spec (PUT). Status is kept from the stored object for

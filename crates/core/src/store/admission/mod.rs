@@ -9,9 +9,11 @@
 mod default_toleration_seconds;
 pub use default_toleration_seconds::default_tolerations;
 mod lab_limits;
+mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
 mod priority;
+pub(crate) mod resource_quota;
 mod service_account;
 
 use super::Store;
@@ -55,20 +57,35 @@ pub struct Plugin {
 /// The enabled plugins, in upstream's order.
 pub const CHAIN: &[Plugin] = &[
     namespace_lifecycle::PLUGIN,
+    limit_ranger::PLUGIN,
     service_account::PLUGIN,
     node_restriction::PLUGIN,
     priority::PLUGIN,
     default_toleration_seconds::PLUGIN,
+    resource_quota::PLUGIN,
     lab_limits::PLUGIN,
 ];
 
 /// Runs the chain: every plugin's mutation in order, then every plugin's validation.
 pub fn run(store: &Store, request: &Request<'_>, mut object: ObjectMut<'_>) -> Result<(), ApiError> {
+    mutate(store, request, &mut object)?;
+    validate(store, request, &object)
+}
+
+/// The mutating phase alone: on a create it runs before the object's name is generated.
+pub fn mutate(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Result<(), ApiError> {
     for admit in CHAIN.iter().filter_map(|p| p.admit) {
-        admit(store, request, &mut object)?;
+        admit(store, request, object)?;
     }
+    Ok(())
+}
+
+/// The validating phase alone: on a create it runs once the object is named and valid, as the
+/// generic registry's `createValidation` does after `BeforeCreate`, so a refusal names the pod
+/// a ReplicaSet was creating (`pods "web-7d9c-xk2p" is forbidden`).
+pub fn validate(store: &Store, request: &Request<'_>, object: &ObjectMut<'_>) -> Result<(), ApiError> {
     for validate in CHAIN.iter().filter_map(|p| p.validate) {
-        validate(store, request, &object)?;
+        validate(store, request, object)?;
     }
     Ok(())
 }
@@ -87,10 +104,12 @@ mod tests {
             names,
             [
                 "NamespaceLifecycle",
+                "LimitRanger",
                 "ServiceAccount",
                 "NodeRestriction",
                 "Priority",
                 "DefaultTolerationSeconds",
+                "ResourceQuota",
                 "LabLimits"
             ]
         );
