@@ -144,6 +144,7 @@ fn subcommand_alias(word: &str) -> &str {
         "cm" => "configmap",
         "deploy" => "deployment",
         "svc" => "service",
+        "resourcequota" => "quota",
         other => other,
     }
 }

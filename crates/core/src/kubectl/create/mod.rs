@@ -7,6 +7,7 @@ pub mod deployment;
 pub mod ingress;
 pub mod namespace;
 pub mod priorityclass;
+pub mod quota;
 pub mod secret;
 pub mod service;
 
@@ -38,6 +39,7 @@ pub const SUBCOMMANDS: &[Verb] = &[
     ingress::VERB,
     namespace::VERB,
     priorityclass::VERB,
+    quota::VERB,
     secret::VERB,
     service::VERB,
 ];
