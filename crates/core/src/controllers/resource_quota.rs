@@ -92,3 +92,22 @@ pub fn calculate_usage(store: &Store, quota: &ResourceQuota, hard: &ResourceList
     }
     usage
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::kubectl::fixture::{lab, run};
+
+    #[test]
+    fn usage_follows_what_the_namespace_holds_and_finished_pods_free_their_share() {
+        let mut sim = lab(
+            "kubectl create quota counts --hard=pods=5,count/pods=5,configmaps=3,services=2\nkubectl create configmap a\nkubectl run done --image=busybox --restart=Never -- true\nkubectl run up --image=nginx\nsleep 30s\n",
+        );
+        // `done` has Succeeded: it is still an object (count/pods) but no longer a pod (pods).
+        let used = "kubectl get quota counts -o jsonpath={.status.used}";
+        assert_eq!(run(&mut sim, used), r#"{"configmaps":"1","count/pods":"2","pods":"1","services":"0"}"#);
+        run(&mut sim, "kubectl delete configmap a");
+        run(&mut sim, "kubectl delete pod up");
+        run(&mut sim, "sleep 40s");
+        assert_eq!(run(&mut sim, used), r#"{"configmaps":"0","count/pods":"1","pods":"0","services":"0"}"#);
+    }
+}
