@@ -48,6 +48,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         "kind": "ResourceQuota",
         "metadata": generated_metadata(&args, &name, None),
         "spec": spec,
+        "status": {},
     });
     print_flags::create(ctx, &args, quota, Refusal::Prefixed("failed to create quota: "))
 }
@@ -78,15 +79,19 @@ mod tests {
     fn a_quota_is_built_as_kubectl_builds_it_then_created() {
         let mut sim = lab("");
         let (text, _) =
-            kubectl(&mut sim, "create quota best-effort --hard=pods=100 --scopes=BestEffort --dry-run=client -o yaml");
+            kubectl(&mut sim, "create quota best-effort --hard=pods=100,cpu=0.5 --scopes=BestEffort --dry-run=client -o yaml");
         assert_eq!(
             text,
-            "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: best-effort\nspec:\n  hard:\n    pods: \"100\"\n  scopes:\n  - BestEffort\n"
+            "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: best-effort\nspec:\n  hard:\n    cpu: 500m\n    pods: \"100\"\n  scopes:\n  - BestEffort\nstatus: {}\n"
         );
         let (text, _) = kubectl(&mut sim, "create quota my-quota --hard=cpu=1,memory=1G,pods=2");
         assert_eq!(text, "resourcequota/my-quota created\n");
         let (text, code) = kubectl(&mut sim, "create quota bad --hard=cpu");
         assert_eq!((text.as_str(), code), ("error: Invalid argument syntax cpu, expected <resource>=<value>\n", 1));
+        let (text, _) = kubectl(&mut sim, "create quota bad --hard=cpu=abc");
+        assert_eq!(text, "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n");
+        let (text, _) = kubectl(&mut sim, "create resourcequota empty --dry-run=client -o yaml");
+        assert_eq!(text, "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: empty\nspec: {}\nstatus: {}\n");
         let (text, _) = kubectl(&mut sim, "create quota my-quota --hard=pods=1");
         assert_eq!(text, "error: failed to create quota: resourcequotas \"my-quota\" already exists\n");
     }
