@@ -34,7 +34,7 @@ pub fn describe_quota(quota: &ResourceQuota) -> String {
 }
 
 /// `helpTextForResourceQuotaScope`.
-fn scope_help(scope: &str) -> Option<&'static str> {
+pub fn scope_help(scope: &str) -> Option<&'static str> {
     Some(match scope {
         "Terminating" => {
             "Matches all pods that have an active deadline. These pods have a limited lifespan on a node before being actively terminated by the system."
@@ -60,16 +60,21 @@ pub fn describe_limit_range(limit_range: &LimitRange) -> String {
     w.write(LEVEL_0, &format!("Namespace:\t{}\n", limit_range.metadata.namespace));
     w.write(LEVEL_0, "Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n");
     w.write(LEVEL_0, "----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n");
+    limit_range_rows(&mut w, limit_range, "");
+    w.finish()
+}
+
+/// `describeLimitRangeSpec`: a row per item and resource, after `prefix`.
+pub fn limit_range_rows(w: &mut PrefixWriter, limit_range: &LimitRange, prefix: &str) {
     for item in &limit_range.spec.limits {
         let lists = [&item.min, &item.max, &item.default_request, &item.default, &item.max_limit_request_ratio];
         let resources: BTreeSet<&String> = lists.iter().flat_map(|list| list.keys()).collect();
         for resource in resources {
             let cells: Vec<String> =
                 lists.iter().map(|list| list.get(resource).map_or("-".to_string(), Quantity::to_string)).collect();
-            w.write(LEVEL_0, &format!("{}\t{resource}\t{}\n", item.type_, cells.join("\t")));
+            w.write(LEVEL_0, &format!("{prefix}{}\t{resource}\t{}\n", item.type_, cells.join("\t")));
         }
     }
-    w.finish()
 }
 
 #[cfg(test)]
