@@ -109,3 +109,51 @@ pub(crate) fn charge(store: &mut Store, namespace: &str, charged: Vec<(String, R
 pub(crate) fn namespace_has_quota(store: &Store, namespace: &str) -> bool {
     !namespace.is_empty() && store.list::<ResourceQuota>(Some(namespace)).next().is_some()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::kubectl::fixture::{lab, run};
+
+    fn pod(name: &str, spec_extra: &str, resources: &str) -> String {
+        format!(
+            "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  {spec_extra}\n  containers: [{{name: app, image: nginx, resources: {resources}}}]\nEOF\n"
+        )
+    }
+
+    #[test]
+    fn scoped_quotas_count_only_the_pods_in_their_scopes() {
+        let mut sim = lab(
+            "kubectl create quota best-effort --hard=pods=1 --scopes=BestEffort\nkubectl create priorityclass high --value=1000\nkubectl apply -f - <<EOF\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: no-high}\nspec:\n  hard: {pods: \"0\"}\n  scopeSelector:\n    matchExpressions: [{scopeName: PriorityClass, operator: In, values: [high]}]\nEOF\n",
+        );
+        assert!(run(&mut sim, &pod("one", "restartPolicy: Always", "{}")).ends_with("pod/one created\n"));
+        let second = run(&mut sim, &pod("two", "restartPolicy: Always", "{}"));
+        assert!(
+            second.ends_with("pods \"two\" is forbidden: exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1\n"),
+            "{second}"
+        );
+        // Not best effort: outside the first quota's scope.
+        let sized = run(&mut sim, &pod("sized", "restartPolicy: Always", "{requests: {cpu: 100m}}"));
+        assert!(sized.ends_with("pod/sized created\n"), "{sized}");
+        let high = run(&mut sim, &pod("urgent", "priorityClassName: high", "{requests: {cpu: 100m}}"));
+        assert!(
+            high.ends_with("pods \"urgent\" is forbidden: exceeded quota: no-high, requested: pods=1, used: pods=0, limited: pods=0\n"),
+            "{high}"
+        );
+    }
+
+    #[test]
+    fn object_counts_and_extended_resources_are_charged_too() {
+        let mut sim = lab(
+            "kubectl create quota counts --hard=count/deployments.apps=1,requests.nvidia.com/gpu=1\nkubectl create deployment a --image=nginx --replicas=0\n",
+        );
+        let refused = run(&mut sim, "kubectl create deployment b --image=nginx");
+        assert_eq!(
+            refused,
+            "error: failed to create deployment: deployments.apps \"b\" is forbidden: exceeded quota: counts, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1\n"
+        );
+        let gpus = "{requests: {nvidia.com/gpu: \"1\"}, limits: {nvidia.com/gpu: \"1\"}}";
+        assert!(run(&mut sim, &pod("train", "restartPolicy: Never", gpus)).ends_with("pod/train created\n"));
+        let second = run(&mut sim, &pod("train2", "restartPolicy: Never", gpus));
+        assert!(second.contains("requested: requests.nvidia.com/gpu=1, used: requests.nvidia.com/gpu=1"), "{second}");
+    }
+}
