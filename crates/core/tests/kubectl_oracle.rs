@@ -58,6 +58,27 @@ fn objects_built_client_side_match_kubectl_1_36() {
         &["create", "configmap", "greeting", "--from-literal=GREETING=hi", "--dry-run=client", "-o", "yaml"],
         &["create", "namespace", "team-a", "--dry-run=client", "-o", "yaml"],
         &["create", "service", "clusterip", "hello", "--tcp=80:8080", "--dry-run=client", "-o", "yaml"],
+        &[
+            "create",
+            "quota",
+            "compute",
+            "--hard=cpu=0.5,memory=1G,pods=2,count/deployments.apps=3",
+            "--dry-run=client",
+            "-o",
+            "yaml",
+        ],
+        &[
+            "create",
+            "quota",
+            "best-effort",
+            "--hard=pods=100",
+            "--scopes=BestEffort",
+            "-n",
+            "team",
+            "--dry-run=client",
+            "-o",
+            "json",
+        ],
     ];
     let mut differ = Vec::new();
     for args in cases {
