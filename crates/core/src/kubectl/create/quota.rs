@@ -78,8 +78,10 @@ mod tests {
     #[test]
     fn a_quota_is_built_as_kubectl_builds_it_then_created() {
         let mut sim = lab("");
-        let (text, _) =
-            kubectl(&mut sim, "create quota best-effort --hard=pods=100,cpu=0.5 --scopes=BestEffort --dry-run=client -o yaml");
+        let (text, _) = kubectl(
+            &mut sim,
+            "create quota best-effort --hard=pods=100,cpu=0.5 --scopes=BestEffort --dry-run=client -o yaml",
+        );
         assert_eq!(
             text,
             "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: best-effort\nspec:\n  hard:\n    cpu: 500m\n    pods: \"100\"\n  scopes:\n  - BestEffort\nstatus: {}\n"
@@ -89,7 +91,10 @@ mod tests {
         let (text, code) = kubectl(&mut sim, "create quota bad --hard=cpu");
         assert_eq!((text.as_str(), code), ("error: Invalid argument syntax cpu, expected <resource>=<value>\n", 1));
         let (text, _) = kubectl(&mut sim, "create quota bad --hard=cpu=abc");
-        assert_eq!(text, "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n");
+        assert_eq!(
+            text,
+            "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n"
+        );
         let (text, _) = kubectl(&mut sim, "create resourcequota empty --dry-run=client -o yaml");
         assert_eq!(text, "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: empty\nspec: {}\nstatus: {}\n");
         let (text, _) = kubectl(&mut sim, "create quota my-quota --hard=pods=1");
