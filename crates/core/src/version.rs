@@ -18,8 +18,11 @@ pub const KUSTOMIZE_VERSION: &str = "v5.8.1";
 /// earlier version replays with a notice instead of silently differing.
 /// 1: until v1.32 printing. 2: random streams by purpose, node Leases, the system
 /// PriorityClasses, v1.36. 3: the network (kube-proxy, DNS, Ingress), the control-plane node
-/// and kube-system's pods, a lab starting once they are Ready.
-pub const BEHAVIOUR_VERSION: u32 = 3;
+/// and kube-system's pods, a lab starting once they are Ready. 4: ConfigMaps and Secrets in
+/// containers, the admission chain's order on a create (LimitRanger, PodSecurity,
+/// ResourceQuota), ReplicaSets retrying refused creates, RBAC with its bootstrap policy and
+/// every namespace's default ServiceAccount.
+pub const BEHAVIOUR_VERSION: u32 = 4;
 
 /// What a learner or instructor is told when a permalink or lab log was made by an earlier
 /// behaviour version: it replays, but may differ from what its author saw.

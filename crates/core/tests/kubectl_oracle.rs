@@ -81,6 +81,27 @@ fn objects_built_client_side_match_kubectl_1_36() {
             "yaml",
         ],
         &["create", "service", "clusterip", "hello", "--tcp=80:8080", "--dry-run=client", "-o", "yaml"],
+        &[
+            "create",
+            "quota",
+            "compute",
+            "--hard=cpu=0.5,memory=1G,pods=2,count/deployments.apps=3",
+            "--dry-run=client",
+            "-o",
+            "yaml",
+        ],
+        &[
+            "create",
+            "quota",
+            "best-effort",
+            "--hard=pods=100",
+            "--scopes=BestEffort",
+            "-n",
+            "team",
+            "--dry-run=client",
+            "-o",
+            "json",
+        ],
     ];
     let mut differ = Vec::new();
     for args in cases {

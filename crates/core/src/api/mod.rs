@@ -23,6 +23,7 @@ pub mod intstr;
 pub mod label_selector;
 pub mod labels;
 pub mod lease;
+pub mod limit_range;
 pub mod managed_fields_entry;
 pub mod meta;
 pub mod namespace;
@@ -35,6 +36,7 @@ pub mod quantity;
 pub mod replica_set;
 pub mod resource_claim;
 pub mod resource_claim_template;
+pub mod resource_quota;
 pub mod resource_slice;
 pub mod secret;
 pub mod service;
@@ -56,6 +58,7 @@ pub use http_route::HttpRoute;
 pub use ingress::Ingress;
 pub use ingress_class::IngressClass;
 pub use lease::Lease;
+pub use limit_range::LimitRange;
 pub use meta::ObjectMeta;
 pub use namespace::Namespace;
 pub use node::Node;
@@ -65,6 +68,7 @@ pub use priority_class::PriorityClass;
 pub use replica_set::ReplicaSet;
 pub use resource_claim::ResourceClaim;
 pub use resource_claim_template::ResourceClaimTemplate;
+pub use resource_quota::ResourceQuota;
 pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
 pub use service::Service;
@@ -94,6 +98,8 @@ macro_rules! for_each_kind {
             ConfigMap => config_maps ("", "v1", "configmaps", "configmap", ["cm"], namespaced),
             Secret => secrets ("", "v1", "secrets", "secret", [], namespaced),
             Event => events ("", "v1", "events", "event", ["ev"], namespaced),
+            ResourceQuota => resource_quotas ("", "v1", "resourcequotas", "resourcequota", ["quota"], namespaced),
+            LimitRange => limit_ranges ("", "v1", "limitranges", "limitrange", ["limits"], namespaced),
             HorizontalPodAutoscaler => horizontal_pod_autoscalers
                 ("autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", ["hpa"], namespaced),
             PriorityClass => priority_classes ("scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", ["pc"], cluster),

@@ -19,6 +19,7 @@ pub mod pod_group;
 pub mod registry;
 pub mod replica_set;
 pub mod resource_claim;
+pub mod resource_quota;
 pub mod taint_eviction;
 
 use crate::metrics::load::LoadTable;
@@ -33,6 +34,7 @@ use std::sync::Arc;
 pub struct Controllers {
     pub garbage_collector: garbage_collector::GarbageCollector,
     pub namespace: namespace::NamespaceController,
+    pub resource_quota: resource_quota::ResourceQuotaController,
     pub replica_set: replica_set::ReplicaSetController,
     pub deployment: deployment::DeploymentController,
     /// Claims for pods from ResourceClaimTemplates, and their release (DRA).
@@ -196,6 +198,7 @@ impl Controllers {
         match name {
             ControllerName::GarbageCollector => self.garbage_collector.sync(store),
             ControllerName::Namespace => self.namespace.sync(store),
+            ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
             ControllerName::GpuOperator => {
                 self.gpu_operator.sync(store);
@@ -224,6 +227,7 @@ impl Controllers {
     pub fn relists(&self) -> Vec<(ControllerName, u64)> {
         let informers = [
             (ControllerName::GarbageCollector, &self.garbage_collector.informer),
+            (ControllerName::ResourceQuota, &self.resource_quota.informer),
             (ControllerName::Deployment, &self.deployment.informer),
             (ControllerName::ReplicaSet, &self.replica_set.informer),
             (ControllerName::ResourceClaim, &self.resource_claim.informer),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 pub enum ControllerName {
     GarbageCollector,
     Namespace,
+    ResourceQuota,
     Deployment,
     ReplicaSet,
     ResourceClaim,
@@ -30,9 +31,12 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 17] = [
+    pub const PASS: [ControllerName; 18] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
+        // Before the workload controllers, so a pod deleted in this instant frees its quota
+        // before its ReplicaSet tries to replace it.
+        ControllerName::ResourceQuota,
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
         ControllerName::ResourceClaim,
@@ -55,6 +59,7 @@ impl ControllerName {
         match self {
             ControllerName::GarbageCollector => "garbage-collector-controller",
             ControllerName::Namespace => "namespace-controller",
+            ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
             ControllerName::ResourceClaim => "resourceclaim-controller",
@@ -81,6 +86,7 @@ impl ControllerName {
         let account = match self {
             ControllerName::GarbageCollector => "generic-garbage-collector",
             ControllerName::Namespace => "namespace-controller",
+            ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
             ControllerName::ResourceClaim => "resource-claim-controller",

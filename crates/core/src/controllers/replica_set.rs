@@ -29,6 +29,10 @@ pub struct ReplicaSetController {
     wakeups: Wakeups<Key>,
     /// Pods seen without a controller: the only candidates for adoption.
     orphans: BTreeSet<Key>,
+    /// Syncs in a row whose pod creates failed, per ReplicaSet: the work queue's rate limiter
+    /// retries after 5ms, 10ms, 20ms … up to 1000s (`DefaultControllerRateLimiter`), and
+    /// forgets on success.
+    failures: BTreeMap<Key, u32>,
 }
 
 impl QueueWorker for ReplicaSetController {
@@ -95,13 +99,26 @@ impl ReplicaSetController {
         // Shared handles: a ReplicaSet of 5,000 pods is read on every sync of it.
         let pods: Vec<Arc<Pod>> =
             store.owned_shared::<Pod>(rs.metadata.uid).filter(|p| active_pods::is_active(p)).collect();
-        let status = calculate_status(&rs, &pods, now);
         let wanted = rs.spec.replicas.unwrap_or(1).max(0) as usize;
+        let mut failed = None;
         if pods.len() < wanted {
-            create_pods(store, &rs, (wanted - pods.len()).min(BURST_REPLICAS));
+            failed = create_pods(store, &rs, (wanted - pods.len()).min(BURST_REPLICAS));
         } else if pods.len() > wanted {
             delete_pods(store, &rs, &pods, (pods.len() - wanted).min(BURST_REPLICAS));
         }
+        let key = (namespace.to_string(), name.to_string());
+        match &failed {
+            Some(_) => {
+                let tries = self.failures.entry(key.clone()).or_insert(0);
+                self.wakeups.add_at(now.plus(retry_after(*tries)), key);
+                *tries = tries.saturating_add(1);
+            }
+            None => {
+                self.failures.remove(&key);
+            }
+        }
+        let mut status = calculate_status(&rs, &pods, now);
+        replica_failure(&mut status, failed, now);
         let min_ready = rs.spec.min_ready_seconds.unwrap_or(0);
         for pod in &pods {
             if let Some(at) = active_pods::becomes_available_at(pod, min_ready, now) {
@@ -206,8 +223,37 @@ fn pod_from_template(rs: &ReplicaSet) -> Pod {
     Pod { metadata, spec: template.spec.clone(), ..Default::default() }
 }
 
-/// Creates `count` pods in slow-start batches (1, 2, 4, …), stopping at the first failing batch.
-fn create_pods(store: &mut Store, rs: &ReplicaSet, count: usize) {
+/// The work queue's per-item back-off after `tries` failures: 5ms doubling, at most 1000s.
+fn retry_after(tries: u32) -> crate::sim::time::Duration {
+    let millis = 5u64.saturating_mul(1u64 << tries.min(30)).min(1_000_000);
+    crate::sim::time::Duration::from_millis(millis)
+}
+
+/// `calculateStatus`'s ReplicaFailure: set (reason FailedCreate, the create's error as its
+/// message) when creating failed and none is set yet; removed once a sync succeeds.
+fn replica_failure(status: &mut crate::api::replica_set::ReplicaSetStatus, failed: Option<String>, now: SimTime) {
+    let current = status.conditions.iter().position(|c| c.type_ == REPLICA_FAILURE);
+    match (failed, current) {
+        (Some(message), None) => status.conditions.push(crate::api::replica_set::ReplicaSetCondition {
+            type_: REPLICA_FAILURE.to_string(),
+            status: "True".to_string(),
+            last_transition_time: Some(crate::api::meta::Time(SimTime(now.as_millis() / 1000 * 1000))),
+            reason: Some("FailedCreate".to_string()),
+            message: Some(message),
+        }),
+        (None, Some(index)) => {
+            status.conditions.remove(index);
+        }
+        _ => {}
+    }
+}
+
+/// The ReplicaSet condition a failed create or delete sets (`ReplicaSetReplicaFailure`).
+pub const REPLICA_FAILURE: &str = "ReplicaFailure";
+
+/// Creates `count` pods in slow-start batches (1, 2, 4, …), stopping at the first failing batch
+/// and returning its error.
+fn create_pods(store: &mut Store, rs: &ReplicaSet, count: usize) -> Option<String> {
     let mut remaining = count;
     let mut batch = SLOW_START_INITIAL_BATCH_SIZE.min(remaining);
     while batch > 0 {
@@ -220,13 +266,14 @@ fn create_pods(store: &mut Store, rs: &ReplicaSet, count: usize) {
                 Err(err) => {
                     let message = format!("Error creating: {}", err.message());
                     store.record_event(object_reference(rs), EventType::Warning, "FailedCreate", message);
-                    return;
+                    return Some(err.message());
                 }
             }
         }
         remaining -= batch;
         batch = (2 * batch).min(remaining);
     }
+    None
 }
 
 /// Deletes the `count` pods upstream would pick first (`getPodsToDelete`).

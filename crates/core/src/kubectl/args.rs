@@ -57,6 +57,11 @@ impl Args {
         self.values.contains_key(long)
     }
 
+    /// Sets a flag the command line left out (the kubeconfig context's namespace).
+    pub fn set_default(&mut self, long: &'static str, value: &str) {
+        self.values.entry(long).or_insert_with(|| vec![value.to_string()]);
+    }
+
     /// A bool flag: present without value, or `=true`.
     pub fn switch(&self, long: &str) -> bool {
         self.get(long).is_some_and(|v| v == "true")

@@ -9,6 +9,7 @@ pub mod apply;
 pub mod args;
 pub mod autoscale;
 pub mod complete;
+pub mod config;
 pub mod cordon;
 pub mod create;
 pub mod custom_columns;
@@ -120,6 +121,7 @@ pub const VERBS: &[Verb] = &[
     debug::VERB,
     top::VERB,
     api_resources::VERB,
+    config::VERB,
     version::VERB,
     explain::VERB,
 ];
@@ -133,6 +135,7 @@ pub fn subcommands_of(verb: &str) -> &'static [Verb] {
         "create" => create::SUBCOMMANDS,
         "create secret" => create::secret::SUBCOMMANDS,
         "create service" => create::service::SUBCOMMANDS,
+        "config" => config::SUBCOMMANDS,
         _ => &[],
     }
 }
@@ -144,6 +147,7 @@ fn subcommand_alias(word: &str) -> &str {
         "cm" => "configmap",
         "deploy" => "deployment",
         "svc" => "service",
+        "resourcequota" => "quota",
         other => other,
     }
 }
@@ -186,7 +190,10 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
     match resolve(argv) {
-        Ok((verb, parsed)) => run_verb(ctx, verb, parsed),
+        Ok((verb, parsed)) => {
+            let parsed = with_context_namespace(ctx, verb, parsed);
+            run_verb(ctx, verb, parsed)
+        }
         Err(out) => out,
     }
 }
@@ -202,6 +209,17 @@ fn run_verb(ctx: &mut Context<'_>, verb: &Verb, parsed: args::Args) -> Output {
     out
 }
 
+/// A command without `-n` works in the kubeconfig context's namespace, when one is set
+/// (`config` verbs read `--namespace` as their own flag).
+fn with_context_namespace(ctx: &Context<'_>, verb: &Verb, mut args: args::Args) -> args::Args {
+    if let Some(namespace) = ctx.sim.context_namespace()
+        && !verb.name.starts_with("config")
+    {
+        args.set_default("namespace", namespace);
+    }
+    args
+}
+
 /// Runs one command line and, for `get --watch`, opens the stream that follows the listing:
 /// poll it for the rows of later changes, close it when the user stops watching.
 pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<Watch>) {
@@ -209,6 +227,7 @@ pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<W
         Ok(resolved) => resolved,
         Err(out) => return (out, None),
     };
+    let parsed = with_context_namespace(ctx, verb, parsed);
     let watch = if verb.name == "get" { get::watch_of(ctx.sim.store(), &parsed).ok().flatten() } else { None };
     let out = run_verb(ctx, verb, parsed);
     let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));

@@ -30,7 +30,8 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         PriorityClass => (&["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"], &[]),
         Lease => (&["NAME", "HOLDER", "AGE"], &[]),
         // The default table of a kind without its own printer: the name and when it was made.
-        CustomResourceDefinition => (&["NAME", "CREATED AT"], &[]),
+        CustomResourceDefinition | LimitRange => (&["NAME", "CREATED AT"], &[]),
+        ResourceQuota => (&["NAME", "AGE", "REQUEST", "LIMIT"], &[]),
         // The CRD's additionalPrinterColumns, upper-cased as kubectl prints a server's table.
         PodGroup => (&["NAME", "PHASE", "MINMEMBER", "RUNNING", "SUCCEEDED", "FAILED", "AGE"], &[]),
         DeviceClass | ResourceClaimTemplate => (&["NAME", "AGE"], &[]),
@@ -86,9 +87,10 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             (vec![pc.value.to_string(), global, age, policy], vec![])
         }
         Object::Lease(lease) => (vec![lease.spec.holder_identity.clone().unwrap_or_default(), age], vec![]),
-        Object::CustomResourceDefinition(crd) => {
-            (vec![crd.metadata.creation_timestamp.map(|t| t.0.to_rfc3339()).unwrap_or_default()], vec![])
+        Object::CustomResourceDefinition(_) | Object::LimitRange(_) => {
+            (vec![object.metadata().creation_timestamp.map(|t| t.0.to_rfc3339()).unwrap_or_default()], vec![])
         }
+        Object::ResourceQuota(quota) => (resource_quota_row(quota, age), vec![]),
         Object::PodGroup(group) => {
             // A column whose path has no value prints as an empty cell.
             let cell = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
@@ -131,6 +133,19 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         cells.extend(extra);
     }
     cells
+}
+
+/// printResourceQuota: each resource of `status.hard` by name as `name: used/hard`, those
+/// named `limits.*` in LIMIT and the rest in REQUEST.
+fn resource_quota_row(quota: &crate::api::ResourceQuota, age: String) -> Vec<String> {
+    let (mut request, mut limit) = (Vec::new(), Vec::new());
+    for (resource, hard) in &quota.status.hard {
+        let used = quota.status.used.get(resource).copied().unwrap_or_default();
+        let cell = format!("{resource}: {used}/{hard}");
+        let is_limit = resource.split_once('.').is_some_and(|(first, _)| first == "limits");
+        if is_limit { limit.push(cell) } else { request.push(cell) }
+    }
+    vec![age, request.join(", "), limit.join(", ")]
 }
 
 /// printIngress: the class (`<none>`), the hosts (`*` for a rule without one; past three,

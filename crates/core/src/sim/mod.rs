@@ -81,6 +81,9 @@ pub struct Sim {
     lifecycle: LifecycleHistory,
     /// Whether the lifecycle history is kept (on; the benchmark turns it off to weigh it).
     record_lifecycles: bool,
+    /// The namespace of the learner's kubeconfig context (`kubectl config set-context
+    /// --current --namespace=…`): the namespace of a command that names none.
+    context_namespace: Option<String>,
     /// The traffic generator, while one runs (`lab traffic start`).
     traffic: Option<crate::network::traffic::Generator>,
     /// The last generator stopped.
@@ -116,6 +119,7 @@ impl Sim {
             command_work: 0,
             lifecycle: LifecycleHistory::default(),
             record_lifecycles: true,
+            context_namespace: None,
             over_budget: false,
             api_answer: None,
             traffic: None,
@@ -492,6 +496,18 @@ impl Sim {
             self.queue.schedule(wake, Timer::WakeControllers);
             self.scheduled_wake = Some(wake);
         }
+    }
+}
+
+impl Sim {
+    /// The kubeconfig context's namespace, when one is set.
+    pub fn context_namespace(&self) -> Option<&str> {
+        self.context_namespace.as_deref()
+    }
+
+    /// Sets (or with `None` clears) the kubeconfig context's namespace.
+    pub fn set_context_namespace(&mut self, namespace: Option<String>) {
+        self.context_namespace = namespace;
     }
 }
 

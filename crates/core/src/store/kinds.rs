@@ -4,14 +4,15 @@
 
 use super::{
     DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults,
-    gateway_api_defaults, networking_validation, priority_class, resource_validation, validation,
+    gateway_api_defaults, networking_validation, priority_class, quota_validation, resource_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{
     ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
-    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, Namespace, Node, Object, Pod, PodGroup,
-    PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceSlice, Secret, Service,
+    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, LimitRange, Namespace, Node, Object, Pod,
+    PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice,
+    Secret, Service,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -390,6 +391,24 @@ impl Stored for Secret {
 
 impl Stored for Event {
     table_fns!();
+}
+
+impl Stored for ResourceQuota {
+    table_fns!();
+    status_subresource!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        quota_validation::resource_quota(self)
+    }
+}
+
+impl Stored for LimitRange {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        quota_validation::default_limit_range(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        quota_validation::limit_range(self)
+    }
 }
 
 impl Stored for HorizontalPodAutoscaler {

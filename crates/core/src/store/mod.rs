@@ -24,6 +24,8 @@ pub mod node_lease;
 pub mod node_settings;
 pub mod owner_index;
 pub mod priority_class;
+pub mod quota;
+pub mod quota_validation;
 pub mod resource_validation;
 pub mod table;
 pub mod trace;
@@ -374,7 +376,28 @@ impl Store {
         meta.deletion_timestamp = None;
         meta.generation = i64::from(T::HAS_GENERATION);
         self.index_owner_refs(T::KIND, object.metadata(), true);
+        self.charge_quota(&mut object);
         self.commit(object, WatchEventType::Added)
+    }
+
+    /// The ResourceQuota plugin's charge for a create it admitted: the namespace's quotas'
+    /// `status.used` grow before the object is stored, as upstream's quota evaluator writes them.
+    fn charge_quota<T: Stored>(&mut self, object: &mut T) {
+        let namespace = object.metadata().namespace.clone();
+        if !admission::resource_quota::namespace_has_quota(self, &namespace) {
+            return;
+        }
+        let name = object.metadata().name.clone();
+        let request = admission::Request {
+            operation: admission::Operation::Create,
+            kind: T::KIND,
+            namespace: &namespace,
+            name: &name,
+            subresource: "",
+            user: &self.user,
+        };
+        let charged = admission::resource_quota::new_usage(self, &request, &object.as_object_mut()).unwrap_or_default();
+        admission::resource_quota::charge(self, &namespace, charged);
     }
 
     /// Metadata checks, name generation, defaulting and validation ahead of a create.

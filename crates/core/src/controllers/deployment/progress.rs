@@ -152,9 +152,31 @@ pub fn sync_rollout_status(store: &mut Store, d: &mut Deployment, family: &Famil
             set_condition(&mut status, condition(store, PROGRESSING, "False", TIMED_OUT, &message));
         }
     }
+    match replica_failure(family) {
+        Some(failure) => set_condition(&mut status, failure),
+        None => remove_condition(&mut status, REPLICA_FAILURE),
+    }
     let requeue = requeue_stuck(d, &status);
     write_status(store, d, status);
     requeue
+}
+
+const REPLICA_FAILURE: &str = crate::controllers::replica_set::REPLICA_FAILURE;
+
+/// `getReplicaFailures`: the new ReplicaSet's ReplicaFailure condition, else an old one's, as a
+/// Deployment condition (`ReplicaSetToDeploymentCondition`: updated when it last changed).
+fn replica_failure(family: &Family) -> Option<DeploymentCondition> {
+    let mut sets: Vec<&crate::api::ReplicaSet> = family.new.iter().collect();
+    sets.extend(family.old.iter());
+    let found = sets.into_iter().find_map(|rs| rs.status.conditions.iter().find(|c| c.type_ == REPLICA_FAILURE))?;
+    Some(DeploymentCondition {
+        type_: found.type_.clone(),
+        status: found.status.clone(),
+        last_update_time: found.last_transition_time,
+        last_transition_time: found.last_transition_time,
+        reason: found.reason.clone(),
+        message: found.message.clone(),
+    })
 }
 
 /// `requeueStuckDeployment`: a rollout in progress is looked at again a second after its deadline.

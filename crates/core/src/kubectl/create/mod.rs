@@ -8,6 +8,7 @@ mod env_file;
 pub mod ingress;
 pub mod namespace;
 pub mod priorityclass;
+pub mod quota;
 pub mod secret;
 mod secret_docker_registry;
 mod secret_tls;
@@ -41,6 +42,7 @@ pub const SUBCOMMANDS: &[Verb] = &[
     ingress::VERB,
     namespace::VERB,
     priorityclass::VERB,
+    quota::VERB,
     secret::VERB,
     service::VERB,
 ];

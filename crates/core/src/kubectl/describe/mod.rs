@@ -9,8 +9,10 @@ mod events;
 mod generic;
 mod horizontal_pod_autoscaler;
 mod ingress;
+mod namespace;
 mod node;
 mod pod;
+mod quota;
 mod replica_set;
 mod service;
 pub mod tabwriter;
@@ -182,6 +184,9 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::ConfigMap(cm) => config::describe_config_map(describer, cm),
         Object::Secret(secret) => config::describe_secret(secret),
         Object::HorizontalPodAutoscaler(hpa) => horizontal_pod_autoscaler::describe(describer, hpa),
+        Object::Namespace(ns) => namespace::describe(describer, ns),
+        Object::ResourceQuota(quota) => quota::describe_quota(quota),
+        Object::LimitRange(limit_range) => quota::describe_limit_range(limit_range),
         other => generic::describe(describer, other),
     }
 }

@@ -9,10 +9,12 @@
 mod default_toleration_seconds;
 pub use default_toleration_seconds::default_tolerations;
 mod lab_limits;
+mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
 mod pod_security;
 mod priority;
+pub(crate) mod resource_quota;
 mod service_account;
 
 use super::Store;
@@ -56,11 +58,13 @@ pub struct Plugin {
 /// The enabled plugins, in upstream's order.
 pub const CHAIN: &[Plugin] = &[
     namespace_lifecycle::PLUGIN,
+    limit_ranger::PLUGIN,
     service_account::PLUGIN,
     node_restriction::PLUGIN,
     pod_security::PLUGIN,
     priority::PLUGIN,
     default_toleration_seconds::PLUGIN,
+    resource_quota::PLUGIN,
     lab_limits::PLUGIN,
 ];
 
@@ -90,11 +94,11 @@ pub fn run_phase(
     }
 }
 
-fn mutate(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Result<(), ApiError> {
+pub fn mutate(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Result<(), ApiError> {
     CHAIN.iter().filter_map(|p| p.admit).try_for_each(|admit| admit(store, request, object))
 }
 
-fn validate(store: &Store, request: &Request<'_>, object: &ObjectMut<'_>) -> Result<(), ApiError> {
+pub fn validate(store: &Store, request: &Request<'_>, object: &ObjectMut<'_>) -> Result<(), ApiError> {
     CHAIN.iter().filter_map(|p| p.validate).try_for_each(|validate| validate(store, request, object))
 }
 
@@ -112,11 +116,13 @@ mod tests {
             names,
             [
                 "NamespaceLifecycle",
+                "LimitRanger",
                 "ServiceAccount",
                 "NodeRestriction",
                 "PodSecurity",
                 "Priority",
                 "DefaultTolerationSeconds",
+                "ResourceQuota",
                 "LabLimits"
             ]
         );

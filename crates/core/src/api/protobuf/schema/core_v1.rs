@@ -1,4 +1,5 @@
-//! The core/v1 messages: Namespace, ConfigMap, Secret, Service, Pod and everything a PodSpec reaches.
+//! The core/v1 messages: Namespace, ConfigMap, Secret, Service, Pod and everything a PodSpec reaches,
+//! ResourceQuota and LimitRange.
 
 use super::Card::{List, Map, One, Opt};
 use super::Ty::*;
@@ -34,6 +35,37 @@ pub(super) const MESSAGES: &[Message] = &[
             f(2, "data", Map, Str),
             f(3, "binaryData", Map, Bytes),
             f(4, "immutable", One, Bool),
+        ],
+    ),
+    (
+        "ResourceQuota",
+        &[
+            f(1, "metadata", One, Msg("ObjectMeta")),
+            f(2, "spec", One, Msg("ResourceQuotaSpec")),
+            f(3, "status", One, Msg("ResourceQuotaStatus")),
+        ],
+    ),
+    (
+        "ResourceQuotaSpec",
+        &[f(1, "hard", Map, Quantity), f(2, "scopes", List, Str), f(3, "scopeSelector", Opt, Msg("ScopeSelector"))],
+    ),
+    ("ResourceQuotaStatus", &[f(1, "hard", Map, Quantity), f(2, "used", Map, Quantity)]),
+    ("ScopeSelector", &[f(1, "matchExpressions", List, Msg("ScopedResourceSelectorRequirement"))]),
+    (
+        "ScopedResourceSelectorRequirement",
+        &[f(1, "scopeName", One, Str), f(2, "operator", One, Str), f(3, "values", List, Str)],
+    ),
+    ("LimitRange", &[f(1, "metadata", One, Msg("ObjectMeta")), f(2, "spec", One, Msg("LimitRangeSpec"))]),
+    ("LimitRangeSpec", &[f(1, "limits", List, Msg("LimitRangeItem"))]),
+    (
+        "LimitRangeItem",
+        &[
+            f(1, "type", One, Str),
+            f(2, "max", Map, Quantity),
+            f(3, "min", Map, Quantity),
+            f(4, "default", Map, Quantity),
+            f(5, "defaultRequest", Map, Quantity),
+            f(6, "maxLimitRequestRatio", Map, Quantity),
         ],
     ),
     (

@@ -75,6 +75,8 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("v1", "Namespace", "Namespace"),
     ("v1", "ConfigMap", "ConfigMap"),
     ("v1", "Secret", "Secret"),
+    ("v1", "ResourceQuota", "ResourceQuota"),
+    ("v1", "LimitRange", "LimitRange"),
     ("v1", "Service", "Service"),
     ("v1", "Pod", "Pod"),
     ("apps/v1", "Deployment", "Deployment"),
