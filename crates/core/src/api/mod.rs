@@ -32,12 +32,14 @@ pub mod pod_group;
 pub mod priority_class;
 pub mod protobuf;
 pub mod quantity;
+pub mod rbac;
 pub mod replica_set;
 pub mod resource_claim;
 pub mod resource_claim_template;
 pub mod resource_slice;
 pub mod secret;
 pub mod service;
+pub mod service_account;
 pub mod shared;
 pub mod strict_decoder;
 pub mod string_map;
@@ -67,7 +69,9 @@ pub use resource_claim::ResourceClaim;
 pub use resource_claim_template::ResourceClaimTemplate;
 pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
+pub use rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 pub use service::Service;
+pub use service_account::ServiceAccount;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -109,6 +113,12 @@ macro_rules! for_each_kind {
             ResourceSlice => resource_slices ("resource.k8s.io", "v1", "resourceslices", "resourceslice", [], cluster),
             Ingress => ingresses ("networking.k8s.io", "v1", "ingresses", "ingress", ["ing"], namespaced),
             IngressClass => ingress_classes ("networking.k8s.io", "v1", "ingressclasses", "ingressclass", [], cluster),
+            ServiceAccount => service_accounts ("", "v1", "serviceaccounts", "serviceaccount", ["sa"], namespaced),
+            Role => roles ("rbac.authorization.k8s.io", "v1", "roles", "role", [], namespaced),
+            ClusterRole => cluster_roles ("rbac.authorization.k8s.io", "v1", "clusterroles", "clusterrole", [], cluster),
+            RoleBinding => role_bindings ("rbac.authorization.k8s.io", "v1", "rolebindings", "rolebinding", [], namespaced),
+            ClusterRoleBinding => cluster_role_bindings ("rbac.authorization.k8s.io", "v1",
+                "clusterrolebindings", "clusterrolebinding", [], cluster),
             // Custom resources: served once an add-on installs their CRD.
             PodGroup => pod_groups ("scheduling.x-k8s.io", "v1alpha1", "podgroups", "podgroup", ["pg", "pgs"], namespaced, crd),
             // The Gateway API's standard channel, served once the gateway-api add-on installs it.

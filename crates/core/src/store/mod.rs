@@ -23,6 +23,7 @@ pub mod node_lease;
 pub mod node_settings;
 pub mod owner_index;
 pub mod priority_class;
+pub mod rbac_validation;
 pub mod resource_validation;
 pub mod table;
 pub mod trace;
