@@ -27,9 +27,13 @@ pub enum Purpose {
     NodePort,
     /// Each node's kube-proxy propagation delay.
     ProxyDelay,
+    /// Uids of the RBAC bootstrap policy the API server creates at start.
+    PolicyUid,
+    /// Service account tokens (`kubectl create token`).
+    Token,
 }
 
-const PURPOSES: usize = 10;
+const PURPOSES: usize = 12;
 
 impl Purpose {
     const ALL: [Purpose; PURPOSES] = [
@@ -43,6 +47,8 @@ impl Purpose {
         Purpose::ClusterIp,
         Purpose::NodePort,
         Purpose::ProxyDelay,
+        Purpose::PolicyUid,
+        Purpose::Token,
     ];
 
     /// A fixed tag per purpose, so a purpose added later gets a stream of its own without
@@ -59,6 +65,8 @@ impl Purpose {
             Purpose::ClusterIp => 8,
             Purpose::NodePort => 9,
             Purpose::ProxyDelay => 10,
+            Purpose::PolicyUid => 2401,
+            Purpose::Token => 2402,
         }
     }
 }
