@@ -64,12 +64,12 @@ pub use node::Node;
 pub use pod::Pod;
 pub use pod_group::PodGroup;
 pub use priority_class::PriorityClass;
+pub use rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 pub use replica_set::ReplicaSet;
 pub use resource_claim::ResourceClaim;
 pub use resource_claim_template::ResourceClaimTemplate;
 pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
-pub use rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 pub use service::Service;
 pub use service_account::ServiceAccount;
 

@@ -25,12 +25,13 @@ pub enum ControllerName {
     NginxGateway,
     HorizontalPodAutoscaler,
     PodGroup,
+    ClusterRoleAggregation,
 }
 
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 17] = [
+    pub const PASS: [ControllerName; 18] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         ControllerName::Deployment,
@@ -48,6 +49,7 @@ impl ControllerName {
         ControllerName::NginxGateway,
         ControllerName::HorizontalPodAutoscaler,
         ControllerName::PodGroup,
+        ControllerName::ClusterRoleAggregation,
     ];
 
     /// Upstream's name for it (`--controllers` names; the scheduler's and kubelet's components).
@@ -70,6 +72,7 @@ impl ControllerName {
             ControllerName::NginxGateway => "nginx-gateway-fabric",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
             ControllerName::PodGroup => "podgroup-controller",
+            ControllerName::ClusterRoleAggregation => "clusterrole-aggregation-controller",
         }
     }
 
@@ -90,6 +93,7 @@ impl ControllerName {
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler",
             // scheduler-plugins' controller manager, installed with the coscheduling add-on.
             ControllerName::PodGroup => "scheduler-plugins-controller",
+            ControllerName::ClusterRoleAggregation => crate::store::rbac::aggregation::SERVICE_ACCOUNT,
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
             // Reads Services and EndpointSlices, writes nothing.

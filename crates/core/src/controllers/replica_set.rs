@@ -5,12 +5,12 @@
 use super::active_pods::{self, RankedPod};
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{Kind, ObjectMeta, Pod, ReplicaSet};
+use crate::error::ApiError;
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::runtime::work_queue::{QueueWorker, WorkQueue};
 use crate::sim::time::SimTime;
 use crate::store::event_recorder::{EventType, object_reference};
-use crate::error::ApiError;
 use crate::store::{DeleteOptions, Store};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

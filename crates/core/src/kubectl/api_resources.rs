@@ -106,7 +106,10 @@ mod tests {
         let mut sim = lab("");
         let text = run(&mut sim, "kubectl api-resources");
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "NAME                        SHORTNAMES   APIVERSION                     NAMESPACED   KIND");
+        assert_eq!(
+            lines[0],
+            "NAME                        SHORTNAMES   APIVERSION                     NAMESPACED   KIND"
+        );
         assert_eq!(
             lines[1],
             "configmaps                  cm           v1                             true         ConfigMap"

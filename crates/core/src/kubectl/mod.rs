@@ -7,6 +7,7 @@ pub mod annotate;
 pub mod api_resources;
 pub mod apply;
 pub mod args;
+pub mod auth;
 pub mod autoscale;
 pub mod complete;
 pub mod cordon;
@@ -73,12 +74,13 @@ impl Context<'_> {
     /// The API server, as the learner's kubeconfig user (kubeadm's `kubernetes-admin`): every
     /// write a verb makes is a request through the door.
     pub fn api(&mut self) -> crate::apiserver::Client<'_> {
-        crate::apiserver::Client::new(self.sim.store_mut(), crate::store::UserInfo::admin())
+        let user = self.sim.kubectl_user();
+        crate::apiserver::Client::new(self.sim.store_mut(), user)
     }
 
     /// The API for reading, as the same user.
     pub fn reader(&self) -> crate::apiserver::Reader<'_> {
-        crate::apiserver::Reader::new(self.sim.store(), crate::store::UserInfo::admin())
+        crate::apiserver::Reader::new(self.sim.store(), self.sim.kubectl_user())
     }
 }
 
@@ -120,6 +122,7 @@ pub const VERBS: &[Verb] = &[
     debug::VERB,
     top::VERB,
     api_resources::VERB,
+    auth::VERB,
     version::VERB,
     explain::VERB,
 ];
@@ -133,6 +136,7 @@ pub fn subcommands_of(verb: &str) -> &'static [Verb] {
         "create" => create::SUBCOMMANDS,
         "create secret" => create::secret::SUBCOMMANDS,
         "create service" => create::service::SUBCOMMANDS,
+        "auth" => auth::SUBCOMMANDS,
         _ => &[],
     }
 }
@@ -144,6 +148,7 @@ fn subcommand_alias(word: &str) -> &str {
         "cm" => "configmap",
         "deploy" => "deployment",
         "svc" => "service",
+        "sa" => "serviceaccount",
         other => other,
     }
 }
@@ -167,8 +172,9 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
     let mut leading = Vec::new();
     let mut i = 0;
     while let Some(word) = argv.get(i) {
-        let takes_value = matches!(word.as_str(), "-n" | "--namespace");
-        let inline = word.starts_with("--namespace=") || (word.starts_with("-n") && word.len() > 2);
+        let takes_value = matches!(word.as_str(), "-n" | "--namespace" | "--as" | "--as-group");
+        let inline = ["--namespace=", "--as=", "--as-group="].iter().any(|p| word.starts_with(p))
+            || (word.starts_with("-n") && word.len() > 2);
         if !takes_value && !inline {
             break;
         }
@@ -186,9 +192,21 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
     match resolve(argv) {
-        Ok((verb, parsed)) => (verb.run)(ctx, parsed),
+        Ok((verb, parsed)) => run_as(ctx, verb, parsed),
         Err(out) => out,
     }
+}
+
+/// Runs a verb as the user `--as`/`--as-group` name (impersonation), or as the kubeconfig's.
+fn run_as(ctx: &mut Context<'_>, verb: &Verb, parsed: args::Args) -> Output {
+    let user = match auth::impersonation::user(ctx.sim, &parsed) {
+        Ok(user) => user,
+        Err(out) => return out,
+    };
+    ctx.sim.set_kubectl_user(user);
+    let out = (verb.run)(ctx, parsed);
+    ctx.sim.set_kubectl_user(None);
+    out
 }
 
 /// Runs one command line and, for `get --watch`, opens the stream that follows the listing:
@@ -199,7 +217,7 @@ pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<W
         Err(out) => return (out, None),
     };
     let watch = if verb.name == "get" { get::watch_of(ctx.sim.store(), &parsed).ok().flatten() } else { None };
-    let out = (verb.run)(ctx, parsed);
+    let out = run_as(ctx, verb, parsed);
     let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
     (out, watch)
 }

@@ -156,7 +156,9 @@ fn subjects(subjects: &[crate::api::rbac::Subject]) -> Vec<String> {
     let names = |kind: &str| -> String {
         let picked = subjects.iter().filter(|s| s.kind == kind);
         let names: Vec<String> = match kind {
-            "ServiceAccount" => picked.map(|s| format!("{}/{}", s.namespace.as_deref().unwrap_or(""), s.name)).collect(),
+            "ServiceAccount" => {
+                picked.map(|s| format!("{}/{}", s.namespace.as_deref().unwrap_or(""), s.name)).collect()
+            }
             _ => picked.map(|s| s.name.clone()).collect(),
         };
         names.join(", ")

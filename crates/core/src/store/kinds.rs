@@ -12,7 +12,8 @@ use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
     ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
     HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, Namespace, Node, Object, Pod, PodGroup,
-    PriorityClass, ReplicaSet, Resource, ServiceAccount, ResourceClaim, ResourceClaimTemplate, ResourceSlice, Secret, Service,
+    PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceSlice, Secret, Service,
+    ServiceAccount,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;

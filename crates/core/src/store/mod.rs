@@ -115,6 +115,8 @@ pub struct Store {
     authorizer: Option<Arc<dyn Authorizer>>,
     /// The bindings resolved for the RBAC authorizer, rebuilt whenever an RBAC object changes.
     rbac: Arc<rbac::RbacIndex>,
+    /// Bumped whenever an RBAC object changes (what the aggregation controller watches).
+    rbac_generation: u64,
     /// The stream the uids of the objects now being created come from, when not the usual
     /// one (the bootstrap policy's, so the learner's uids stay as they were without it).
     uid_purpose: Option<Purpose>,
@@ -150,6 +152,7 @@ impl Store {
             user: UserInfo::apiserver(),
             authorizer: None,
             rbac: Arc::default(),
+            rbac_generation: 0,
             uid_purpose: None,
             authorized_update: false,
             warnings: Vec::new(),
@@ -194,6 +197,11 @@ impl Store {
     /// Replaces the cluster's authorizers (a test's).
     pub fn set_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
         self.authorizer = Some(authorizer);
+    }
+
+    /// How many RBAC writes there have been.
+    pub fn rbac_generation(&self) -> u64 {
+        self.rbac_generation
     }
 
     /// The RBAC authorizer's view of the bindings.
@@ -690,6 +698,7 @@ impl Store {
     fn rbac_changed(&mut self, kind: Kind) {
         if rbac::is_rbac_kind(kind) {
             self.rbac = Arc::new(rbac::RbacIndex::build(self));
+            self.rbac_generation += 1;
         }
     }
 

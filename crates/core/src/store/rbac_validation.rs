@@ -112,7 +112,9 @@ fn subject_causes(subject: &Subject, namespaced: bool, path: &str) -> Vec<FieldE
     let api_group = subject.api_group.as_deref().unwrap_or("");
     match subject.kind.as_str() {
         "ServiceAccount" => {
-            for problem in name_problems(&subject.name, NameRule::Subdomain).into_iter().filter(|_| !subject.name.is_empty()) {
+            for problem in
+                name_problems(&subject.name, NameRule::Subdomain).into_iter().filter(|_| !subject.name.is_empty())
+            {
                 causes.push(FieldError::invalid(format!("{path}.name"), go_quote(&subject.name), problem));
             }
             if !api_group.is_empty() {
@@ -179,7 +181,9 @@ mod tests {
         let causes: Vec<String> = role_binding(&binding, Some(&old)).iter().map(|c| c.body()).collect();
         assert_eq!(
             causes,
-            [r#"Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: cannot change roleRef"#]
+            [
+                r#"Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"view"}: cannot change roleRef"#
+            ]
         );
     }
 }

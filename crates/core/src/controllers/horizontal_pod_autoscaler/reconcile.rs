@@ -13,8 +13,8 @@ use crate::api::labels::Selector;
 use crate::api::meta::Time;
 use crate::api::quantity::{Format, Quantity};
 use crate::api::{Deployment, HorizontalPodAutoscaler, Kind, Pod, ReplicaSet};
-use crate::kubelet::Kubelet;
 use crate::error::ApiError;
+use crate::kubelet::Kubelet;
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, object_reference};
 

@@ -15,8 +15,11 @@ pub const SERVICE_ACCOUNT: &str = "clusterrole-aggregation-controller";
 /// changes, at most once per aggregated role.
 pub fn sync(store: &mut Store) {
     let caller = store.act_as(UserInfo::controller(SERVICE_ACCOUNT));
-    let aggregated: Vec<String> =
-        store.list::<ClusterRole>(None).filter(|r| r.aggregation_rule.is_some()).map(|r| r.metadata.name.clone()).collect();
+    let aggregated: Vec<String> = store
+        .list::<ClusterRole>(None)
+        .filter(|r| r.aggregation_rule.is_some())
+        .map(|r| r.metadata.name.clone())
+        .collect();
     for _ in 0..=aggregated.len() {
         let mut changed = false;
         for name in &aggregated {
@@ -34,6 +37,16 @@ pub fn sync(store: &mut Store) {
         }
     }
     store.act_as(caller);
+}
+
+/// The controller's turn: a sync when an RBAC object changed since the last (its informer
+/// hears of every ClusterRole write; `seen` is the store's RBAC generation it last saw).
+pub fn sync_if_changed(store: &mut Store, seen: &mut u64) {
+    if store.rbac_generation() == *seen {
+        return;
+    }
+    sync(store);
+    *seen = store.rbac_generation();
 }
 
 /// syncClusterRole: the union of the selected roles' rules, the role itself left out.

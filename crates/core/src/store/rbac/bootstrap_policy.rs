@@ -5,9 +5,9 @@
 //! components the lab runs as built-ins (the GPU operator's). Rules are as upstream's
 //! testdata/cluster-roles.yaml prints them: each list sorted, as `PolicyRuleBuilder` sorts.
 
-use crate::api::rbac::{AggregationRule, ClusterRole, ClusterRoleBinding, PolicyRule, RoleRef, Subject};
 use crate::api::label_selector::LabelSelector;
 use crate::api::meta::ObjectMeta;
+use crate::api::rbac::{AggregationRule, ClusterRole, ClusterRoleBinding, PolicyRule, RoleRef, Subject};
 
 /// `bootstrappolicy.Label`: every bootstrap role and binding carries it.
 const BOOTSTRAPPING_LABEL: (&str, &str) = ("kubernetes.io/bootstrapping", "rbac-defaults");
@@ -92,8 +92,17 @@ pub fn cluster_roles() -> Vec<ClusterRole> {
             vec![PolicyRule::urls(
                 &["get"],
                 &[
-                    "/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez", "/openapi", "/openapi/*", "/readyz",
-                    "/version", "/version/",
+                    "/api",
+                    "/api/*",
+                    "/apis",
+                    "/apis/*",
+                    "/healthz",
+                    "/livez",
+                    "/openapi",
+                    "/openapi/*",
+                    "/readyz",
+                    "/version",
+                    "/version/",
                 ],
             )],
         ),
@@ -148,11 +157,7 @@ fn aggregate_to_admin() -> Vec<PolicyRule> {
 
 fn aggregate_to_edit() -> Vec<PolicyRule> {
     vec![
-        rule(
-            READ,
-            &[""],
-            &["pods/attach", "pods/exec", "pods/portforward", "pods/proxy", "secrets", "services/proxy"],
-        ),
+        rule(READ, &[""], &["pods/attach", "pods/exec", "pods/portforward", "pods/proxy", "secrets", "services/proxy"]),
         rule(&["impersonate"], &[""], &["serviceaccounts"]),
         rule(WRITE, &[""], &["pods", "pods/attach", "pods/exec", "pods/portforward", "pods/proxy"]),
         rule(&["create"], &[""], &["pods/eviction"]),
@@ -465,10 +470,7 @@ fn controller_roles() -> Vec<ClusterRole> {
                 events(),
             ],
         ),
-        controller(
-            "service-account-controller",
-            vec![rule(&["create"], &[""], &["serviceaccounts"]), events()],
-        ),
+        controller("service-account-controller", vec![rule(&["create"], &[""], &["serviceaccounts"]), events()]),
         controller("taint-eviction-controller", pod_deletion()),
     ]
 }

@@ -108,8 +108,22 @@ impl Store {
 /// The verb as the authorizer's attributes carry it (`&'static str`), if the lab knows it.
 fn known_verb(verb: &str) -> Option<&'static str> {
     const VERBS: &[&str] = &[
-        "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "use", "bind", "escalate",
-        "impersonate", "approve", "sign", "attest", "proxy",
+        "get",
+        "list",
+        "watch",
+        "create",
+        "update",
+        "patch",
+        "delete",
+        "deletecollection",
+        "use",
+        "bind",
+        "escalate",
+        "impersonate",
+        "approve",
+        "sign",
+        "attest",
+        "proxy",
     ];
     VERBS.iter().find(|v| **v == verb).copied()
 }

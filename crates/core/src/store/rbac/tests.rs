@@ -173,10 +173,8 @@ roleRef:
 fn docs_cluster() -> Store {
     let mut store = Store::new(1);
     store.act_as(UserInfo::admin());
-    for namespace in ["development"] {
-        let ns = crate::api::Namespace { metadata: crate::api::ObjectMeta::named("", namespace), ..Default::default() };
-        store.create(ns).unwrap();
-    }
+    let development = crate::api::ObjectMeta::named("", "development");
+    store.create(crate::api::Namespace { metadata: development, ..Default::default() }).unwrap();
     for value in parse_documents(DOCS_EXAMPLES).unwrap() {
         let object = crate::api::codec::decode(value).unwrap();
         store.create_object(object).unwrap();
