@@ -26,14 +26,19 @@ pub enum ControllerName {
     HorizontalPodAutoscaler,
     PodGroup,
     ClusterRoleAggregation,
+    ServiceAccount,
 }
 
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 18] = [
+    pub const PASS: [ControllerName; 19] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
+        // Before the workload controllers: a new namespace's `default` account exists by the
+        // time its first pods are admitted, as upstream's controller (and the admission
+        // plugin's live lookup) make it.
+        ControllerName::ServiceAccount,
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
         ControllerName::ResourceClaim,
@@ -73,6 +78,7 @@ impl ControllerName {
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
             ControllerName::PodGroup => "podgroup-controller",
             ControllerName::ClusterRoleAggregation => "clusterrole-aggregation-controller",
+            ControllerName::ServiceAccount => "serviceaccount-controller",
         }
     }
 
@@ -94,6 +100,7 @@ impl ControllerName {
             // scheduler-plugins' controller manager, installed with the coscheduling add-on.
             ControllerName::PodGroup => "scheduler-plugins-controller",
             ControllerName::ClusterRoleAggregation => crate::store::rbac::aggregation::SERVICE_ACCOUNT,
+            ControllerName::ServiceAccount => super::service_account::SERVICE_ACCOUNT,
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
             // Reads Services and EndpointSlices, writes nothing.

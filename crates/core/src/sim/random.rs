@@ -31,9 +31,11 @@ pub enum Purpose {
     PolicyUid,
     /// Service account tokens (`kubectl create token`).
     Token,
+    /// Uids of the `default` service accounts the ServiceAccount controller creates.
+    ServiceAccountUid,
 }
 
-const PURPOSES: usize = 12;
+const PURPOSES: usize = 13;
 
 impl Purpose {
     const ALL: [Purpose; PURPOSES] = [
@@ -49,6 +51,7 @@ impl Purpose {
         Purpose::ProxyDelay,
         Purpose::PolicyUid,
         Purpose::Token,
+        Purpose::ServiceAccountUid,
     ];
 
     /// A fixed tag per purpose, so a purpose added later gets a stream of its own without
@@ -67,6 +70,7 @@ impl Purpose {
             Purpose::ProxyDelay => 10,
             Purpose::PolicyUid => 2401,
             Purpose::Token => 2402,
+            Purpose::ServiceAccountUid => 2403,
         }
     }
 }

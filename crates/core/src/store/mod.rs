@@ -165,6 +165,7 @@ impl Store {
             store.create(class).expect("the system priority classes are valid");
         }
         rbac::bootstrap(&mut store);
+        crate::controllers::service_account::ensure_defaults(&mut store);
         store
     }
 
