@@ -117,6 +117,8 @@ pub struct Store {
     rbac: Arc<rbac::RbacIndex>,
     /// Bumped whenever an RBAC object changes (what the aggregation controller watches).
     rbac_generation: u64,
+    /// While set, RBAC writes leave the index as it is (the bootstrap policy builds it once).
+    rbac_index_deferred: bool,
     /// The stream the uids of the objects now being created come from, when not the usual
     /// one (the bootstrap policy's, so the learner's uids stay as they were without it).
     uid_purpose: Option<Purpose>,
@@ -153,6 +155,7 @@ impl Store {
             authorizer: None,
             rbac: Arc::default(),
             rbac_generation: 0,
+            rbac_index_deferred: false,
             uid_purpose: None,
             authorized_update: false,
             warnings: Vec::new(),
@@ -198,6 +201,14 @@ impl Store {
     /// Replaces the cluster's authorizers (a test's).
     pub fn set_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
         self.authorizer = Some(authorizer);
+    }
+
+    /// Holds the RBAC index while many RBAC objects are written at once; rebuilds it when let go.
+    pub(crate) fn defer_rbac_index(&mut self, deferred: bool) {
+        self.rbac_index_deferred = deferred;
+        if !deferred {
+            self.rbac = Arc::new(rbac::RbacIndex::build(self));
+        }
     }
 
     /// How many RBAC writes there have been.
@@ -698,8 +709,10 @@ impl Store {
     /// Rebuilds the RBAC index after a write that changes what it allows.
     fn rbac_changed(&mut self, kind: Kind) {
         if rbac::is_rbac_kind(kind) {
-            self.rbac = Arc::new(rbac::RbacIndex::build(self));
             self.rbac_generation += 1;
+            if !self.rbac_index_deferred {
+                self.rbac = Arc::new(rbac::RbacIndex::build(self));
+            }
         }
     }
 

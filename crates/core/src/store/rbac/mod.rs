@@ -31,25 +31,21 @@ pub const VIEWERS_BINDING: &str = "kubelab:viewers";
 /// and lets the aggregation controller fill the aggregated roles, as happens moments after a
 /// real cluster starts.
 pub fn bootstrap(store: &mut Store) {
+    // The index is built once for the whole policy rather than after each of its objects.
+    store.defer_rbac_index(true);
     for role in bootstrap_policy::cluster_roles() {
         store.create_from_stream(Purpose::PolicyUid, role).expect("the bootstrap ClusterRoles are valid");
     }
     for binding in bootstrap_policy::cluster_role_bindings() {
         store.create_from_stream(Purpose::PolicyUid, binding).expect("the bootstrap ClusterRoleBindings are valid");
     }
+    store.defer_rbac_index(false);
     aggregation::sync(store);
 }
 
 /// Whether writes of this kind change what RBAC allows.
 pub fn is_rbac_kind(kind: Kind) -> bool {
     matches!(kind, Kind::Role | Kind::ClusterRole | Kind::RoleBinding | Kind::ClusterRoleBinding)
-}
-
-/// Who a binding names, as a request's user matches it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum SubjectKey {
-    User(String),
-    Group(String),
 }
 
 /// What one binding gives: its role's rules, or the error of a role that does not exist
@@ -60,7 +56,13 @@ enum Grant {
     Missing(String),
 }
 
-type Grants = BTreeMap<SubjectKey, Vec<Grant>>;
+/// Grants by the user name, and by the group, they were bound to (looked up by `&str`, so a
+/// request allocates nothing).
+#[derive(Clone, Debug, Default)]
+struct Grants {
+    users: BTreeMap<String, Vec<Grant>>,
+    groups: BTreeMap<String, Vec<Grant>>,
+}
 
 /// Every binding resolved to its role's rules, by subject.
 #[derive(Clone, Debug, Default)]
@@ -146,14 +148,11 @@ impl RbacIndex {
 
     /// The grants of the user's name and groups: cluster-wide first, then the namespace's.
     fn grants<'a>(&'a self, user: &'a UserInfo, namespace: &'a str) -> impl Iterator<Item = &'a Grant> + 'a {
-        let keys: Vec<SubjectKey> = std::iter::once(SubjectKey::User(user.name.clone()))
-            .chain(user.groups.iter().map(|g| SubjectKey::Group(g.clone())))
-            .collect();
         let local = if namespace.is_empty() { None } else { self.namespaced.get(namespace) };
-        let tables = std::iter::once(&self.cluster).chain(local);
-        tables.flat_map(move |grants| {
-            let found: Vec<&'a Grant> = keys.iter().filter_map(|k| grants.get(k)).flatten().collect();
-            found
+        std::iter::once(&self.cluster).chain(local).flat_map(move |grants| {
+            let by_user = grants.users.get(user.name.as_str()).into_iter().flatten();
+            let by_group = user.groups.iter().filter_map(|g| grants.groups.get(g.as_str())).flatten();
+            by_user.chain(by_group)
         })
     }
 }
@@ -162,18 +161,18 @@ impl RbacIndex {
 /// name; in a RoleBinding an omitted namespace is the binding's (upstream `appliesToUser`).
 fn add(grants: &mut Grants, subjects: &[Subject], namespace: &str, grant: Grant) {
     for subject in subjects {
-        let key = match subject.kind.as_str() {
-            "User" => SubjectKey::User(subject.name.clone()),
-            "Group" => SubjectKey::Group(subject.name.clone()),
+        let (table, key) = match subject.kind.as_str() {
+            "User" => (&mut grants.users, subject.name.clone()),
+            "Group" => (&mut grants.groups, subject.name.clone()),
             "ServiceAccount" => {
                 let sa_namespace = subject.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(namespace);
                 if sa_namespace.is_empty() {
                     continue;
                 }
-                SubjectKey::User(format!("system:serviceaccount:{sa_namespace}:{}", subject.name))
+                (&mut grants.users, format!("system:serviceaccount:{sa_namespace}:{}", subject.name))
             }
             _ => continue,
         };
-        grants.entry(key).or_default().push(grant.clone());
+        table.entry(key).or_default().push(grant.clone());
     }
 }
