@@ -19,7 +19,34 @@ pub const ADDON: Addon = Addon {
 };
 
 fn objects() -> Vec<Object> {
-    vec![Object::CustomResourceDefinition(pod_group_crd())]
+    let mut objects = vec![Object::CustomResourceDefinition(pod_group_crd())];
+    objects.extend(controller_rbac());
+    objects
+}
+
+/// The controller's ClusterRole and its binding (manifests/coscheduling/cluster-role.yaml and
+/// rbac.yaml, cut to the PodGroup status it writes and the pods it reads), for the service
+/// account the lab runs it as (`controllers/registry.rs`).
+fn controller_rbac() -> Vec<Object> {
+    let role = json!({
+        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": "scheduler-plugins-controller"},
+        "rules": [
+            {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]},
+            {"apiGroups": [""], "resources": ["events"], "verbs": ["create", "patch", "update"]},
+            {"apiGroups": ["scheduling.x-k8s.io"], "resources": ["podgroups", "elasticquotas"],
+             "verbs": ["get", "list", "watch", "create", "delete", "update", "patch"]},
+            {"apiGroups": ["scheduling.x-k8s.io"], "resources": ["podgroups/status", "elasticquotas/status"],
+             "verbs": ["get", "update", "patch"]},
+        ],
+    });
+    let binding = json!({
+        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+        "metadata": {"name": "scheduler-plugins-controller"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "scheduler-plugins-controller"},
+        "subjects": [{"kind": "ServiceAccount", "name": "scheduler-plugins-controller", "namespace": "kube-system"}],
+    });
+    [role, binding].into_iter().filter_map(|value| crate::api::codec::decode(value).ok()).collect()
 }
 
 /// The CRD as scheduler-plugins ships it: names, scope, one served version with its schema,

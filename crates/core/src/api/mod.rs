@@ -33,6 +33,7 @@ pub mod pod_group;
 pub mod priority_class;
 pub mod protobuf;
 pub mod quantity;
+pub mod rbac;
 pub mod replica_set;
 pub mod resource_claim;
 pub mod resource_claim_template;
@@ -40,6 +41,7 @@ pub mod resource_quota;
 pub mod resource_slice;
 pub mod secret;
 pub mod service;
+pub mod service_account;
 pub mod shared;
 pub mod strict_decoder;
 pub mod string_map;
@@ -65,6 +67,7 @@ pub use node::Node;
 pub use pod::Pod;
 pub use pod_group::PodGroup;
 pub use priority_class::PriorityClass;
+pub use rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 pub use replica_set::ReplicaSet;
 pub use resource_claim::ResourceClaim;
 pub use resource_claim_template::ResourceClaimTemplate;
@@ -72,6 +75,7 @@ pub use resource_quota::ResourceQuota;
 pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
 pub use service::Service;
+pub use service_account::ServiceAccount;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -115,6 +119,12 @@ macro_rules! for_each_kind {
             ResourceSlice => resource_slices ("resource.k8s.io", "v1", "resourceslices", "resourceslice", [], cluster),
             Ingress => ingresses ("networking.k8s.io", "v1", "ingresses", "ingress", ["ing"], namespaced),
             IngressClass => ingress_classes ("networking.k8s.io", "v1", "ingressclasses", "ingressclass", [], cluster),
+            ServiceAccount => service_accounts ("", "v1", "serviceaccounts", "serviceaccount", ["sa"], namespaced),
+            Role => roles ("rbac.authorization.k8s.io", "v1", "roles", "role", [], namespaced),
+            ClusterRole => cluster_roles ("rbac.authorization.k8s.io", "v1", "clusterroles", "clusterrole", [], cluster),
+            RoleBinding => role_bindings ("rbac.authorization.k8s.io", "v1", "rolebindings", "rolebinding", [], namespaced),
+            ClusterRoleBinding => cluster_role_bindings ("rbac.authorization.k8s.io", "v1",
+                "clusterrolebindings", "clusterrolebinding", [], cluster),
             // Custom resources: served once an add-on installs their CRD.
             PodGroup => pod_groups ("scheduling.x-k8s.io", "v1alpha1", "podgroups", "podgroup", ["pg", "pgs"], namespaced, crd),
             // The Gateway API's standard channel, served once the gateway-api add-on installs it.

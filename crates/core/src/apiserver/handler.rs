@@ -53,20 +53,21 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
         }
         Verb::Patch => {
             let patch = request.options.patch.take().ok_or_else(|| bad_request("a patch needs a body"))?;
-            store.authorize("patch", kind, namespace, name, &request.subresource)?;
             let status = request.subresource == "status";
             // A merge patch that may drop unknown fields is decoded as the other patches are.
             let strict = request.options.field_validation == field_validation::FieldValidation::Strict;
-            match request.options.patch_type {
-                PatchType::Merge if strict => {
-                    let patch = field_manager::merge_patch_with_managed_fields(store, &request, kind, patch);
-                    let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
-                    kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status)
-                }
-                PatchType::Apply if !status => apply(store, &request, kind, &patch),
-                _ => patch_live(store, &request, kind, &patch),
-            }
-            .map(Response::Object)
+            let asked = ("patch", kind, namespace, name, request.subresource.as_str());
+            store
+                .authorized_write(asked, |store| match request.options.patch_type {
+                    PatchType::Merge if strict => {
+                        let patch = field_manager::merge_patch_with_managed_fields(store, &request, kind, patch);
+                        let (namespace, name) = (request.namespace.as_str(), request.name.as_str());
+                        kinds::dispatch_merge_patch(store, (kind, namespace, name), &patch, status)
+                    }
+                    PatchType::Apply if !status => apply(store, &request, kind, &patch),
+                    _ => patch_live(store, &request, kind, &patch),
+                })
+                .map(Response::Object)
         }
         Verb::Delete => store.delete_object(kind, namespace, name, &request.options.delete).map(Response::Deleted),
     }

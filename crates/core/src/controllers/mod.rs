@@ -20,6 +20,7 @@ pub mod registry;
 pub mod replica_set;
 pub mod resource_claim;
 pub mod resource_quota;
+pub mod service_account;
 pub mod taint_eviction;
 
 use crate::metrics::load::LoadTable;
@@ -59,6 +60,10 @@ pub struct Controllers {
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
     /// scheduler-plugins' PodGroup status (with the coscheduling add-on).
     pub pod_group: pod_group::PodGroupController,
+    /// Every active namespace's `default` ServiceAccount.
+    pub service_account: service_account::ServiceAccountController,
+    /// The RBAC generation the ClusterRole aggregation controller last synced at.
+    pub cluster_role_aggregation: u64,
     /// Where a pass cut short by its budget stopped (`run_some`).
     stopped: Option<StoppedPass>,
     /// Each controller's share of a pass (`turn_share`); tests shrink them.
@@ -213,6 +218,10 @@ impl Controllers {
             ControllerName::NginxGateway => self.nginx_gateway.sync(store),
             ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
             ControllerName::PodGroup => self.pod_group.sync(store),
+            ControllerName::ServiceAccount => self.service_account.sync(store),
+            ControllerName::ClusterRoleAggregation => {
+                crate::store::rbac::aggregation::sync_if_changed(store, &mut self.cluster_role_aggregation)
+            }
             // Sliced: `take_turn` runs them a share at a time.
             ControllerName::Deployment
             | ControllerName::ReplicaSet

@@ -26,14 +26,20 @@ pub enum ControllerName {
     NginxGateway,
     HorizontalPodAutoscaler,
     PodGroup,
+    ClusterRoleAggregation,
+    ServiceAccount,
 }
 
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 18] = [
+    pub const PASS: [ControllerName; 20] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
+        // Before the workload controllers: a new namespace's `default` account exists by the
+        // time its first pods are admitted, as upstream's controller (and the admission
+        // plugin's live lookup) make it.
+        ControllerName::ServiceAccount,
         // Before the workload controllers, so a pod deleted in this instant frees its quota
         // before its ReplicaSet tries to replace it.
         ControllerName::ResourceQuota,
@@ -52,6 +58,7 @@ impl ControllerName {
         ControllerName::NginxGateway,
         ControllerName::HorizontalPodAutoscaler,
         ControllerName::PodGroup,
+        ControllerName::ClusterRoleAggregation,
     ];
 
     /// Upstream's name for it (`--controllers` names; the scheduler's and kubelet's components).
@@ -75,6 +82,8 @@ impl ControllerName {
             ControllerName::NginxGateway => "nginx-gateway-fabric",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler-controller",
             ControllerName::PodGroup => "podgroup-controller",
+            ControllerName::ClusterRoleAggregation => "clusterrole-aggregation-controller",
+            ControllerName::ServiceAccount => "serviceaccount-controller",
         }
     }
 
@@ -96,6 +105,8 @@ impl ControllerName {
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler",
             // scheduler-plugins' controller manager, installed with the coscheduling add-on.
             ControllerName::PodGroup => "scheduler-plugins-controller",
+            ControllerName::ClusterRoleAggregation => crate::store::rbac::aggregation::SERVICE_ACCOUNT,
+            ControllerName::ServiceAccount => super::service_account::SERVICE_ACCOUNT,
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
             // Reads Services and EndpointSlices, writes nothing.

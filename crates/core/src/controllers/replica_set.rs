@@ -5,6 +5,7 @@
 use super::active_pods::{self, RankedPod};
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::{Kind, ObjectMeta, Pod, ReplicaSet};
+use crate::error::ApiError;
 use crate::runtime::informer::{Changes, Informer};
 use crate::runtime::wakeups::Wakeups;
 use crate::runtime::work_queue::{QueueWorker, WorkQueue};
@@ -173,7 +174,7 @@ impl ReplicaSetController {
             if selector.matches(&pod.metadata.labels) {
                 let mut pod = pod.clone();
                 pod.metadata.owner_references.push(controller_ref(rs));
-                let _ = store.update(pod);
+                let _ = patch_pod(store, pod);
                 self.orphans.remove(&key);
             }
         }
@@ -192,8 +193,15 @@ fn release_strays(store: &mut Store, rs: &ReplicaSet) {
         .collect();
     for mut pod in strays {
         pod.metadata.owner_references.retain(|r| r.uid != rs.metadata.uid);
-        let _ = store.update(pod);
+        let _ = patch_pod(store, pod);
     }
+}
+
+/// Adoption and release are PATCHes of the pod's ownerReferences upstream (`PatchPod` in
+/// controller_ref_manager.go), which the controller's role allows where an update is not.
+fn patch_pod(store: &mut Store, pod: Pod) -> Result<Pod, ApiError> {
+    let (namespace, name) = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+    store.authorized_write(("patch", Kind::Pod, &namespace, &name, ""), |store| store.update(pod))
 }
 
 /// The ownerReference a ReplicaSet puts on its pods (`metav1.NewControllerRef`).

@@ -33,6 +33,16 @@ impl Flag {
 pub const GLOBAL_FLAGS: &[Flag] = &[
     Flag::value("namespace", Some('n'), "If present, the namespace scope for this CLI request"),
     Flag::switch("help", Some('h'), "help for this command"),
+    Flag::value(
+        "as",
+        None,
+        "Username to impersonate for the operation. User could be a regular user or a service account in a namespace.",
+    ),
+    Flag::repeated(
+        "as-group",
+        None,
+        "Group to impersonate for the operation, this flag can be repeated to specify multiple groups.",
+    ),
 ];
 
 /// Parsed arguments: positionals in order, flags by long name (last value wins unless repeatable).

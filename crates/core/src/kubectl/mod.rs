@@ -7,6 +7,7 @@ pub mod annotate;
 pub mod api_resources;
 pub mod apply;
 pub mod args;
+pub mod auth;
 pub mod autoscale;
 pub mod complete;
 pub mod config;
@@ -74,12 +75,13 @@ impl Context<'_> {
     /// The API server, as the learner's kubeconfig user (kubeadm's `kubernetes-admin`): every
     /// write a verb makes is a request through the door.
     pub fn api(&mut self) -> crate::apiserver::Client<'_> {
-        crate::apiserver::Client::new(self.sim.store_mut(), crate::store::UserInfo::admin())
+        let user = self.sim.kubectl_user();
+        crate::apiserver::Client::new(self.sim.store_mut(), user)
     }
 
     /// The API for reading, as the same user.
     pub fn reader(&self) -> crate::apiserver::Reader<'_> {
-        crate::apiserver::Reader::new(self.sim.store(), crate::store::UserInfo::admin())
+        crate::apiserver::Reader::new(self.sim.store(), self.sim.kubectl_user())
     }
 }
 
@@ -122,6 +124,7 @@ pub const VERBS: &[Verb] = &[
     top::VERB,
     api_resources::VERB,
     config::VERB,
+    auth::VERB,
     version::VERB,
     explain::VERB,
 ];
@@ -136,6 +139,7 @@ pub fn subcommands_of(verb: &str) -> &'static [Verb] {
         "create secret" => create::secret::SUBCOMMANDS,
         "create service" => create::service::SUBCOMMANDS,
         "config" => config::SUBCOMMANDS,
+        "auth" => auth::SUBCOMMANDS,
         _ => &[],
     }
 }
@@ -148,6 +152,7 @@ fn subcommand_alias(word: &str) -> &str {
         "deploy" => "deployment",
         "svc" => "service",
         "resourcequota" => "quota",
+        "sa" => "serviceaccount",
         other => other,
     }
 }
@@ -171,8 +176,9 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
     let mut leading = Vec::new();
     let mut i = 0;
     while let Some(word) = argv.get(i) {
-        let takes_value = matches!(word.as_str(), "-n" | "--namespace");
-        let inline = word.starts_with("--namespace=") || (word.starts_with("-n") && word.len() > 2);
+        let takes_value = matches!(word.as_str(), "-n" | "--namespace" | "--as" | "--as-group");
+        let inline = ["--namespace=", "--as=", "--as-group="].iter().any(|p| word.starts_with(p))
+            || (word.starts_with("-n") && word.len() > 2);
         if !takes_value && !inline {
             break;
         }
@@ -192,7 +198,7 @@ pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
     match resolve(argv) {
         Ok((verb, parsed)) => {
             let parsed = with_context_namespace(ctx, verb, parsed);
-            run_verb(ctx, verb, parsed)
+            run_as(ctx, verb, parsed)
         }
         Err(out) => out,
     }
@@ -220,6 +226,18 @@ fn with_context_namespace(ctx: &Context<'_>, verb: &Verb, mut args: args::Args) 
     args
 }
 
+/// Runs a verb as the user `--as`/`--as-group` name (impersonation), or as the kubeconfig's.
+fn run_as(ctx: &mut Context<'_>, verb: &Verb, parsed: args::Args) -> Output {
+    let user = match auth::impersonation::user(ctx.sim, &parsed) {
+        Ok(user) => user,
+        Err(out) => return out,
+    };
+    ctx.sim.set_kubectl_user(user);
+    let out = run_verb(ctx, verb, parsed);
+    ctx.sim.set_kubectl_user(None);
+    out
+}
+
 /// Runs one command line and, for `get --watch`, opens the stream that follows the listing:
 /// poll it for the rows of later changes, close it when the user stops watching.
 pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<Watch>) {
@@ -229,7 +247,7 @@ pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<W
     };
     let parsed = with_context_namespace(ctx, verb, parsed);
     let watch = if verb.name == "get" { get::watch_of(ctx.sim.store(), &parsed).ok().flatten() } else { None };
-    let out = run_verb(ctx, verb, parsed);
+    let out = run_as(ctx, verb, parsed);
     let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
     (out, watch)
 }

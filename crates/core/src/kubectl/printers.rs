@@ -39,6 +39,9 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         ResourceSlice => (&["NAME", "NODE", "DRIVER", "POOL", "AGE"], &[]),
         Ingress => (&["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"], &[]),
         IngressClass => (&["NAME", "CONTROLLER", "PARAMETERS", "AGE"], &[]),
+        ServiceAccount => (&["NAME", "SECRETS", "AGE"], &[]),
+        Role | ClusterRole => (&["NAME", "CREATED AT"], &[]),
+        RoleBinding | ClusterRoleBinding => (&["NAME", "ROLE", "AGE"], &["USERS", "GROUPS", "SERVICEACCOUNTS"]),
         // The Gateway API CRDs' additionalPrinterColumns.
         GatewayClass => (&["NAME", "CONTROLLER", "ACCEPTED", "AGE"], &[]),
         Gateway => (&["NAME", "CLASS", "ADDRESS", "PROGRAMMED", "AGE"], &[]),
@@ -109,6 +112,10 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             });
             (vec![class.spec.controller.clone().unwrap_or_default(), parameters, age], vec![])
         }
+        Object::ServiceAccount(account) => (vec![account.secrets.len().to_string(), age], vec![]),
+        Object::Role(_) | Object::ClusterRole(_) => (vec![created_at(object)], vec![]),
+        Object::RoleBinding(b) => (vec![role_ref(&b.role_ref), age], subjects(&b.subjects)),
+        Object::ClusterRoleBinding(b) => (vec![role_ref(&b.role_ref), age], subjects(&b.subjects)),
         Object::GatewayClass(class) => {
             let accepted = condition_status(&class.status.conditions, "Accepted");
             (vec![class.spec.controller_name.clone(), accepted, age], vec![])
@@ -146,6 +153,32 @@ fn resource_quota_row(quota: &crate::api::ResourceQuota, age: String) -> Vec<Str
         if is_limit { limit.push(cell) } else { request.push(cell) }
     }
     vec![age, request.join(", "), limit.join(", ")]
+}
+
+/// printRole's CREATED AT: the creation time in RFC 3339, UTC.
+fn created_at(object: &Object) -> String {
+    object.metadata().creation_timestamp.map(|t| t.0.to_rfc3339()).unwrap_or_default()
+}
+
+/// printRoleBinding's ROLE: `Role/name` or `ClusterRole/name`.
+fn role_ref(role_ref: &crate::api::rbac::RoleRef) -> String {
+    format!("{}/{}", role_ref.kind, role_ref.name)
+}
+
+/// rbac.SubjectsStrings: the users, the groups and the `namespace/name` service accounts, each
+/// list joined by `, ` (the `-o wide` columns).
+fn subjects(subjects: &[crate::api::rbac::Subject]) -> Vec<String> {
+    let names = |kind: &str| -> String {
+        let picked = subjects.iter().filter(|s| s.kind == kind);
+        let names: Vec<String> = match kind {
+            "ServiceAccount" => {
+                picked.map(|s| format!("{}/{}", s.namespace.as_deref().unwrap_or(""), s.name)).collect()
+            }
+            _ => picked.map(|s| s.name.clone()).collect(),
+        };
+        names.join(", ")
+    };
+    vec![names("User"), names("Group"), names("ServiceAccount")]
 }
 
 /// printIngress: the class (`<none>`), the hosts (`*` for a rule without one; past three,

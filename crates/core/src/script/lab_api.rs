@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn a_request_written_down_is_made_again_by_its_line() {
-        let alice = UserInfo::new("alice", &["system:authenticated"]);
+        let alice = UserInfo::new("alice", &["kubeadm:cluster-admins"]);
         let request = HttpRequest {
             method: "POST",
             path: "/apis/apps/v1/namespaces/default/deployments",
@@ -164,7 +164,7 @@ mod tests {
         };
         let written = line(&alice, &request);
         assert!(written.starts_with(
-            "lab api --user 'alice' --group 'system:authenticated' --accept 'application/json' 'POST' '/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict' 'application/json' eyJ"
+            "lab api --user 'alice' --group 'kubeadm:cluster-admins' --accept 'application/json' 'POST' '/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict' 'application/json' eyJ"
         ), "{written}");
 
         let mut made = Sim::new(1, &ClusterSpec::default());

@@ -91,6 +91,9 @@ pub struct Sim {
     /// kube-proxy's and kindnet's DaemonSets, when the lab has a control plane: every node
     /// that joins gets their pods (`kubeadm/`).
     system_daemons: Option<crate::kubeadm::SystemDaemons>,
+    /// Who kubectl's requests are made as while a command with `--as` runs (`None`: the
+    /// kubeconfig's user, kubeadm's admin).
+    kubectl_user: Option<std::sync::Arc<crate::store::UserInfo>>,
 }
 
 impl Sim {
@@ -125,6 +128,7 @@ impl Sim {
             traffic: None,
             last_traffic: None,
             system_daemons: None,
+            kubectl_user: None,
         };
         sim.store.set_now(start);
         if cluster.control_plane {
@@ -162,6 +166,16 @@ impl Sim {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The user kubectl's requests are made as: the kubeconfig's, or the one `--as` names.
+    pub fn kubectl_user(&self) -> std::sync::Arc<crate::store::UserInfo> {
+        self.kubectl_user.clone().unwrap_or_else(crate::store::UserInfo::admin)
+    }
+
+    /// Makes kubectl's requests as `user` (impersonation) until set back to `None`.
+    pub fn set_kubectl_user(&mut self, user: Option<std::sync::Arc<crate::store::UserInfo>>) {
+        self.kubectl_user = user;
     }
 
     /// Write access for the command layer (kubectl, lab verbs). Call `settle` afterwards.

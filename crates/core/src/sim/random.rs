@@ -27,9 +27,15 @@ pub enum Purpose {
     NodePort,
     /// Each node's kube-proxy propagation delay.
     ProxyDelay,
+    /// Uids of the RBAC bootstrap policy the API server creates at start.
+    PolicyUid,
+    /// Service account tokens (`kubectl create token`).
+    Token,
+    /// Uids of the `default` service accounts the ServiceAccount controller creates.
+    ServiceAccountUid,
 }
 
-const PURPOSES: usize = 10;
+const PURPOSES: usize = 13;
 
 impl Purpose {
     const ALL: [Purpose; PURPOSES] = [
@@ -43,6 +49,9 @@ impl Purpose {
         Purpose::ClusterIp,
         Purpose::NodePort,
         Purpose::ProxyDelay,
+        Purpose::PolicyUid,
+        Purpose::Token,
+        Purpose::ServiceAccountUid,
     ];
 
     /// A fixed tag per purpose, so a purpose added later gets a stream of its own without
@@ -59,6 +68,9 @@ impl Purpose {
             Purpose::ClusterIp => 8,
             Purpose::NodePort => 9,
             Purpose::ProxyDelay => 10,
+            Purpose::PolicyUid => 2401,
+            Purpose::Token => 2402,
+            Purpose::ServiceAccountUid => 2403,
         }
     }
 }

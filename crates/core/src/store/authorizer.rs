@@ -1,6 +1,6 @@
 //! The authorization hook every request passes, typed writes included: who wants to do what to
-//! which object (upstream `authorizer.Attributes`) and the decision. The store asks the lab's
-//! roles (`lab_roles.rs`) until RBAC is an authorizer here.
+//! which object (upstream `authorizer.Attributes`) and the decision. The store's chain is the
+//! privileged group, the Node authorizer (`node_authorizer.rs`) and RBAC (`rbac/`).
 
 use super::user::UserInfo;
 use crate::api::Kind;

@@ -265,7 +265,7 @@ mod tests {
     fn a_repeat_after_ten_minutes_is_a_new_event() {
         let mut store = Store::new(1);
         let cm = subject(&mut store);
-        store.act_as(UserInfo::controller("test"));
+        store.act_as(UserInfo::controller("replicaset-controller"));
         store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into());
         store.set_now(store.now().plus(Duration::from_secs(601)));
         store.record_event(object_reference(&cm), EventType::Normal, "Synced", "ok".into());
@@ -276,7 +276,7 @@ mod tests {
     fn names_are_object_dot_hex_nanoseconds() {
         let mut store = Store::new(1);
         let cm = subject(&mut store);
-        store.act_as(UserInfo::controller("test"));
+        store.act_as(UserInfo::controller("replicaset-controller"));
         store.record_event(object_reference(&cm), EventType::Normal, "A", "a".into());
         store.record_event(object_reference(&cm), EventType::Normal, "B", "b".into());
         let names: Vec<String> = store.list::<Event>(Some("default")).map(|e| e.metadata.name.clone()).collect();

@@ -4,15 +4,17 @@
 
 use super::{
     DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults,
-    gateway_api_defaults, networking_validation, priority_class, quota_validation, resource_validation, validation,
+    gateway_api_defaults, networking_validation, priority_class, quota_validation, rbac_validation,
+    resource_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
+use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
     ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
     HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, LimitRange, Namespace, Node, Object, Pod,
     PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice,
-    Secret, Service,
+    Secret, Service, ServiceAccount,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -284,6 +286,56 @@ impl Stored for IngressClass {
     table_fns!();
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         networking_validation::ingress_class(self, old)
+    }
+}
+
+impl Stored for ServiceAccount {
+    table_fns!();
+}
+
+impl Stored for Role {
+    table_fns!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        rbac_validation::role(self)
+    }
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::PathSegment
+    }
+}
+
+impl Stored for ClusterRole {
+    table_fns!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        rbac_validation::cluster_role(self)
+    }
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::PathSegment
+    }
+}
+
+impl Stored for RoleBinding {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        rbac_validation::default_binding(&mut self.role_ref, &mut self.subjects);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        rbac_validation::role_binding(self, old)
+    }
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::PathSegment
+    }
+}
+
+impl Stored for ClusterRoleBinding {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        rbac_validation::default_binding(&mut self.role_ref, &mut self.subjects);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        rbac_validation::cluster_role_binding(self, old)
+    }
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::PathSegment
     }
 }
 

@@ -26,7 +26,10 @@ pub mod owner_index;
 pub mod priority_class;
 pub mod quota;
 pub mod quota_validation;
+pub mod rbac;
+pub mod rbac_validation;
 pub mod resource_validation;
+pub mod service_account_token;
 pub mod table;
 pub mod trace;
 pub mod user;
@@ -112,8 +115,20 @@ pub struct Store {
     node_settings: node_settings::NodeSettings,
     /// Who the writes now being made are for: the request's user (`act_as`).
     user: Arc<UserInfo>,
-    /// Decides every request (`authorizer.rs`).
-    authorizer: Arc<dyn Authorizer>,
+    /// Replaces the cluster's authorizers (a test's); `None` asks the cluster's own chain.
+    authorizer: Option<Arc<dyn Authorizer>>,
+    /// The bindings resolved for the RBAC authorizer, rebuilt whenever an RBAC object changes.
+    rbac: Arc<rbac::RbacIndex>,
+    /// Bumped whenever an RBAC object changes (what the aggregation controller watches).
+    rbac_generation: u64,
+    /// While set, RBAC writes leave the index as it is (the bootstrap policy builds it once).
+    rbac_index_deferred: bool,
+    /// The stream the uids of the objects now being created come from, when not the usual
+    /// one (the bootstrap policy's, so the learner's uids stay as they were without it).
+    uid_purpose: Option<Purpose>,
+    /// Set while a request the door has already authorized writes (a PATCH's update, a scale
+    /// subresource's write to its object): its updates are not asked about again.
+    authorized_update: bool,
     /// `Warning`s for the request being served, until the HTTP layer or kubectl takes them.
     warnings: warnings::Warnings,
 }
@@ -140,7 +155,12 @@ impl Store {
             limits: lab_limits::LabLimits::default(),
             node_settings: node_settings::NodeSettings::default(),
             user: UserInfo::apiserver(),
-            authorizer: Arc::new(lab_roles::LabRoles),
+            authorizer: None,
+            rbac: Arc::default(),
+            rbac_generation: 0,
+            rbac_index_deferred: false,
+            uid_purpose: None,
+            authorized_update: false,
             warnings: warnings::Warnings::default(),
         };
         for name in INITIAL_NAMESPACES {
@@ -150,6 +170,8 @@ impl Store {
         for class in priority_class::system_priority_classes() {
             store.create(class).expect("the system priority classes are valid");
         }
+        rbac::bootstrap(&mut store);
+        crate::controllers::service_account::ensure_defaults(&mut store);
         store
     }
 
@@ -179,9 +201,42 @@ impl Store {
         self.warnings.take()
     }
 
-    /// Replaces the authorizer (RBAC, or a test's).
+    /// Replaces the cluster's authorizers (a test's).
     pub fn set_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
-        self.authorizer = authorizer;
+        self.authorizer = Some(authorizer);
+    }
+
+    /// Holds the RBAC index while many RBAC objects are written at once; rebuilds it when let go.
+    pub(crate) fn defer_rbac_index(&mut self, deferred: bool) {
+        self.rbac_index_deferred = deferred;
+        if !deferred {
+            self.rbac = Arc::new(rbac::RbacIndex::build(self));
+        }
+    }
+
+    /// How many RBAC writes there have been.
+    pub fn rbac_generation(&self) -> u64 {
+        self.rbac_generation
+    }
+
+    /// The RBAC authorizer's view of the bindings.
+    pub fn rbac(&self) -> &rbac::RbacIndex {
+        &self.rbac
+    }
+
+    /// The API server's authorizer chain (`--authorization-mode=Node,RBAC`, kubeadm's): the
+    /// privileged group first, then the Node authorizer, then RBAC.
+    fn decide(&self, attributes: &Attributes<'_>) -> Decision {
+        if let Some(custom) = &self.authorizer {
+            return custom.authorize(attributes);
+        }
+        if attributes.user.groups.iter().any(|g| g == rbac::SUPERUSER_GROUP) {
+            return Decision::Allow;
+        }
+        match node_authorizer::authorize(attributes) {
+            Decision::NoOpinion => self.rbac.authorize(attributes),
+            decided => decided,
+        }
     }
 
     /// Asks the authorizer whether the current user may `verb` this object.
@@ -193,7 +248,25 @@ impl Store {
         name: &str,
         subresource: &str,
     ) -> Result<(), ApiError> {
+        if self.authorized_update && verb == "update" {
+            return Ok(());
+        }
         self.authorize_as(&self.user, (verb, kind), namespace, name, subresource)
+    }
+
+    /// Authorizes one request as `verb` on `subresource` of the object, then runs the writes
+    /// that serve it: upstream authorizes a request once, as it was made (a PATCH, an update
+    /// of `deployments/scale`), not each write its handler makes.
+    pub fn authorized_write<R>(
+        &mut self,
+        (verb, kind, namespace, name, subresource): (&'static str, Kind, &str, &str, &str),
+        write: impl FnOnce(&mut Store) -> Result<R, ApiError>,
+    ) -> Result<R, ApiError> {
+        self.authorize(verb, kind, namespace, name, subresource)?;
+        let outer = std::mem::replace(&mut self.authorized_update, true);
+        let result = write(self);
+        self.authorized_update = outer;
+        result
     }
 
     /// Asks the authorizer whether `user` may `verb` this object (a read, which changes nothing).
@@ -206,7 +279,7 @@ impl Store {
         subresource: &str,
     ) -> Result<(), ApiError> {
         let attributes = Attributes { user, verb, kind, namespace, name, subresource };
-        match self.authorizer.authorize(&attributes) {
+        match self.decide(&attributes) {
             Decision::Allow => Ok(()),
             Decision::Deny(reason) => Err(authorizer::forbidden(&attributes, &reason)),
             Decision::NoOpinion => Err(authorizer::forbidden(&attributes, "")),
@@ -370,7 +443,8 @@ impl Store {
             return Err(ApiError::AlreadyExists { resource, name });
         }
         let meta = object.metadata_mut();
-        let rng = self.random.stream(if is_system(meta) { Purpose::SystemUid } else { Purpose::Uid });
+        let purpose = self.uid_purpose.unwrap_or(if is_system(meta) { Purpose::SystemUid } else { Purpose::Uid });
+        let rng = self.random.stream(purpose);
         meta.uid = Uid::from_random(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64()));
         meta.creation_timestamp = Some(Time(self.now));
         meta.deletion_timestamp = None;
@@ -589,6 +663,7 @@ impl Store {
         self.resource_version += 1;
         self.record(WatchEventType::Deleted, T::KIND, removed.metadata());
         removed.after_delete(self);
+        self.rbac_changed(T::KIND);
         if self.snapshots.wants(T::KIND) {
             self.snapshots.push(self.resource_version, removed.clone().into_object());
         }
@@ -660,7 +735,26 @@ impl Store {
         }
         let object = Arc::new(object);
         T::table_mut(&mut self.tables).insert_shared(object.clone());
+        self.rbac_changed(T::KIND);
         object
+    }
+
+    /// Creates objects with uids from `purpose`'s stream.
+    pub(crate) fn create_from_stream<T: Stored>(&mut self, purpose: Purpose, object: T) -> Result<T, ApiError> {
+        self.uid_purpose = Some(purpose);
+        let created = self.create(object);
+        self.uid_purpose = None;
+        created
+    }
+
+    /// Rebuilds the RBAC index after a write that changes what it allows.
+    fn rbac_changed(&mut self, kind: Kind) {
+        if rbac::is_rbac_kind(kind) {
+            self.rbac_generation += 1;
+            if !self.rbac_index_deferred {
+                self.rbac = Arc::new(rbac::RbacIndex::build(self));
+            }
+        }
     }
 
     fn record(&mut self, type_: WatchEventType, kind: Kind, meta: &ObjectMeta) {

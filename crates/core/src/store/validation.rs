@@ -18,6 +18,8 @@ pub enum NameRule {
     Subdomain,
     /// RFC 1123 label (Namespace, Service).
     Label,
+    /// A URL path segment (`path.ValidatePathSegmentName`): RBAC names such as `system:node`.
+    PathSegment,
 }
 
 const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -40,8 +42,23 @@ pub fn name_problems(name: &str, rule: NameRule) -> Vec<String> {
         NameRule::Label if !is_dns1123_label(name) => vec![DNS1123_LABEL_MSG.into()],
         NameRule::Subdomain if name.len() > 253 => vec!["must be no more than 253 characters".into()],
         NameRule::Subdomain if !is_dns1123_subdomain(name) => vec![DNS1123_SUBDOMAIN_MSG.into()],
+        NameRule::PathSegment => path_segment_problems(name),
         _ => Vec::new(),
     }
+}
+
+/// `path.IsValidPathSegmentName`'s messages.
+fn path_segment_problems(name: &str) -> Vec<String> {
+    if name == "." || name == ".." {
+        return vec![format!("may not be '{name}'")];
+    }
+    let mut problems = Vec::new();
+    for illegal in ["/", "%"] {
+        if name.contains(illegal) {
+            problems.push(format!("may not contain '{illegal}'"));
+        }
+    }
+    problems
 }
 
 /// Metadata plus the kind's own rules.

@@ -152,6 +152,7 @@ pub fn subresources(kind: Kind) -> Vec<Subresource> {
         ],
         Deployment | ReplicaSet => vec![("scale", Some("Scale"), &["get", "patch", "update"]), STATUS],
         Namespace => vec![("finalize", None, &["update"]), STATUS],
+        ServiceAccount => vec![("token", Some("TokenRequest"), &["create"])],
         Node
         | Service
         | HorizontalPodAutoscaler

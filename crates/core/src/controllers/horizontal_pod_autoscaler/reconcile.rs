@@ -13,6 +13,7 @@ use crate::api::labels::Selector;
 use crate::api::meta::Time;
 use crate::api::quantity::{Format, Quantity};
 use crate::api::{Deployment, HorizontalPodAutoscaler, Kind, Pod, ReplicaSet};
+use crate::error::ApiError;
 use crate::kubelet::Kubelet;
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, object_reference};
@@ -360,19 +361,21 @@ fn get_scale(store: &Store, hpa: &HorizontalPodAutoscaler) -> Result<Scale, Stri
 
 /// Updates the scale subresource: the target's `spec.replicas`.
 fn update_scale(store: &mut Store, kind: Kind, namespace: &str, name: &str, replicas: i32) -> Result<(), String> {
-    let written = match kind {
+    // An update of the `scale` subresource, as the controller's role allows (`*/scale`).
+    let asked = ("update", kind, namespace, name, "scale");
+    let written = store.authorized_write(asked, |store| match kind {
         Kind::Deployment => {
-            let mut d = store.get::<Deployment>(namespace, name).map_err(|e| e.message())?.clone();
+            let mut d = store.get::<Deployment>(namespace, name)?.clone();
             d.spec.replicas = Some(replicas);
             store.update(d).map(|_| ())
         }
         Kind::ReplicaSet => {
-            let mut rs = store.get::<ReplicaSet>(namespace, name).map_err(|e| e.message())?.clone();
+            let mut rs = store.get::<ReplicaSet>(namespace, name)?.clone();
             rs.spec.replicas = Some(replicas);
             store.update(rs).map(|_| ())
         }
-        _ => return Err("the server could not find the requested resource".into()),
-    };
+        _ => Err(ApiError::NotServed),
+    });
     written.map_err(|e| e.message())
 }
 

@@ -1,5 +1,6 @@
 //! `kubectl create -f FILE|-` (create only: an existing object is an AlreadyExists error) and the
-//! generators `create deployment|ingress|namespace|configmap|priorityclass|secret|service`. Mirrors
+//! generators `create clusterrole|clusterrolebinding|configmap|deployment|ingress|namespace|priorityclass|
+//! role|rolebinding|secret|service|serviceaccount|token`. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/create (create.go and one file per generator).
 
 pub mod configmap;
@@ -9,10 +10,14 @@ pub mod ingress;
 pub mod namespace;
 pub mod priorityclass;
 pub mod quota;
+pub mod role;
+pub mod rolebinding;
 pub mod secret;
 mod secret_docker_registry;
 mod secret_tls;
 pub mod service;
+pub mod serviceaccount;
+pub mod token;
 
 use super::apply::{api_error, decode_error, set_namespace, type_error};
 use super::args::{Args, Flag};
@@ -37,14 +42,20 @@ pub const VERB: Verb = Verb {
 };
 
 pub const SUBCOMMANDS: &[Verb] = &[
+    role::CLUSTER_ROLE,
+    rolebinding::CLUSTER_ROLE_BINDING,
     configmap::VERB,
     deployment::VERB,
     ingress::VERB,
     namespace::VERB,
     priorityclass::VERB,
     quota::VERB,
+    role::ROLE,
+    rolebinding::ROLE_BINDING,
     secret::VERB,
     service::VERB,
+    serviceaccount::VERB,
+    token::VERB,
 ];
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {

@@ -1,7 +1,7 @@
 //! PodSecurity admission: a pod in, the refusal or warnings out, word for word as upstream.
 
 use crate::api::meta::ObjectMeta;
-use crate::api::{Deployment, Namespace, Pod};
+use crate::api::{Deployment, Namespace, Pod, ServiceAccount};
 use crate::store::{Store, UserInfo};
 
 /// A store with namespace `ns` labelled `labels` (`enforce=restricted`, …), as the admin.
@@ -13,6 +13,8 @@ fn store_with(labels: &[(&str, &str)]) -> Store {
         ns.metadata.labels.insert(format!("pod-security.kubernetes.io/{key}"), value.to_string());
     }
     store.create(ns).unwrap();
+    // What the ServiceAccount controller would make before the first pod.
+    store.create(ServiceAccount { metadata: ObjectMeta::named("ns", "default"), ..Default::default() }).unwrap();
     store
 }
 
