@@ -152,6 +152,7 @@ async fn two_real_machines_run_a_deployment_lose_one_and_tell_the_same_story_as_
     real_run(&lab, &mut agents.0);
     let real = lab.json("get events");
     compare_with_simulation(&real);
+    configured_from_the_api(&lab);
     spend_the_cpu_quota(&lab, (&http, &lab_id, &instructor)).await;
     drop(server);
 }
@@ -220,6 +221,47 @@ fn oom_kill_one(lab: &Lab, pods: &[Value]) {
     // The killed instance's output, from the machine's kubelet port.
     let previous = lab.run(&format!("logs {name} --previous"), None);
     assert!(previous.contains("v1 listening on :8080"), "{previous}");
+}
+
+/// hello:v2 on real-b, greeting with `$GREETING` from a ConfigMap and a Secret's key in its env.
+const GREETER: &str = "apiVersion: v1
+kind: Pod
+metadata:
+  name: greeter
+spec:
+  nodeName: real-b
+  containers:
+  - name: hello
+    image: hello:v2
+    envFrom:
+    - configMapRef: {name: greeting}
+    env:
+    - name: DB_PASSWORD
+      valueFrom:
+        secretKeyRef: {name: db, key: password}
+";
+
+/// A real node's container starts with the env the simulation's would: it waits in
+/// CreateContainerConfigError while its ConfigMap is missing, starts once it exists, and
+/// greets with the ConfigMap's value.
+fn configured_from_the_api(lab: &Lab) {
+    lab.run("create secret generic db --from-literal=password=s3cret", None);
+    lab.run("apply -f -", Some(GREETER));
+    let waiting = eventually("CreateContainerConfigError", Duration::from_secs(30), || {
+        let pod = lab.json("get pod greeter");
+        let waiting = pod["status"]["containerStatuses"][0]["state"]["waiting"].clone();
+        (waiting["reason"] == "CreateContainerConfigError").then_some(waiting)
+    });
+    assert_eq!(waiting["message"], "configmap \"greeting\" not found", "{waiting}");
+    lab.run("create configmap greeting --from-literal=GREETING=hola", None);
+    let ip = eventually("the greeter runs", Duration::from_secs(30), || {
+        let pod = lab.json("get pod greeter");
+        let ip = pod["status"]["podIP"].as_str().map(str::to_string);
+        (pod["status"]["phase"] == "Running").then_some(ip).flatten()
+    });
+    let (status, body) = eventually("the greeter answers", Duration::from_secs(10), || wget(&ip, "/"));
+    assert_eq!((status, body.as_str()), (200, "hola from greeter (v2)\n"));
+    lab.run("delete pod greeter --wait=false", None);
 }
 
 /// A pod that tolerates every taint, bound to real-b by name: only the agent can keep it off.

@@ -171,9 +171,12 @@ mod tests {
         causes.iter().map(|c| format!("{}: {}", c.field, c.body())).collect()
     }
 
+    /// A Secret's type, its data, and the causes upstream gives.
+    type Row<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [&'a str]);
+
     #[test]
     fn each_type_needs_its_keys_as_upstream_words_it() {
-        let rows: &[(&str, &[(&str, &str)], &[&str])] = &[
+        let rows: &[Row<'_>] = &[
             ("Opaque", &[("anything", "x")], &[]),
             ("kubernetes.io/tls", &[("tls.crt", "c")], &["data[tls.key]: Required value"]),
             ("kubernetes.io/tls", &[("tls.crt", "c"), ("tls.key", "k")], &[]),
