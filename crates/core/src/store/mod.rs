@@ -233,7 +233,7 @@ impl Store {
         if attributes.user.groups.iter().any(|g| g == rbac::SUPERUSER_GROUP) {
             return Decision::Allow;
         }
-        match node_authorizer::authorize(attributes) {
+        match node_authorizer::authorize(self, attributes) {
             Decision::NoOpinion => self.rbac.authorize(attributes),
             decided => decided,
         }

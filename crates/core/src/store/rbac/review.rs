@@ -130,7 +130,7 @@ fn known_verb(verb: &str) -> Option<&'static str> {
 
 /// The reason a denial carries: the Node authorizer's, else RBAC's (missing roles).
 fn denial_reason(store: &Store, attributes: &Attributes<'_>) -> String {
-    match node_authorizer::authorize(attributes) {
+    match node_authorizer::authorize(store, attributes) {
         Decision::Deny(reason) if !reason.is_empty() => reason,
         _ => match store.rbac().authorize(attributes) {
             Decision::Deny(reason) => reason,
