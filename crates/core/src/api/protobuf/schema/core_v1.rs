@@ -1,4 +1,4 @@
-//! The core/v1 messages: Namespace, ConfigMap, Secret, Service, Pod and everything a PodSpec reaches,
+//! The core/v1 messages: Namespace, ConfigMap, Secret, ServiceAccount, Service, Pod and everything a PodSpec reaches,
 //! ResourceQuota and LimitRange.
 
 use super::Card::{List, Map, One, Opt};
@@ -66,6 +66,27 @@ pub(super) const MESSAGES: &[Message] = &[
             f(4, "default", Map, Quantity),
             f(5, "defaultRequest", Map, Quantity),
             f(6, "maxLimitRequestRatio", Map, Quantity),
+        ],
+    ),
+    (
+        "ServiceAccount",
+        &[
+            f(1, "metadata", One, Msg("ObjectMeta")),
+            f(2, "secrets", List, Msg("ObjectReference")),
+            f(3, "imagePullSecrets", List, Msg("LocalObjectReference")),
+            f(4, "automountServiceAccountToken", One, Bool),
+        ],
+    ),
+    (
+        "ObjectReference",
+        &[
+            f(1, "kind", Opt, Str),
+            f(2, "namespace", Opt, Str),
+            f(3, "name", Opt, Str),
+            f(4, "uid", Opt, Str),
+            f(5, "apiVersion", Opt, Str),
+            f(6, "resourceVersion", Opt, Str),
+            f(7, "fieldPath", Opt, Str),
         ],
     ),
     (

@@ -13,6 +13,7 @@ mod autoscaling_v2;
 mod core_v1;
 mod meta_v1;
 mod networking_v1;
+mod rbac_v1;
 mod scheduling_v1;
 
 /// What a field's bytes hold and how they become JSON.
@@ -75,6 +76,7 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("v1", "Namespace", "Namespace"),
     ("v1", "ConfigMap", "ConfigMap"),
     ("v1", "Secret", "Secret"),
+    ("v1", "ServiceAccount", "ServiceAccount"),
     ("v1", "ResourceQuota", "ResourceQuota"),
     ("v1", "LimitRange", "LimitRange"),
     ("v1", "Service", "Service"),
@@ -84,6 +86,10 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("autoscaling/v1", "HorizontalPodAutoscaler", "autoscaling.v1.HorizontalPodAutoscaler"),
     ("networking.k8s.io/v1", "Ingress", "Ingress"),
     ("scheduling.k8s.io/v1", "PriorityClass", "PriorityClass"),
+    ("rbac.authorization.k8s.io/v1", "Role", "Role"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRole", "ClusterRole"),
+    ("rbac.authorization.k8s.io/v1", "RoleBinding", "RoleBinding"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "ClusterRoleBinding"),
 ];
 
 const GROUPS: &[&[Message]] = &[
@@ -94,6 +100,7 @@ const GROUPS: &[&[Message]] = &[
     autoscaling_v1::MESSAGES,
     networking_v1::MESSAGES,
     scheduling_v1::MESSAGES,
+    rbac_v1::MESSAGES,
 ];
 
 /// The message that holds a kind's objects.
