@@ -7,8 +7,8 @@ use kubelab_core::api::container::Container;
 use kubelab_core::api::meta::OwnerReference;
 use kubelab_core::api::quantity::Quantity;
 use kubelab_core::api::shared::Shared;
-use kubelab_core::api::{ObjectMeta, Pod};
-use kubelab_core::store::Store;
+use kubelab_core::api::{ObjectMeta, Pod, ResourceQuota};
+use kubelab_core::store::{Store, UserInfo};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -109,4 +109,82 @@ fn main() {
         stored_bytes as f64 / pods as f64
     );
     println!("  watch log:        {:>10} entries (bounded)", store.watch_log().len());
+    full_chain();
 }
+
+/// Pods created in one namespace: as the API server (a superuser, in a namespace with no
+/// policy), then as a user RBAC must authorize (among many bindings) into a namespace with a
+/// LimitRange, a ResourceQuota and PodSecurity enforcing baseline: what the full admission
+/// chain and authorization cost per write.
+fn full_chain() {
+    const PODS: usize = 20_000;
+    let mut store = Store::new(2);
+    store.stop_trace();
+    for object in TENANT.split("---\n") {
+        let value: serde_json::Value = serde_yaml::from_str(object).expect("bench fixture");
+        store.create_object(kubelab_core::api::codec::decode(value).expect("bench fixture")).expect("admitted");
+    }
+    // What the quota controller writes before the first pod: the hard limits, nothing used.
+    let mut quota = store.get::<ResourceQuota>("tenant", "compute").unwrap().clone();
+    quota.status.hard = quota.spec.hard.clone();
+    for resource in quota.spec.hard.keys() {
+        quota.status.used.insert(resource.clone(), Quantity::parse("0").unwrap());
+    }
+    store.update_status(quota).expect("quota status");
+    for n in 0..200 {
+        let value = serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+            "metadata": {"name": format!("noise-{n}"), "namespace": "default"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": format!("user-{n}")}]});
+        store.create_object(kubelab_core::api::codec::decode(value).unwrap()).unwrap();
+    }
+    let mut pod = template(0);
+    pod.metadata.owner_references.clear();
+    let superuser = time_creates(&mut store, &pod, PODS);
+    pod.metadata.namespace = "tenant".into();
+    store.act_as(UserInfo::new("jane", &["system:authenticated"]));
+    let tenant = time_creates(&mut store, &pod, PODS);
+    println!("full chain ({PODS} pods each; 200 RoleBindings besides jane's)");
+    println!("  superuser, no policy:       {:>10.0} writes/s", PODS as f64 / superuser);
+    println!(
+        "  RBAC + LimitRanger + PodSecurity + ResourceQuota: {:>10.0} writes/s ({:.2}x the time)",
+        PODS as f64 / tenant,
+        tenant / superuser
+    );
+}
+
+fn time_creates(store: &mut Store, pod: &Pod, count: usize) -> f64 {
+    let started = Instant::now();
+    for _ in 0..count {
+        store.create(pod.clone()).expect("admitted");
+    }
+    started.elapsed().as_secs_f64()
+}
+
+/// The tenant's namespace and its policy, and jane's RoleBinding to `edit` there.
+const TENANT: &str = "apiVersion: v1
+kind: Namespace
+metadata: {name: tenant, labels: {pod-security.kubernetes.io/enforce: baseline}}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: default, namespace: tenant}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults, namespace: tenant}
+spec:
+  limits: [{type: Container, default: {cpu: 500m, memory: 128Mi}, defaultRequest: {cpu: 100m}}]
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute, namespace: tenant}
+spec:
+  hard: {pods: '1000000', requests.cpu: '100000', limits.cpu: '100000', requests.memory: 100Ti}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: jane-edits, namespace: tenant}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: jane}]
+";
