@@ -51,11 +51,7 @@ fn referenced_by_a_pod_on(store: &Store, node: &str, attributes: &Attributes<'_>
         names.contains(attributes.name)
     };
     let on_node = |pod: &&Pod| pod.spec.node_name.as_deref() == Some(node);
-    if store.list::<Pod>(Some(attributes.namespace)).filter(on_node).any(|pod| named(pod)) {
-        Decision::Allow
-    } else {
-        no_path()
-    }
+    if store.list::<Pod>(Some(attributes.namespace)).filter(on_node).any(named) { Decision::Allow } else { no_path() }
 }
 
 #[cfg(test)]
