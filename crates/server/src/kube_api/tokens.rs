@@ -1,6 +1,6 @@
 //! A served lab's bearer tokens: each stands for one user of one lab, with a role (the owner,
-//! who may do everything, or a viewer, who may get, list and watch — `kubelab:viewers`, which
-//! the core's authorizer reads). Only each token's SHA-256 is kept, so a dump of the server's
+//! who may do everything, or a viewer in `kubelab:viewers`, which the lab's RBAC binds to the
+//! `view` ClusterRole: namespaced reads, no Secrets, nothing cluster-scoped). Only each token's SHA-256 is kept, so a dump of the server's
 //! memory signs no one in; a token can be revoked; and each has its own request rate and its
 //! own count of open watches, so one noisy client slows only itself.
 
