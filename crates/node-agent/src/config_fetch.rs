@@ -6,8 +6,9 @@
 
 use crate::client::{ApiClient, ApiError};
 use kubelab_core::api::container::Container;
+use kubelab_core::api::pod_references::References;
 use kubelab_core::api::{ConfigMap, Node, Pod, Secret};
-use kubelab_core::kubelet::config_source::{FetchedConfig, References};
+use kubelab_core::kubelet::config_source::FetchedConfig;
 use kubelab_core::kubelet::container_env::make_environment_variables;
 use kubelab_core::kubelet::downward_api::PodPlace;
 use std::collections::BTreeMap;

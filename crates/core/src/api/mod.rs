@@ -30,6 +30,7 @@ pub mod namespace;
 pub mod node;
 pub mod pod;
 pub mod pod_group;
+pub mod pod_references;
 pub mod priority_class;
 pub mod protobuf;
 pub mod quantity;

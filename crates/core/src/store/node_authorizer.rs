@@ -8,8 +8,8 @@
 
 use super::Store;
 use super::authorizer::{Attributes, Decision};
+use crate::api::pod_references::References;
 use crate::api::{Kind, Pod};
-use crate::kubelet::config_source::References;
 
 /// The group every kubelet's credential carries.
 pub const NODES_GROUP: &str = "system:nodes";
