@@ -21,8 +21,9 @@ pub const KUSTOMIZE_VERSION: &str = "v5.8.1";
 /// and kube-system's pods, a lab starting once they are Ready. 4: ConfigMaps and Secrets in
 /// containers, the admission chain's order on a create (LimitRanger, PodSecurity,
 /// ResourceQuota), ReplicaSets retrying refused creates, RBAC with its bootstrap policy and
-/// every namespace's default ServiceAccount.
-pub const BEHAVIOUR_VERSION: u32 = 4;
+/// every namespace's default ServiceAccount. 5: every namespace's `kube-root-ca.crt` and every
+/// pod's `kube-api-access-…` token volume.
+pub const BEHAVIOUR_VERSION: u32 = 5;
 
 /// What a learner or instructor is told when a permalink or lab log was made by an earlier
 /// behaviour version: it replays, but may differ from what its author saw.

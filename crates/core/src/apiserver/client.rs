@@ -250,7 +250,9 @@ mod tests {
                 None => break,
             }
         }
-        assert_eq!(names, [vec!["a", "b"], vec!["c"]]);
+        // Every namespace also holds its `kube-root-ca.crt` (the root CA publisher's).
+        let ca = "kube-root-ca.crt";
+        assert_eq!(names, [vec!["a", "b"], vec!["c", ca], vec![ca, ca], vec![ca]]);
     }
 
     #[test]

@@ -125,7 +125,7 @@ mod tests {
         family(&mut sim);
         sim.store_mut().delete::<ConfigMap>("default", "owner", &DeleteOptions::default()).unwrap();
         sim.settle();
-        assert_eq!(names(&sim), ["other", "shared"]);
+        assert_eq!(names(&sim), ["kube-root-ca.crt", "other", "shared"]);
         let shared = sim.store().get::<ConfigMap>("default", "shared").unwrap();
         assert_eq!(shared.metadata.owner_references.len(), 1, "the dangling reference is dropped");
         assert_eq!(shared.metadata().owner_references[0].name, "other");
@@ -139,7 +139,7 @@ mod tests {
         let orphan = DeleteOptions { propagation_policy: PropagationPolicy::Orphan, ..Default::default() };
         sim.store_mut().delete::<ConfigMap>("default", "owner", &orphan).unwrap();
         sim.settle();
-        assert_eq!(names(&sim), ["child", "grandchild", "other", "shared"]);
+        assert_eq!(names(&sim), ["child", "grandchild", "kube-root-ca.crt", "other", "shared"]);
         let child = sim.store().get::<ConfigMap>("default", "child").unwrap();
         assert!(child.metadata.owner_references.is_empty());
     }

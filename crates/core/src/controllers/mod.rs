@@ -20,6 +20,7 @@ pub mod registry;
 pub mod replica_set;
 pub mod resource_claim;
 pub mod resource_quota;
+pub mod root_ca_publisher;
 pub mod service_account;
 pub mod taint_eviction;
 
@@ -219,6 +220,7 @@ impl Controllers {
             ControllerName::HorizontalPodAutoscaler => self.horizontal_pod_autoscaler.sync(store, &self.kubelet, load),
             ControllerName::PodGroup => self.pod_group.sync(store),
             ControllerName::ServiceAccount => self.service_account.sync(store),
+            ControllerName::RootCaCertPublisher => root_ca_publisher::publish(store),
             ControllerName::ClusterRoleAggregation => {
                 crate::store::rbac::aggregation::sync_if_changed(store, &mut self.cluster_role_aggregation)
             }

@@ -28,18 +28,21 @@ pub enum ControllerName {
     PodGroup,
     ClusterRoleAggregation,
     ServiceAccount,
+    RootCaCertPublisher,
 }
 
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 20] = [
+    pub const PASS: [ControllerName; 21] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
         // time its first pods are admitted, as upstream's controller (and the admission
         // plugin's live lookup) make it.
         ControllerName::ServiceAccount,
+        // Likewise: a new namespace's pods mount its `kube-root-ca.crt`.
+        ControllerName::RootCaCertPublisher,
         // Before the workload controllers, so a pod deleted in this instant frees its quota
         // before its ReplicaSet tries to replace it.
         ControllerName::ResourceQuota,
@@ -84,6 +87,7 @@ impl ControllerName {
             ControllerName::PodGroup => "podgroup-controller",
             ControllerName::ClusterRoleAggregation => "clusterrole-aggregation-controller",
             ControllerName::ServiceAccount => "serviceaccount-controller",
+            ControllerName::RootCaCertPublisher => "root-ca-certificate-publisher-controller",
         }
     }
 
@@ -107,6 +111,7 @@ impl ControllerName {
             ControllerName::PodGroup => "scheduler-plugins-controller",
             ControllerName::ClusterRoleAggregation => crate::store::rbac::aggregation::SERVICE_ACCOUNT,
             ControllerName::ServiceAccount => super::service_account::SERVICE_ACCOUNT,
+            ControllerName::RootCaCertPublisher => super::root_ca_publisher::SERVICE_ACCOUNT,
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
             // Reads Services and EndpointSlices, writes nothing.

@@ -103,11 +103,12 @@ mod tests {
             "kubectl create quota counts --hard=pods=5,count/pods=5,configmaps=3,services=2\nkubectl create configmap a\nkubectl run done --image=busybox --restart=Never -- true\nkubectl run up --image=nginx\nsleep 30s\n",
         );
         // `done` has Succeeded: it is still an object (count/pods) but no longer a pod (pods).
+        // The namespace's `kube-root-ca.crt` counts as a ConfigMap, as upstream's does.
         let used = "kubectl get quota counts -o jsonpath={.status.used}";
-        assert_eq!(run(&mut sim, used), r#"{"configmaps":"1","count/pods":"2","pods":"1","services":"0"}"#);
+        assert_eq!(run(&mut sim, used), r#"{"configmaps":"2","count/pods":"2","pods":"1","services":"0"}"#);
         run(&mut sim, "kubectl delete configmap a");
         run(&mut sim, "kubectl delete pod up");
         run(&mut sim, "sleep 40s");
-        assert_eq!(run(&mut sim, used), r#"{"configmaps":"0","count/pods":"1","pods":"0","services":"0"}"#);
+        assert_eq!(run(&mut sim, used), r#"{"configmaps":"1","count/pods":"1","pods":"0","services":"0"}"#);
     }
 }

@@ -15,6 +15,11 @@ use crate::apiserver::Client;
 use crate::cluster::NodeTemplate;
 use crate::store::{Store, UserInfo};
 
+/// The cluster's CA certificate (`/etc/kubernetes/pki/ca.crt`: CN `kubernetes`, ten years, as
+/// kubeadm makes it). The lab signs nothing with it; pods see it as `ca.crt` in their
+/// `kube-root-ca.crt` ConfigMap and token volume.
+pub const CA_CERTIFICATE: &str = include_str!("ca.crt");
+
 /// The control-plane node's name (kind's is `<cluster>-control-plane`).
 pub const CONTROL_PLANE_NODE: &str = "control-plane";
 /// Its InternalIP: the address before the workers' (10.0.0.10 onward), so its pods get the

@@ -250,7 +250,7 @@ mod tests {
             ("kubectl get pods -o w", vec!["wide".into()]),
             ("kubectl get pods --output=ya", vec!["--output=yaml".into()]),
             ("kubectl patch deploy hello --type ", vec!["json".into(), "merge".into(), "strategic".into()]),
-            ("kubectl get cm -n staging ", vec!["settings".into()]),
+            ("kubectl get cm -n staging ", vec!["kube-root-ca.crt".into(), "settings".into()]),
             ("kubectl -n staging get cm s", vec!["settings".into()]),
             ("kubectl get ns st", vec!["staging".into()]),
             ("kubectl logs ", pods.clone()),

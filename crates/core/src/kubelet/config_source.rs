@@ -2,7 +2,7 @@
 //! simulated node, or what a real machine's kubelet fetched over the API for one pod (the
 //! names it fetches are `api::pod_references`).
 
-use crate::api::{ConfigMap, Secret};
+use crate::api::{ConfigMap, Secret, ServiceAccount};
 use crate::store::Store;
 use std::collections::BTreeMap;
 
@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 pub trait ConfigSource {
     fn config_map(&self, namespace: &str, name: &str) -> Option<&ConfigMap>;
     fn secret(&self, namespace: &str, name: &str) -> Option<&Secret>;
+    /// The account a projected token is requested for (none outside the lab's store).
+    fn service_account(&self, _namespace: &str, _name: &str) -> Option<&ServiceAccount> {
+        None
+    }
 }
 
 impl ConfigSource for Store {
@@ -19,6 +23,10 @@ impl ConfigSource for Store {
 
     fn secret(&self, namespace: &str, name: &str) -> Option<&Secret> {
         self.try_get::<Secret>(namespace, name)
+    }
+
+    fn service_account(&self, namespace: &str, name: &str) -> Option<&ServiceAccount> {
+        self.try_get::<ServiceAccount>(namespace, name)
     }
 }
 

@@ -10,6 +10,8 @@ use crate::api::Pod;
 use crate::api::container::Container;
 use crate::api::volume::{DownwardApiVolumeFile, KeyToPath, Volume};
 use crate::shell::Files;
+use crate::sim::time::SIM_EPOCH_UNIX_SECONDS;
+use crate::store::service_account_token::{BoundTo, bound_token};
 use std::collections::BTreeMap;
 
 /// Each volume's files by path inside the volume, for the volumes whose contents the kubelet writes.
@@ -75,8 +77,7 @@ fn set_up(store: &dyn ConfigSource, pod: &Pod, volume: &Volume, place: &PodPlace
     Ok(Some(files))
 }
 
-/// One source of a projected volume (pkg/volume/projected `collectData`); a
-/// serviceAccountToken source writes nothing here.
+/// One source of a projected volume (pkg/volume/projected `collectData`).
 fn project(
     files: &mut Files,
     store: &dyn ConfigSource,
@@ -100,7 +101,23 @@ fn project(
     if let Some(source) = &projection.downward_api {
         downward_payload(files, pod, &source.items, place)?;
     }
+    if let Some(source) = &projection.service_account_token {
+        files.insert(source.path.clone(), token(store, pod, place)?);
+    }
     Ok(())
+}
+
+/// The pod's bound token, as the kubelet's token manager requests it when the pod starts.
+fn token(store: &dyn ConfigSource, pod: &Pod, place: &PodPlace) -> Result<String, String> {
+    let namespace = &pod.metadata.namespace;
+    let name = pod.spec.service_account_name.as_deref().unwrap_or("default");
+    let Some(account) = store.service_account(namespace, name) else {
+        return Err(format!("failed to fetch token: serviceaccounts \"{name}\" not found"));
+    };
+    let started = pod.status.start_time.as_ref().or(pod.metadata.creation_timestamp.as_ref());
+    let issued = started.map_or(0, |t| t.0.as_millis() / 1000) as i64 + SIM_EPOCH_UNIX_SECONDS;
+    let account_uid = account.metadata.uid.to_string();
+    Ok(bound_token(&BoundTo { pod, account_uid: &account_uid, node: place.node, issued }))
 }
 
 /// `MakePayload`: every key as a file, or only the `items` listed (key → path).

@@ -4,6 +4,7 @@
 //! were; lessons, permalinks and lab logs name pods.
 
 use super::rng::Rng;
+use std::sync::{Mutex, PoisonError};
 
 /// What a random draw is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,9 +34,13 @@ pub enum Purpose {
     Token,
     /// Uids of the `default` service accounts the ServiceAccount controller creates.
     ServiceAccountUid,
+    /// Uids of each namespace's `kube-root-ca.crt` ConfigMap.
+    RootCaConfigMapUid,
+    /// The suffix of a pod's `kube-api-access-…` token volume (ServiceAccount admission).
+    TokenVolumeName,
 }
 
-const PURPOSES: usize = 13;
+const PURPOSES: usize = 15;
 
 impl Purpose {
     const ALL: [Purpose; PURPOSES] = [
@@ -52,6 +57,8 @@ impl Purpose {
         Purpose::PolicyUid,
         Purpose::Token,
         Purpose::ServiceAccountUid,
+        Purpose::RootCaConfigMapUid,
+        Purpose::TokenVolumeName,
     ];
 
     /// A fixed tag per purpose, so a purpose added later gets a stream of its own without
@@ -71,6 +78,8 @@ impl Purpose {
             Purpose::PolicyUid => 2401,
             Purpose::Token => 2402,
             Purpose::ServiceAccountUid => 2403,
+            Purpose::RootCaConfigMapUid => 2404,
+            Purpose::TokenVolumeName => 2405,
         }
     }
 }
@@ -85,8 +94,7 @@ impl RandomStreams {
     pub fn new(seed: u64) -> RandomStreams {
         // The tag is spread over all 64 bits (an odd multiplier) before it meets the seed, and
         // Rng::new mixes the result through SplitMix64, so neighbouring tags share no sequence.
-        let stream = |purpose: Purpose| Rng::new(seed ^ purpose.tag().wrapping_mul(0xD1B5_4A32_D192_ED03));
-        RandomStreams { streams: Purpose::ALL.map(stream) }
+        RandomStreams { streams: Purpose::ALL.map(|purpose| stream_of(seed, purpose)) }
     }
 
     pub fn stream(&mut self, purpose: Purpose) -> &mut Rng {
@@ -97,6 +105,35 @@ impl RandomStreams {
     /// Uniform in `0..bound` from `purpose`'s stream.
     pub fn below(&mut self, purpose: Purpose, bound: u64) -> u64 {
         self.stream(purpose).below(bound)
+    }
+}
+
+/// `purpose`'s stream for `seed`.
+fn stream_of(seed: u64, purpose: Purpose) -> Rng {
+    // The tag is spread over all 64 bits (an odd multiplier) before it meets the seed, and
+    // Rng::new mixes the result through SplitMix64, so neighbouring tags share no sequence.
+    Rng::new(seed ^ purpose.tag().wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// One purpose's stream behind a lock, for draws made through a shared reference: admission
+/// plugins read the store, and the ServiceAccount plugin names the token volume it adds.
+#[derive(Debug)]
+pub struct SharedStream(Mutex<Rng>);
+
+impl SharedStream {
+    pub fn new(seed: u64, purpose: Purpose) -> SharedStream {
+        SharedStream(Mutex::new(stream_of(seed, purpose)))
+    }
+
+    /// `n` characters of a generated name's suffix.
+    pub fn name_suffix(&self, n: usize) -> String {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).name_suffix(n)
+    }
+}
+
+impl Clone for SharedStream {
+    fn clone(&self) -> Self {
+        SharedStream(Mutex::new(self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()))
     }
 }
 

@@ -90,6 +90,8 @@ pub struct Store {
     resource_version: u64,
     /// The lab's random streams, one per purpose (`sim/random.rs`).
     random: RandomStreams,
+    /// Token volume names drawn during admission, which sees the store read-only.
+    token_volume_names: crate::sim::random::SharedStream,
     watch: WatchLog,
     /// Object states for open watch streams (`kubectl get -w`).
     snapshots: Snapshots,
@@ -141,6 +143,7 @@ impl Store {
             now: SimTime::ZERO,
             resource_version: 0,
             random: RandomStreams::new(seed),
+            token_volume_names: crate::sim::random::SharedStream::new(seed, Purpose::TokenVolumeName),
             watch: WatchLog::default(),
             snapshots: Snapshots::default(),
             dependents: owner_index::OwnerIndex::default(),
@@ -172,6 +175,7 @@ impl Store {
         }
         rbac::bootstrap(&mut store);
         crate::controllers::service_account::ensure_defaults(&mut store);
+        crate::controllers::root_ca_publisher::publish(&mut store);
         store
     }
 
@@ -385,6 +389,12 @@ impl Store {
 
     pub fn tables(&self) -> &Tables {
         &self.tables
+    }
+
+    /// A `kube-api-access-` volume's suffix (the ServiceAccount admission plugin's
+    /// `generateName`), drawn from its own stream so pod names stay as they were.
+    pub(crate) fn token_volume_suffix(&self) -> String {
+        self.token_volume_names.name_suffix(5)
     }
 
     /// A random draw in `0..bound` for `purpose` (IPs and ports chosen at admission, container

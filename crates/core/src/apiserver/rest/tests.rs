@@ -265,5 +265,5 @@ fn a_list_in_pages_gives_every_object_once_in_order() {
             None => break,
         }
     }
-    assert_eq!(seen, ["a", "b", "c", "d", "e"]);
+    assert_eq!(seen, ["a", "b", "c", "d", "e", "kube-root-ca.crt"]);
 }

@@ -293,7 +293,11 @@ mod tests {
         let state = TEST.cycle_state(&store, &cache, &Default::default(), &pod);
         let refused = TEST.run_reserve(&mut store, &state, "node-1").unwrap_err();
         assert_eq!(refused.plugin, "Refuse");
-        assert!(store.list::<ConfigMap>(Some("default")).next().is_none(), "A and B were unreserved");
+        assert!(
+            store.try_get::<ConfigMap>("default", "a").is_none()
+                && store.try_get::<ConfigMap>("default", "b").is_none(),
+            "A and B were unreserved"
+        );
         let waiting = WaitingPods::default();
         assert_eq!(TEST.run_permit(&store, &state, "node-1", &waiting), Permit::Wait(Duration::from_secs(9), "W9"));
         assert!(TEST.run_bind(&mut store, &pod, "node-1").is_err(), "a profile without Bind binds nothing");

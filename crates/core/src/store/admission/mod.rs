@@ -16,6 +16,7 @@ mod pod_security;
 mod priority;
 pub(crate) mod resource_quota;
 mod service_account;
+pub mod service_account_volume;
 
 use super::Store;
 use super::user::UserInfo;

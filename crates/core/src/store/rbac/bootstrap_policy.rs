@@ -479,6 +479,7 @@ fn controller_roles() -> Vec<ClusterRole> {
                 events(),
             ],
         ),
+        controller("root-ca-cert-publisher", vec![rule(&["create", "update"], &[""], &["configmaps"]), events()]),
         controller("service-account-controller", vec![rule(&["create"], &[""], &["serviceaccounts"]), events()]),
         controller("taint-eviction-controller", pod_deletion()),
     ]
