@@ -2,6 +2,7 @@
 //! persistentVolumeClaim, hostPath, projected, downwardAPI.
 
 use super::quantity::Quantity;
+use super::shared::Shared;
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
@@ -98,8 +99,9 @@ pub struct HostPathVolumeSource {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProjectedVolumeSource {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sources: Vec<VolumeProjection>,
+    /// Shared: every pod's token volume projects the same three sources.
+    #[serde(default, skip_serializing_if = "Shared::is_empty_vec")]
+    pub sources: Shared<Vec<VolumeProjection>>,
     pub default_mode: Option<i32>,
 }
 

@@ -68,7 +68,7 @@ fn set_up(store: &dyn ConfigSource, pod: &Pod, volume: &Volume, place: &PodPlace
     } else if let Some(source) = &volume.downward_api {
         downward_payload(&mut files, pod, &source.items, place)?;
     } else if let Some(source) = &volume.projected {
-        for projection in &source.sources {
+        for projection in source.sources.iter() {
             project(&mut files, store, pod, projection, place)?;
         }
     } else {

@@ -92,6 +92,8 @@ pub struct Store {
     random: RandomStreams,
     /// Token volume names drawn during admission, which sees the store read-only.
     token_volume_names: crate::sim::random::SharedStream,
+    /// The token volume every pod gets, made once so pods share its sources.
+    pub(crate) token_volume_source: crate::api::volume::ProjectedVolumeSource,
     watch: WatchLog,
     /// Object states for open watch streams (`kubectl get -w`).
     snapshots: Snapshots,
@@ -144,6 +146,7 @@ impl Store {
             resource_version: 0,
             random: RandomStreams::new(seed),
             token_volume_names: crate::sim::random::SharedStream::new(seed, Purpose::TokenVolumeName),
+            token_volume_source: admission::service_account_volume::token_volume_source(),
             watch: WatchLog::default(),
             snapshots: Snapshots::default(),
             dependents: owner_index::OwnerIndex::default(),

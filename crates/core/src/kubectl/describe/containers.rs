@@ -364,7 +364,7 @@ fn other_volume_source(w: &mut PrefixWriter, volume: &Volume) {
         }
     } else if let Some(projected) = &volume.projected {
         w.write(LEVEL_2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n");
-        for source in &projected.sources {
+        for source in projected.sources.iter() {
             if let Some(secret) = &source.secret {
                 let name = secret.name.as_deref().unwrap_or("");
                 let optional = secret.optional.unwrap_or(false);

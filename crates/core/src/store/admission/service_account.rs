@@ -29,7 +29,7 @@ fn admit(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Re
     }
     if let Some(found) = store.try_get::<ServiceAccount>(request.namespace, &account) {
         if service_account_volume::should_automount(found, pod) {
-            service_account_volume::mount(pod, || store.token_volume_suffix());
+            service_account_volume::mount(pod, &store.token_volume_source, || store.token_volume_suffix());
         }
         // The account's image pull secrets, unless the pod names its own.
         if pod.spec.image_pull_secrets.is_empty() && !found.image_pull_secrets.is_empty() {

@@ -5,6 +5,7 @@
 //! every container and init container that has nothing mounted there yet.
 
 use crate::api::container::{Container, ObjectFieldSelector, VolumeMount};
+use crate::api::shared::Shared;
 use crate::api::volume::{
     ConfigMapVolumeSource, DownwardApiVolumeFile, DownwardApiVolumeSource, KeyToPath, ProjectedVolumeSource,
     ServiceAccountTokenProjection, Volume, VolumeProjection,
@@ -27,7 +28,7 @@ pub fn should_automount(account: &ServiceAccount, pod: &Pod) -> bool {
 
 /// Mounts the token volume into the pod; `suffix` names a new volume (upstream's
 /// `generateName`), used only when the pod has none of that prefix already.
-pub fn mount(pod: &mut Pod, suffix: impl FnOnce() -> String) {
+pub fn mount(pod: &mut Pod, source: &ProjectedVolumeSource, suffix: impl FnOnce() -> String) {
     let existing = pod.spec.volumes.iter().find(|v| v.name.starts_with(VOLUME_PREFIX)).map(|v| v.name.clone());
     let has_volume = existing.is_some();
     let name = existing.unwrap_or_else(|| format!("{VOLUME_PREFIX}{}", suffix()));
@@ -40,7 +41,7 @@ pub fn mount(pod: &mut Pod, suffix: impl FnOnce() -> String) {
         add_mount(pod.spec.containers.make_mut(), &name);
     }
     if !has_volume && (needs_init || needs) {
-        pod.spec.volumes.make_mut().push(Volume { name, projected: Some(token_volume_source()), ..Default::default() });
+        pod.spec.volumes.make_mut().push(Volume { name, projected: Some(source.clone()), ..Default::default() });
     }
 }
 
@@ -60,7 +61,8 @@ fn add_mount(containers: &mut [Container], name: &str) {
 }
 
 /// `TokenVolumeSource`: the token, `ca.crt` from `kube-root-ca.crt`, and the namespace, with
-/// the default mode written out (upstream sets it explicitly, kubernetes#104464).
+/// the default mode written out (upstream sets it explicitly, kubernetes#104464). Made once
+/// per store; every pod's volume shares its sources.
 pub fn token_volume_source() -> ProjectedVolumeSource {
     let token = ServiceAccountTokenProjection {
         expiration_seconds: Some(EXPIRATION_SECONDS),
@@ -82,11 +84,11 @@ pub fn token_volume_source() -> ProjectedVolumeSource {
     };
     let namespace = DownwardApiVolumeSource { items: vec![namespace], ..Default::default() };
     ProjectedVolumeSource {
-        sources: vec![
+        sources: Shared::new(vec![
             VolumeProjection { service_account_token: Some(token), ..Default::default() },
             VolumeProjection { config_map: Some(ca), ..Default::default() },
             VolumeProjection { downward_api: Some(namespace), ..Default::default() },
-        ],
+        ]),
         default_mode: Some(0o644),
     }
 }
