@@ -32,15 +32,17 @@ pub struct Container {
     pub env_from: Vec<EnvFromSource>,
     #[serde(default)]
     pub resources: ResourceRequirements,
-    pub liveness_probe: Option<Probe>,
-    pub readiness_probe: Option<Probe>,
-    pub startup_probe: Option<Probe>,
-    pub lifecycle: Option<Lifecycle>,
+    // Boxed: most containers set none of these, and each pod's containers are its own copy
+    // once admission mounts its token volume, so their size is paid per pod.
+    pub liveness_probe: Option<Box<Probe>>,
+    pub readiness_probe: Option<Box<Probe>>,
+    pub startup_probe: Option<Box<Probe>>,
+    pub lifecycle: Option<Box<Lifecycle>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<VolumeMount>,
     pub termination_message_path: Option<String>,
     pub termination_message_policy: Option<String>,
-    pub security_context: Option<SecurityContext>,
+    pub security_context: Option<Box<SecurityContext>>,
     /// `Always` on an init container makes it a sidecar (restartable init container).
     pub restart_policy: Option<String>,
     pub stdin: Option<bool>,

@@ -447,11 +447,11 @@ impl PodStep<'_> {
         let started = spec.startup_probe.is_none() || c.probes.startup.result == Some(true);
         let kinds: &[(ProbeKind, Option<&Probe>)] = if started {
             &[
-                (ProbeKind::Liveness, spec.liveness_probe.as_ref()),
-                (ProbeKind::Readiness, spec.readiness_probe.as_ref()),
+                (ProbeKind::Liveness, spec.liveness_probe.as_deref()),
+                (ProbeKind::Readiness, spec.readiness_probe.as_deref()),
             ]
         } else {
-            &[(ProbeKind::Startup, spec.startup_probe.as_ref())]
+            &[(ProbeKind::Startup, spec.startup_probe.as_deref())]
         };
         for (kind, probe) in kinds.iter().copied() {
             let Some(probe) = probe else { continue };
@@ -669,10 +669,10 @@ impl PodStep<'_> {
         let active: Vec<(ProbeKind, &Probe)> = if started {
             [(ProbeKind::Liveness, &spec.liveness_probe), (ProbeKind::Readiness, &spec.readiness_probe)]
                 .into_iter()
-                .filter_map(|(k, p)| Some((k, p.as_ref()?)))
+                .filter_map(|(k, p)| Some((k, p.as_deref()?)))
                 .collect()
         } else {
-            spec.startup_probe.iter().map(|p| (ProbeKind::Startup, p)).collect()
+            spec.startup_probe.iter().map(|p| (ProbeKind::Startup, &**p)).collect()
         };
         let mut wakes = Vec::new();
         for (kind, probe) in active {
