@@ -29,7 +29,7 @@ pub struct OwnedRequest {
     pub content_type: String,
     pub body: Vec<u8>,
     /// Who the request asks to be served as (the `Impersonate-*` headers).
-    pub impersonation: Impersonation,
+    pub impersonation: Box<Impersonation>,
 }
 
 impl OwnedRequest {

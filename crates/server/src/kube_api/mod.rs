@@ -113,7 +113,7 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
         accept: text(header::ACCEPT),
         content_type: text(header::CONTENT_TYPE),
         body,
-        impersonation: impersonation(&parts.headers),
+        impersonation: Box::new(impersonation(&parts.headers)),
     };
     match served.lab.serve(request, user).await {
         Ok(HttpResponse { stream: Some(Stream::Watch(watch)), .. }) => {
