@@ -25,10 +25,6 @@ const NOT_RUN: &[(&str, &str)] = &[
         "kubectl config set-context and get-contexts edit the kubeconfig on the learner's machine, whose context is named for the served lab (kubelab-…), where the lab's own kubectl keeps kind's (kind-kind)",
     ),
     (
-        "rbac",
-        "kubectl auth can-i and whoami send SelfSubjectAccessReview, SelfSubjectRulesReview and SelfSubjectReview, which a served lab does not answer yet (the lab's kubectl asks the same authorizer in-process)",
-    ),
-    (
         "rollout_verbs",
         "kubectl rollout restart stamps the pod template with the client's wall-clock time (restartedAt), so the new ReplicaSet's template hash differs from the lab's own kubectl, which stamps the lab's time",
     ),

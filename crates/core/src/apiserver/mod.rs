@@ -10,6 +10,7 @@ pub mod dry_run;
 pub mod field_manager;
 pub mod field_validation;
 pub mod handler;
+pub mod impersonation;
 pub mod managed_fields;
 pub mod patch;
 pub mod request;

@@ -4,6 +4,7 @@
 //! owner pauses it; watches are cursors the HTTP side holds and the thread advances.
 
 use kubelab_core::api::Pod;
+use kubelab_core::apiserver::impersonation::{Impersonation, RequestAttributes};
 use kubelab_core::apiserver::rest::log::LogFollow;
 use kubelab_core::apiserver::rest::watch::{EncodedEvents, WatchCursor};
 use kubelab_core::apiserver::rest::{self, HttpRequest, HttpResponse};
@@ -27,6 +28,8 @@ pub struct OwnedRequest {
     pub accept: String,
     pub content_type: String,
     pub body: Vec<u8>,
+    /// Who the request asks to be served as (the `Impersonate-*` headers).
+    pub impersonation: Box<Impersonation>,
 }
 
 impl OwnedRequest {
@@ -237,7 +240,12 @@ fn run(mut sim: Sim, mut clock: Clock, work: &mpsc::Receiver<Work>) {
 pub(crate) fn turn(sim: &mut Sim, (clock, anchor): (&mut Clock, &mut (SimTime, Instant)), work: Work) {
     match work {
         Work::Serve(request, user, reply) => {
-            let response = rest::serve(sim, user, &request.borrow());
+            // The impersonation filter runs before the handler, on what the request asks.
+            let asked = RequestAttributes::of(&request.method, &request.path, &request.query);
+            let response = match request.impersonation.resolve(sim.store(), &user, &asked) {
+                Ok(user) => rest::serve(sim, user, &request.borrow()),
+                Err(refused) => HttpResponse::from_error(refused),
+            };
             let _ = reply.send(response);
         }
         Work::Open(request, reply) => {

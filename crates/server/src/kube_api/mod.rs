@@ -23,6 +23,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use kubelab_core::apiserver::impersonation::Impersonation;
 use kubelab_core::apiserver::rest::log::LogFollow;
 use kubelab_core::apiserver::rest::query::Query;
 use kubelab_core::apiserver::rest::watch::WatchCursor;
@@ -112,6 +113,7 @@ pub async fn handle(State(served): State<ServedLab>, request: Request) -> Respon
         accept: text(header::ACCEPT),
         content_type: text(header::CONTENT_TYPE),
         body,
+        impersonation: Box::new(impersonation(&parts.headers)),
     };
     match served.lab.serve(request, user).await {
         Ok(HttpResponse { stream: Some(Stream::Watch(watch)), .. }) => {
@@ -139,6 +141,12 @@ async fn open_watch(
         Ok(Err(refused)) => respond(refused),
         Err(_) => stopped(),
     }
+}
+
+/// The `Impersonate-*` headers (`kubectl --as`), for the core's impersonation filter.
+fn impersonation(headers: &HeaderMap) -> Impersonation {
+    let texts = headers.iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+    Impersonation::from_headers(texts)
 }
 
 /// The request's body, at most `MAX_BODY`. A longer one is refused as the API server refuses

@@ -20,6 +20,9 @@ use std::time::Instant;
 pub enum Role {
     Owner,
     Viewer,
+    /// A learner: the user `kubelab:learner:<name>`, in no group but `system:authenticated`,
+    /// so it may do what the roles bound to it allow (`tokens_api.rs` binds one when asked).
+    Learner,
     /// A bootstrap token (kubeadm's `system:bootstrappers`): it may only join a node
     /// (`agents.rs`), and it expires.
     Bootstrap,
@@ -100,6 +103,7 @@ impl Tokens {
         let (name, groups): (String, &[&str]) = match role {
             Role::Owner => (name.into(), &["kubeadm:cluster-admins", "system:authenticated"]),
             Role::Viewer => (name.into(), &[VIEWERS, "system:authenticated"]),
+            Role::Learner => (learner_user(name), &["system:authenticated"]),
             Role::Bootstrap => (format!("system:bootstrap:{}", &id[..6]), &[BOOTSTRAPPERS, "system:authenticated"]),
             Role::Node => (name.into(), &[NODES_GROUP, "system:authenticated"]),
         };
@@ -160,6 +164,13 @@ impl Tokens {
     }
 }
 
+/// A learner's user name: `kubelab:learner:<name>`, the subject RBAC bindings name.
+pub fn learner_user(name: &str) -> String {
+    format!("{LEARNER_PREFIX}{name}")
+}
+
+const LEARNER_PREFIX: &str = "kubelab:learner:";
+
 /// One open watch of one token; dropping it frees the slot.
 pub struct WatchSlot(Arc<AtomicUsize>);
 
@@ -207,6 +218,10 @@ mod tests {
         assert!(bearer.user.groups.iter().any(|g| g == BOOTSTRAPPERS));
         let (old, _) = tokens.issue_until("", Role::Bootstrap, Some(Instant::now()));
         assert!(tokens.find(&old).is_none(), "an expired token signs no one in");
+        let (learner, _) = tokens.issue("ann", Role::Learner);
+        let ann = tokens.find(&learner).unwrap();
+        assert_eq!(ann.user.name, "kubelab:learner:ann");
+        assert_eq!(ann.user.groups, ["system:authenticated"]);
         let (node, _) = tokens.issue("system:node:worker-a", Role::Node);
         let kubelet = tokens.find(&node).unwrap();
         assert_eq!(kubelet.user.node_name(), Some("worker-a"));

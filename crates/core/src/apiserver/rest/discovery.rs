@@ -43,6 +43,8 @@ fn served_groups(store: &Store) -> Vec<(&'static str, &'static str)> {
         .filter(|r| !r.group.is_empty() && store.serves(r.kind))
         .map(|r| (r.group, r.version))
         .collect();
+    // The review APIs are served always, and store nothing (`reviews.rs`).
+    groups.extend(super::reviews::groups());
     // kube-apiserver lists its built-in groups in a fixed order; alphabetical is as stable.
     groups.sort();
     groups.dedup();
@@ -72,6 +74,12 @@ pub fn group(store: &Store, name: &str) -> Option<Value> {
 /// `/api/v1` or `/apis/<group>/<version>`: each resource and its subresources, `None` when the
 /// lab serves nothing there.
 pub fn resources(store: &Store, group: &str, version: &str) -> Option<Value> {
+    if let Some(rows) = super::reviews::resources(group, version) {
+        let group_version = format!("{group}/{version}");
+        return Some(
+            json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": group_version, "resources": rows}),
+        );
+    }
     let mut served: Vec<&ResourceInfo> =
         RESOURCES.iter().filter(|r| r.group == group && r.version == version && store.serves(r.kind)).collect();
     if served.is_empty() {

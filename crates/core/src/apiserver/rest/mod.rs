@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod path;
 pub mod query;
+pub mod reviews;
 pub mod scale;
 pub mod table;
 pub mod watch;
@@ -181,6 +182,9 @@ fn metrics_group() -> Value {
 }
 
 fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http: &HttpRequest<'_>) -> HttpResponse {
+    if let Some(answer) = reviews::serve(sim.store(), &user, path, http) {
+        return answer;
+    }
     if path.group == metrics::GROUP && path.version == metrics::VERSION && http.method == "GET" {
         return metrics::serve(sim, path, &Query::parse(http.query)).unwrap_or_else(HttpResponse::from_error);
     }
@@ -196,6 +200,9 @@ fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http:
         "log" if kind == Kind::Pod && !path.name.is_empty() && http.method == "GET" => {
             let query = Query::parse(http.query);
             return log::serve(sim, &path.namespace, &path.name, &query).unwrap_or_else(HttpResponse::from_error);
+        }
+        "token" if kind == Kind::ServiceAccount && !path.name.is_empty() && http.method == "POST" => {
+            return reviews::token_request(sim.store_mut(), &user, path, http).unwrap_or_else(HttpResponse::from_error);
         }
         "scale" if scalable && !path.name.is_empty() => {
             let target = (kind, path.namespace.as_str(), path.name.as_str());

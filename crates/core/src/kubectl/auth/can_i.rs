@@ -90,10 +90,11 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             "" => format!("Warning: resource '{resource}' is not namespace scoped"),
             group => format!("Warning: resource '{resource}' is not namespace scoped in group '{group}'"),
         };
-        out.warn(message);
+        // kubectl's message ends in a newline and its warning printer adds another.
+        out.warn(format!("{message}\n"));
     }
     if !RESOURCE_VERBS.contains(&verb.as_str()) {
-        out.warn(format!("Warning: verb '{verb}' is not a known verb"));
+        out.warn(format!("Warning: verb '{verb}' is not a known verb\n"));
     }
     let asked = ResourceAttributes {
         namespace,
@@ -114,20 +115,11 @@ fn non_resource(ctx: &mut Context<'_>, verb: &str, path: &str, args: &Args) -> O
     }
     let mut out = Output::default();
     if !NON_RESOURCE_VERBS.contains(&verb) {
-        out.warn(format!("Warning: verb '{verb}' is not a known verb"));
+        out.warn(format!("Warning: verb '{verb}' is not a known verb\n"));
     }
     let user = ctx.sim.kubectl_user();
-    let rules = ctx.sim.store().rules_review(&user, "").non_resource_rules;
-    let allowed = rules.iter().any(|rule| {
-        crate::store::rbac::rule_matching::verb_matches(rule, verb)
-            && rule.non_resource_urls.iter().any(|url| url_matches(url, path))
-    });
-    answer(out, allowed, "", args.switch("quiet"))
-}
-
-/// NonResourceURLMatches: `*`, the path itself, or a prefix ending in `*`.
-fn url_matches(rule_url: &str, path: &str) -> bool {
-    rule_url == "*" || rule_url == path || rule_url.strip_suffix('*').is_some_and(|prefix| path.starts_with(prefix))
+    let status = ctx.sim.store().non_resource_review(&user, verb, path);
+    answer(out, status.allowed, &status.reason, args.switch("quiet"))
 }
 
 /// `yes`, or `no` with the reason; exit code 1 for no (unless `--quiet`, which prints nothing).
@@ -163,7 +155,7 @@ fn resource_for(word: &str, out: &mut Output) -> (String, String) {
             }
             None => format!("Warning: the server doesn't have a resource type '{lower}'"),
         };
-        out.warn(message);
+        out.warn(format!("{message}\n"));
     }
     (String::new(), word.to_string())
 }

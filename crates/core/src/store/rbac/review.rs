@@ -77,6 +77,22 @@ impl Store {
         AccessReviewStatus { allowed, reason }
     }
 
+    /// The authorizer chain's answer for a non-resource URL (`nonResourceAttributes`: `get
+    /// /healthz`): the privileged group, else a rule whose verbs and URLs match
+    /// (`NonResourceURLMatches`: `*`, the path itself, or a prefix ending in `*`).
+    pub fn non_resource_review(&self, user: &UserInfo, verb: &str, path: &str) -> AccessReviewStatus {
+        if user.groups.iter().any(|g| g == SUPERUSER_GROUP) {
+            return AccessReviewStatus { allowed: true, reason: String::new() };
+        }
+        let (rules, errors) = self.rbac().rules_for(user, "");
+        let allowed = rules.iter().any(|rule| {
+            super::rule_matching::verb_matches(rule, verb)
+                && rule.non_resource_urls.iter().any(|url| url_matches(url, path))
+        });
+        let reason = if allowed { String::new() } else { rbac_reason(&errors) };
+        AccessReviewStatus { allowed, reason }
+    }
+
     /// The rules a user holds in `namespace` (RulesFor, behind SelfSubjectRulesReview): split
     /// into resource and non-resource rules, as the review's status lists them.
     pub fn rules_review(&self, user: &UserInfo, namespace: &str) -> RulesReviewStatus {
@@ -137,6 +153,11 @@ fn denial_reason(store: &Store, attributes: &Attributes<'_>) -> String {
             _ => String::new(),
         },
     }
+}
+
+/// NonResourceURLMatches.
+fn url_matches(rule_url: &str, path: &str) -> bool {
+    rule_url == "*" || rule_url == path || rule_url.strip_suffix('*').is_some_and(|prefix| path.starts_with(prefix))
 }
 
 fn rbac_reason(errors: &[String]) -> String {

@@ -8,6 +8,7 @@
 //! one's carry its proto package (`autoscaling.v1.HorizontalPodAutoscaler`).
 
 mod apps_v1;
+mod authorization_v1;
 mod autoscaling_v1;
 mod autoscaling_v2;
 mod core_v1;
@@ -90,6 +91,12 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("rbac.authorization.k8s.io/v1", "ClusterRole", "ClusterRole"),
     ("rbac.authorization.k8s.io/v1", "RoleBinding", "RoleBinding"),
     ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "ClusterRoleBinding"),
+    ("authorization.k8s.io/v1", "SelfSubjectAccessReview", "SelfSubjectAccessReview"),
+    ("authorization.k8s.io/v1", "SelfSubjectRulesReview", "SelfSubjectRulesReview"),
+    ("authorization.k8s.io/v1", "SubjectAccessReview", "SubjectAccessReview"),
+    ("authorization.k8s.io/v1", "LocalSubjectAccessReview", "LocalSubjectAccessReview"),
+    ("authentication.k8s.io/v1", "SelfSubjectReview", "SelfSubjectReview"),
+    ("authentication.k8s.io/v1", "TokenRequest", "TokenRequest"),
 ];
 
 const GROUPS: &[&[Message]] = &[
@@ -101,6 +108,7 @@ const GROUPS: &[&[Message]] = &[
     networking_v1::MESSAGES,
     scheduling_v1::MESSAGES,
     rbac_v1::MESSAGES,
+    authorization_v1::MESSAGES,
 ];
 
 /// The message that holds a kind's objects.
