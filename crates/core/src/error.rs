@@ -177,6 +177,18 @@ pub enum ApiError {
     },
     /// A resource the server does not serve (a custom resource whose CRD is not installed).
     NotServed,
+    /// An admission policy's refusal (`admission.NewForbidden` given the policy's reason): the
+    /// Status names the object (`resource` plural, its `group`) and carries one cause,
+    /// `cause`. kubectl prints an `Invalid` one from those details, `The deployments "web" is
+    /// invalid: : <cause>`, and any other by its message.
+    PolicyDenied {
+        reason: &'static str,
+        group: String,
+        resource: String,
+        name: String,
+        message: String,
+        cause: String,
+    },
 }
 
 impl ApiError {
@@ -202,6 +214,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => "UnsupportedMediaType",
             ApiError::Gone { .. } => "Expired",
             ApiError::NotServed => "NotFound",
+            ApiError::PolicyDenied { reason, .. } => reason,
         }
     }
 
@@ -218,6 +231,13 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::Gone { .. } => 410,
             ApiError::NotServed => 404,
+            // The dispatcher's `reasonToCode`.
+            ApiError::PolicyDenied { reason, .. } => match *reason {
+                "Unauthorized" => 401,
+                "Forbidden" => 403,
+                "RequestEntityTooLarge" => 413,
+                _ => 422,
+            },
         }
     }
 
@@ -236,7 +256,8 @@ impl ApiError {
             | ApiError::MethodNotAllowed { message }
             | ApiError::TooManyRequests { message }
             | ApiError::UnsupportedMediaType { message }
-            | ApiError::Gone { message } => message.clone(),
+            | ApiError::Gone { message }
+            | ApiError::PolicyDenied { message, .. } => message.clone(),
             ApiError::NotServed => "the server could not find the requested resource".to_string(),
         }
     }
@@ -259,6 +280,12 @@ impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ApiError::Invalid { .. } => write!(f, "The {}", self.message()),
+            ApiError::PolicyDenied { reason: "Invalid", resource, name, cause, .. } => {
+                write!(f, "The {resource} \"{name}\" is invalid: : {cause}")
+            }
+            ApiError::PolicyDenied { reason: "Unauthorized", .. } => {
+                write!(f, "error: You must be logged in to the server ({})", self.message())
+            }
             _ => write!(f, "Error from server ({}): {}", self.reason(), self.message()),
         }
     }

@@ -80,6 +80,9 @@ fn details(error: &ApiError) -> Option<Value> {
                 .collect();
             Some(json!({"name": name, "kind": kind, "causes": causes}))
         }
+        ApiError::PolicyDenied { group, resource, name, cause, .. } => {
+            Some(json!({"name": name, "group": group, "kind": resource, "causes": [{"message": cause}]}))
+        }
         ApiError::ApplyConflict { causes, .. } => {
             let causes: Vec<Value> = causes
                 .iter()

@@ -8,6 +8,9 @@ mod matching;
 pub mod mutating;
 pub mod validating;
 
+#[cfg(test)]
+mod tests;
+
 use super::Request;
 use crate::api::admission_policy::{MatchCondition, MatchResources, ParamKind, ParamRef, Variable};
 use crate::api::string_map::StringMap;

@@ -11,7 +11,7 @@ use super::{Compiled, Inputs, collect_params, exempt};
 use crate::api::ObjectMut;
 use crate::api::mutating_admission_policy::{MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Mutation};
 use crate::cel::{Program, Value};
-use crate::error::{ApiError, FieldError};
+use crate::error::ApiError;
 use crate::store::Store;
 use serde_json::Value as Json;
 
@@ -62,12 +62,20 @@ fn run_policy(
             if policy.spec.failure_policy.as_deref() == Some("Ignore") {
                 return Ok(false);
             }
+            // The generic policy dispatcher's answer: NewForbidden's details, the policy's message.
             let message = format!(
                 "policy '{}' with binding '{}' denied request: {e}",
                 policy.metadata.name, binding.metadata.name
             );
             let info = request.kind.info();
-            Err(ApiError::invalid(info.plural, request.name, vec![FieldError::preformatted("", message)]))
+            Err(ApiError::PolicyDenied {
+                reason: "Invalid",
+                group: info.group.to_string(),
+                resource: info.plural.to_string(),
+                name: request.name.to_string(),
+                cause: message.clone(),
+                message,
+            })
         };
         let spec = &policy.spec;
         let params =

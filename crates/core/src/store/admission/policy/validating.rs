@@ -4,8 +4,7 @@
 //! or only counted (`Audit`: this lab keeps no audit log, so it does nothing). The first refusal
 //! answers the request, worded as upstream's dispatcher.go words it.
 //!
-//! Not built: `auditAnnotations` are checked at write time but not evaluated; a refusal with
-//! reason `Unauthorized` or `RequestEntityTooLarge` answers as `Forbidden`.
+//! Not built: `auditAnnotations` are checked at write time but not evaluated.
 
 use super::super::{Plugin, Request};
 use super::expressions::{self, Returns};
@@ -15,7 +14,7 @@ use crate::api::validating_admission_policy::{
     ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, Validation,
 };
 use crate::cel::{Activation, Program, Value};
-use crate::error::{ApiError, FieldError};
+use crate::error::ApiError;
 use crate::store::Store;
 
 pub const PLUGIN: Plugin = Plugin { name: "ValidatingAdmissionPolicy", admit: None, validate: Some(validate) };
@@ -167,10 +166,10 @@ fn decide(
     }
 }
 
-/// dispatcher.go's answer: `admission.NewForbidden` with the decision's reason. kubectl prints
-/// an `Invalid` one from its details (`The deployments "web" is invalid: : ValidatingAdmissionPolicy …`).
+/// dispatcher.go's answer: `admission.NewForbidden` with the decision's reason (`Invalid` when
+/// it has none), its message the forbidden one whatever the reason.
 fn refusal(request: &Request<'_>, denial: Denial) -> ApiError {
-    let message = match &denial.binding {
+    let cause = match &denial.binding {
         Some(b) => format!(
             "ValidatingAdmissionPolicy '{}' with binding '{b}' denied request: {}",
             denial.policy, denial.message
@@ -178,10 +177,18 @@ fn refusal(request: &Request<'_>, denial: Denial) -> ApiError {
         None => format!("ValidatingAdmissionPolicy '{}' denied request: {}", denial.policy, denial.message),
     };
     let info = request.kind.info();
-    match denial.reason.as_deref().unwrap_or("Invalid") {
-        "Invalid" => ApiError::invalid(info.plural, request.name, vec![FieldError::preformatted("", message)]),
-        _ => ApiError::Forbidden {
-            message: format!("{} \"{}\" is forbidden: {message}", info.plural_qualified(), request.name),
-        },
+    let reason = match denial.reason.as_deref() {
+        Some("Forbidden") => "Forbidden",
+        Some("Unauthorized") => "Unauthorized",
+        Some("RequestEntityTooLarge") => "RequestEntityTooLarge",
+        _ => "Invalid",
+    };
+    ApiError::PolicyDenied {
+        reason,
+        group: info.group.to_string(),
+        resource: info.plural.to_string(),
+        name: request.name.to_string(),
+        message: format!("{} \"{}\" is forbidden: {cause}", info.plural_qualified(), request.name),
+        cause,
     }
 }
