@@ -177,18 +177,22 @@ pub enum ApiError {
     },
     /// A resource the server does not serve (a custom resource whose CRD is not installed).
     NotServed,
-    /// An admission policy's refusal (`admission.NewForbidden` given the policy's reason): the
-    /// Status names the object (`resource` plural, its `group`) and carries one cause,
-    /// `cause`. kubectl prints an `Invalid` one from those details, `The deployments "web" is
-    /// invalid: : <cause>`, and any other by its message.
-    PolicyDenied {
-        reason: &'static str,
-        group: String,
-        resource: String,
-        name: String,
-        message: String,
-        cause: String,
-    },
+    /// An admission policy's refusal (see `PolicyDenial`).
+    PolicyDenied(Box<PolicyDenial>),
+}
+
+/// An admission policy's refusal (`admission.NewForbidden` given the policy's reason): the
+/// Status names the object (`resource` plural, its `group`) and carries one cause, `cause`.
+/// kubectl prints an `Invalid` one from those details, `The deployments "web" is invalid: :
+/// <cause>`, and any other by its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyDenial {
+    pub reason: &'static str,
+    pub group: String,
+    pub resource: String,
+    pub name: String,
+    pub message: String,
+    pub cause: String,
 }
 
 impl ApiError {
@@ -214,7 +218,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => "UnsupportedMediaType",
             ApiError::Gone { .. } => "Expired",
             ApiError::NotServed => "NotFound",
-            ApiError::PolicyDenied { reason, .. } => reason,
+            ApiError::PolicyDenied(d) => d.reason,
         }
     }
 
@@ -232,7 +236,7 @@ impl ApiError {
             ApiError::Gone { .. } => 410,
             ApiError::NotServed => 404,
             // The dispatcher's `reasonToCode`.
-            ApiError::PolicyDenied { reason, .. } => match *reason {
+            ApiError::PolicyDenied(d) => match d.reason {
                 "Unauthorized" => 401,
                 "Forbidden" => 403,
                 "RequestEntityTooLarge" => 413,
@@ -256,8 +260,8 @@ impl ApiError {
             | ApiError::MethodNotAllowed { message }
             | ApiError::TooManyRequests { message }
             | ApiError::UnsupportedMediaType { message }
-            | ApiError::Gone { message }
-            | ApiError::PolicyDenied { message, .. } => message.clone(),
+            | ApiError::Gone { message } => message.clone(),
+            ApiError::PolicyDenied(d) => d.message.clone(),
             ApiError::NotServed => "the server could not find the requested resource".to_string(),
         }
     }
@@ -280,10 +284,10 @@ impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ApiError::Invalid { .. } => write!(f, "The {}", self.message()),
-            ApiError::PolicyDenied { reason: "Invalid", resource, name, cause, .. } => {
-                write!(f, "The {resource} \"{name}\" is invalid: : {cause}")
+            ApiError::PolicyDenied(d) if d.reason == "Invalid" => {
+                write!(f, "The {} \"{}\" is invalid: : {}", d.resource, d.name, d.cause)
             }
-            ApiError::PolicyDenied { reason: "Unauthorized", .. } => {
+            ApiError::PolicyDenied(d) if d.reason == "Unauthorized" => {
                 write!(f, "error: You must be logged in to the server ({})", self.message())
             }
             _ => write!(f, "Error from server ({}): {}", self.reason(), self.message()),

@@ -80,8 +80,8 @@ fn details(error: &ApiError) -> Option<Value> {
                 .collect();
             Some(json!({"name": name, "kind": kind, "causes": causes}))
         }
-        ApiError::PolicyDenied { group, resource, name, cause, .. } => {
-            Some(json!({"name": name, "group": group, "kind": resource, "causes": [{"message": cause}]}))
+        ApiError::PolicyDenied(d) => {
+            Some(json!({"name": d.name, "group": d.group, "kind": d.resource, "causes": [{"message": d.cause}]}))
         }
         ApiError::ApplyConflict { causes, .. } => {
             let causes: Vec<Value> = causes

@@ -240,7 +240,8 @@ pub(crate) fn decode_error(err: &DecodeError, action: &str, source: &str) -> Str
 /// Invalid objects print bare, as kubectl does; other refusals name the file.
 pub fn api_error(err: &ApiError, action: &str, source: &str) -> String {
     match err {
-        ApiError::Invalid { .. } | ApiError::PolicyDenied { reason: "Invalid" | "Unauthorized", .. } => err.to_string(),
+        ApiError::Invalid { .. } => err.to_string(),
+        ApiError::PolicyDenied(d) if matches!(d.reason, "Invalid" | "Unauthorized") => err.to_string(),
         _ => format!("Error from server ({}): error when {action} \"{source}\": {}", err.reason(), err.message()),
     }
 }

@@ -11,7 +11,7 @@ use super::{Compiled, Inputs, collect_params, exempt};
 use crate::api::ObjectMut;
 use crate::api::mutating_admission_policy::{MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Mutation};
 use crate::cel::{Program, Value};
-use crate::error::ApiError;
+use crate::error::{ApiError, PolicyDenial};
 use crate::store::Store;
 use serde_json::Value as Json;
 
@@ -68,14 +68,14 @@ fn run_policy(
                 policy.metadata.name, binding.metadata.name
             );
             let info = request.kind.info();
-            Err(ApiError::PolicyDenied {
+            Err(ApiError::PolicyDenied(Box::new(PolicyDenial {
                 reason: "Invalid",
                 group: info.group.to_string(),
                 resource: info.plural.to_string(),
                 name: request.name.to_string(),
                 cause: message.clone(),
                 message,
-            })
+            })))
         };
         let spec = &policy.spec;
         let params =

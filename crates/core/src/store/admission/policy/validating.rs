@@ -14,7 +14,7 @@ use crate::api::validating_admission_policy::{
     ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, Validation,
 };
 use crate::cel::{Activation, Program, Value};
-use crate::error::ApiError;
+use crate::error::{ApiError, PolicyDenial};
 use crate::store::Store;
 
 pub const PLUGIN: Plugin = Plugin { name: "ValidatingAdmissionPolicy", admit: None, validate: Some(validate) };
@@ -183,12 +183,12 @@ fn refusal(request: &Request<'_>, denial: Denial) -> ApiError {
         Some("RequestEntityTooLarge") => "RequestEntityTooLarge",
         _ => "Invalid",
     };
-    ApiError::PolicyDenied {
+    ApiError::PolicyDenied(Box::new(PolicyDenial {
         reason,
         group: info.group.to_string(),
         resource: info.plural.to_string(),
         name: request.name.to_string(),
         message: format!("{} \"{}\" is forbidden: {cause}", info.plural_qualified(), request.name),
         cause,
-    }
+    }))
 }
