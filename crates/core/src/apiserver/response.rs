@@ -106,4 +106,26 @@ mod tests {
             r#"{"apiVersion":"v1","code":404,"details":{"group":"apps","kind":"deployments","name":"web"},"kind":"Status","message":"deployments.apps \"web\" not found","metadata":{},"reason":"NotFound","status":"Failure"}"#
         );
     }
+
+    #[test]
+    fn an_admission_policys_refusal_says_forbidden_with_its_reason_and_one_cause() {
+        let cause =
+            "ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false".to_string();
+        let status = Status(ApiError::PolicyDenied(Box::new(crate::error::PolicyDenial {
+            reason: "Invalid",
+            group: "apps".into(),
+            resource: "deployments".into(),
+            name: "web".into(),
+            message: format!("deployments.apps \"web\" is forbidden: {cause}"),
+            cause: cause.clone(),
+        })));
+        assert_eq!(
+            status.to_json().to_string(),
+            r#"{"apiVersion":"v1","code":422,"details":{"causes":[{"message":"ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false"}],"group":"apps","kind":"deployments","name":"web"},"kind":"Status","message":"deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false","metadata":{},"reason":"Invalid","status":"Failure"}"#
+        );
+        assert_eq!(
+            status.0.to_string(),
+            "The deployments \"web\" is invalid: : ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false"
+        );
+    }
 }
