@@ -177,6 +177,22 @@ pub enum ApiError {
     },
     /// A resource the server does not serve (a custom resource whose CRD is not installed).
     NotServed,
+    /// An admission policy's refusal (see `PolicyDenial`).
+    PolicyDenied(Box<PolicyDenial>),
+}
+
+/// An admission policy's refusal (`admission.NewForbidden` given the policy's reason): the
+/// Status names the object (`resource` plural, its `group`) and carries one cause, `cause`.
+/// kubectl prints an `Invalid` one from those details, `The deployments "web" is invalid: :
+/// <cause>`, and any other by its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyDenial {
+    pub reason: &'static str,
+    pub group: String,
+    pub resource: String,
+    pub name: String,
+    pub message: String,
+    pub cause: String,
 }
 
 impl ApiError {
@@ -202,6 +218,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => "UnsupportedMediaType",
             ApiError::Gone { .. } => "Expired",
             ApiError::NotServed => "NotFound",
+            ApiError::PolicyDenied(d) => d.reason,
         }
     }
 
@@ -218,6 +235,13 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::Gone { .. } => 410,
             ApiError::NotServed => 404,
+            // The dispatcher's `reasonToCode`.
+            ApiError::PolicyDenied(d) => match d.reason {
+                "Unauthorized" => 401,
+                "Forbidden" => 403,
+                "RequestEntityTooLarge" => 413,
+                _ => 422,
+            },
         }
     }
 
@@ -237,6 +261,7 @@ impl ApiError {
             | ApiError::TooManyRequests { message }
             | ApiError::UnsupportedMediaType { message }
             | ApiError::Gone { message } => message.clone(),
+            ApiError::PolicyDenied(d) => d.message.clone(),
             ApiError::NotServed => "the server could not find the requested resource".to_string(),
         }
     }
@@ -259,6 +284,12 @@ impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ApiError::Invalid { .. } => write!(f, "The {}", self.message()),
+            ApiError::PolicyDenied(d) if d.reason == "Invalid" => {
+                write!(f, "The {} \"{}\" is invalid: : {}", d.resource, d.name, d.cause)
+            }
+            ApiError::PolicyDenied(d) if d.reason == "Unauthorized" => {
+                write!(f, "error: You must be logged in to the server ({})", self.message())
+            }
             _ => write!(f, "Error from server ({}): {}", self.reason(), self.message()),
         }
     }

@@ -3,6 +3,7 @@
 //! `Resource` is what generic code (store, kubectl) needs of a kind; `Object` holds any kind;
 //! `Kind` and `ResourceInfo` are the discovery table (`kubectl api-resources`).
 
+pub mod admission_policy;
 pub mod affinity;
 pub mod codec;
 pub mod condition;
@@ -26,6 +27,7 @@ pub mod lease;
 pub mod limit_range;
 pub mod managed_fields_entry;
 pub mod meta;
+pub mod mutating_admission_policy;
 pub mod namespace;
 pub mod node;
 pub mod pod;
@@ -46,6 +48,7 @@ pub mod service_account;
 pub mod shared;
 pub mod strict_decoder;
 pub mod string_map;
+pub mod validating_admission_policy;
 pub mod volume;
 
 pub use config_map::ConfigMap;
@@ -63,6 +66,7 @@ pub use ingress_class::IngressClass;
 pub use lease::Lease;
 pub use limit_range::LimitRange;
 pub use meta::ObjectMeta;
+pub use mutating_admission_policy::{MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding};
 pub use namespace::Namespace;
 pub use node::Node;
 pub use pod::Pod;
@@ -77,6 +81,7 @@ pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
 pub use service::Service;
 pub use service_account::ServiceAccount;
+pub use validating_admission_policy::{ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -126,6 +131,15 @@ macro_rules! for_each_kind {
             RoleBinding => role_bindings ("rbac.authorization.k8s.io", "v1", "rolebindings", "rolebinding", [], namespaced),
             ClusterRoleBinding => cluster_role_bindings ("rbac.authorization.k8s.io", "v1",
                 "clusterrolebindings", "clusterrolebinding", [], cluster),
+            // Admission policies: CEL the API server runs in-process (both GA in 1.36).
+            ValidatingAdmissionPolicy => validating_admission_policies ("admissionregistration.k8s.io", "v1",
+                "validatingadmissionpolicies", "validatingadmissionpolicy", [], cluster),
+            ValidatingAdmissionPolicyBinding => validating_admission_policy_bindings ("admissionregistration.k8s.io",
+                "v1", "validatingadmissionpolicybindings", "validatingadmissionpolicybinding", [], cluster),
+            MutatingAdmissionPolicy => mutating_admission_policies ("admissionregistration.k8s.io", "v1",
+                "mutatingadmissionpolicies", "mutatingadmissionpolicy", [], cluster),
+            MutatingAdmissionPolicyBinding => mutating_admission_policy_bindings ("admissionregistration.k8s.io",
+                "v1", "mutatingadmissionpolicybindings", "mutatingadmissionpolicybinding", [], cluster),
             // Custom resources: served once an add-on installs their CRD.
             PodGroup => pod_groups ("scheduling.x-k8s.io", "v1alpha1", "podgroups", "podgroup", ["pg", "pgs"], namespaced, crd),
             // The Gateway API's standard channel, served once the gateway-api add-on installs it.
@@ -198,6 +212,26 @@ macro_rules! api_kinds {
             /// The object as JSON, with `apiVersion` and `kind` (keys sorted, as kubectl prints).
             pub fn to_json_value(&self) -> serde_json::Value {
                 match self { $(Object::$kind(o) => codec::to_json_value(o),)* }
+            }
+        }
+
+        impl ObjectMut<'_> {
+            /// The object as JSON, with `apiVersion` and `kind` (what admission policies read).
+            pub fn to_json_value(&self) -> serde_json::Value {
+                match self { $(ObjectMut::$kind(o) => codec::to_json_value(&**o),)* }
+            }
+
+            /// Replaces the object with `value` decoded as its own kind (what a mutating
+            /// admission policy's patch produced); the object is left as it was on error.
+            pub fn replace_from_json(&mut self, mut value: serde_json::Value) -> Result<(), String> {
+                if let Some(map) = value.as_object_mut() {
+                    map.remove("apiVersion");
+                    map.remove("kind");
+                }
+                match self {
+                    $(ObjectMut::$kind(o) => **o = serde_json::from_value(value).map_err(|e| e.to_string())?,)*
+                }
+                Ok(())
             }
         }
 

@@ -80,6 +80,9 @@ fn details(error: &ApiError) -> Option<Value> {
                 .collect();
             Some(json!({"name": name, "kind": kind, "causes": causes}))
         }
+        ApiError::PolicyDenied(d) => {
+            Some(json!({"name": d.name, "group": d.group, "kind": d.resource, "causes": [{"message": d.cause}]}))
+        }
         ApiError::ApplyConflict { causes, .. } => {
             let causes: Vec<Value> = causes
                 .iter()
@@ -101,6 +104,28 @@ mod tests {
         assert_eq!(
             status.to_json().to_string(),
             r#"{"apiVersion":"v1","code":404,"details":{"group":"apps","kind":"deployments","name":"web"},"kind":"Status","message":"deployments.apps \"web\" not found","metadata":{},"reason":"NotFound","status":"Failure"}"#
+        );
+    }
+
+    #[test]
+    fn an_admission_policys_refusal_says_forbidden_with_its_reason_and_one_cause() {
+        let cause =
+            "ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false".to_string();
+        let status = Status(ApiError::PolicyDenied(Box::new(crate::error::PolicyDenial {
+            reason: "Invalid",
+            group: "apps".into(),
+            resource: "deployments".into(),
+            name: "web".into(),
+            message: format!("deployments.apps \"web\" is forbidden: {cause}"),
+            cause: cause.clone(),
+        })));
+        assert_eq!(
+            status.to_json().to_string(),
+            r#"{"apiVersion":"v1","code":422,"details":{"causes":[{"message":"ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false"}],"group":"apps","kind":"deployments","name":"web"},"kind":"Status","message":"deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false","metadata":{},"reason":"Invalid","status":"Failure"}"#
+        );
+        assert_eq!(
+            status.0.to_string(),
+            "The deployments \"web\" is invalid: : ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed expression: false"
         );
     }
 }

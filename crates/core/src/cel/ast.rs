@@ -43,6 +43,12 @@ pub(crate) enum ExprKind {
     Comprehension(Box<Comprehension>),
     /// `cel.bind(var, init, body)` (cel-go `ext.Bindings`): `init` evaluates lazily, once.
     Bind(Box<Bind>),
+    /// `Name{field: value, …}`, message construction (`Object.spec{replicas: 1}`,
+    /// `JSONPatch{op: "add", …}`); the name is the dotted type name as written.
+    Struct {
+        type_name: String,
+        fields: Vec<(String, Expr)>,
+    },
 }
 
 /// Which comprehension macro a `Comprehension` node came from.
@@ -103,6 +109,7 @@ impl ExprKind {
                 f(&b.init);
                 f(&b.body);
             }
+            ExprKind::Struct { fields, .. } => fields.iter().for_each(|(_, v)| f(v)),
             _ => {}
         }
     }

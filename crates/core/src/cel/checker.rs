@@ -121,6 +121,25 @@ impl Checker<'_> {
             ExprKind::Map(entries) => self.map(entries),
             ExprKind::Comprehension(c) => self.comprehension(e.offset, c),
             ExprKind::Bind(b) => self.bind(b),
+            ExprKind::Struct { type_name, fields } => self.construction(e.offset, type_name, fields),
+        }
+    }
+
+    /// `Name{field: value}`: the name must be a declared object type, and, unless the type is
+    /// open, each field one of its own.
+    fn construction(&mut self, offset: usize, type_name: &str, fields: &[(String, Expr)]) -> Type {
+        let declared = self.env.struct_type(type_name);
+        for (field, value) in fields {
+            self.check(value);
+            if let Some((t, false)) = &declared
+                && t.field(field).is_none()
+            {
+                self.error(value.offset, format!("undefined field '{field}'"));
+            }
+        }
+        match declared {
+            Some((t, _)) => Type::Object(t),
+            None => self.error(offset, format!("undeclared reference to '{type_name}' (in container '')")),
         }
     }
 

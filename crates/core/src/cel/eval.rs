@@ -5,7 +5,7 @@ use super::Activation;
 use super::ast::{Bind, Comprehension, Expr, ExprKind, MacroKind};
 use super::error::Fault;
 use super::functions::{self, no_such_key};
-use super::value::{MapKey, MapValue, Value};
+use super::value::{MapKey, MapValue, ObjectValue, Value};
 use std::rc::Rc;
 
 /// The most evaluation steps one `eval` may take: Kubernetes DRA's
@@ -111,6 +111,13 @@ impl<'a> Evaluator<'a> {
             ExprKind::Map(entries) => self.map(entries),
             ExprKind::Comprehension(c) => self.comprehension(c),
             ExprKind::Bind(b) => self.bind(b),
+            ExprKind::Struct { type_name, fields } => {
+                let mut object = ObjectValue::new(type_name);
+                for (field, value) in fields {
+                    object = object.with(field, self.eval(value)?);
+                }
+                Ok(Value::object(object))
+            }
         }
     }
 

@@ -18,8 +18,9 @@
 //! Where it differs from cel-go (each seen against a cel-go build): `matches` uses regex-lite,
 //! so a bad pattern's message is regex-lite's and `\p{L}`-style classes are missing; only the
 //! first parser error is reported; runtime cost is one per node plus sizes, not cel-go's model;
-//! `type(x)` prints `type`, not `type(int)`. Not built: optional syntax (`.?`, `[?`), message
-//! construction, timestamps and durations, two-variable comprehensions, `ext.Sets` and the
+//! `type(x)` prints `type`, not `type(int)`. Message construction builds only the
+//! object types an `Env` declares (`JSONPatch`, the open `Object.*` family). Not built: optional syntax (`.?`, `[?`), message
+//! timestamps and durations, two-variable comprehensions, `ext.Sets` and the
 //! lists, regex, URL, IP/CIDR and format libraries, quantity `mul`/`div`.
 
 mod ast;
@@ -50,6 +51,11 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     vars: BTreeMap<String, Type>,
+    /// Object types an expression may construct (`JSONPatch{…}`), by name.
+    structs: BTreeMap<String, ObjectType>,
+    /// A root whose every dotted name is a constructible type with any fields: Kubernetes'
+    /// `Object`, `Object.spec`, `Object.spec.template`, … (mutating admission policies).
+    open_struct_root: Option<String>,
 }
 
 impl Env {
@@ -63,8 +69,31 @@ impl Env {
         self
     }
 
+    /// Declares an object type that `Name{field: value}` may construct.
+    pub fn declare_struct(&mut self, ty: ObjectType) -> &mut Env {
+        self.structs.insert(ty.name.clone(), ty);
+        self
+    }
+
+    /// Makes `root` and every `root.a.b` a constructible type with any fields.
+    pub fn declare_open_struct_root(&mut self, root: &str) -> &mut Env {
+        self.open_struct_root = Some(root.to_owned());
+        self
+    }
+
     pub(crate) fn lookup(&self, name: &str) -> Option<&Type> {
         self.vars.get(name)
+    }
+
+    /// The type `Name{…}` constructs, if the name is one: `None` for unknown names, fields
+    /// `None` for an open type.
+    pub(crate) fn struct_type(&self, name: &str) -> Option<(ObjectType, bool)> {
+        if let Some(t) = self.structs.get(name) {
+            return Some((t.clone(), false));
+        }
+        let root = self.open_struct_root.as_deref()?;
+        let open = name == root || name.strip_prefix(root).is_some_and(|rest| rest.starts_with('.'));
+        open.then(|| (ObjectType::new(name, Vec::new()), true))
     }
 }
 

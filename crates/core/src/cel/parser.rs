@@ -534,7 +534,48 @@ impl Parser {
             let args = self.args()?;
             return self.call(open.offset, &name, None, args);
         }
+        if self.at_struct_name() {
+            return self.construction(name);
+        }
         self.node(id.offset, ExprKind::Ident(name), false)
+    }
+
+    /// Whether `(. IDENT)* {` follows: the rest of a message construction's type name.
+    fn at_struct_name(&self) -> bool {
+        let mut ahead = 0;
+        while self.peek_kind(ahead) == Tok::Dot && self.peek_kind(ahead + 1) == Tok::Ident {
+            ahead += 2;
+        }
+        self.peek_kind(ahead) == Tok::LBrace
+    }
+
+    /// CEL's `CreateMessage`: `Name.more{field: value, …}` after its first identifier.
+    #[inline(never)]
+    fn construction(&mut self, mut type_name: String) -> PResult {
+        while self.cur().kind == Tok::Dot {
+            self.advance();
+            type_name.push('.');
+            type_name.push_str(&self.advance().text);
+        }
+        let open = self.advance();
+        let mut fields = Vec::new();
+        while self.cur().kind != Tok::RBrace {
+            let field = self.expect(Tok::Ident)?;
+            self.expect(Tok::Colon)?;
+            if !self.at_expr_start() {
+                return self.expected_expr(&[]);
+            }
+            fields.push((field.text, self.expr_in(Ctx::MapValue)?));
+            match self.cur().kind {
+                Tok::Comma => {
+                    self.advance();
+                }
+                Tok::RBrace => break,
+                _ => return self.separator_error(Tok::RBrace),
+            }
+        }
+        self.advance();
+        self.node(open.offset, ExprKind::Struct { type_name, fields }, false)
     }
 
     #[inline(never)]

@@ -609,3 +609,41 @@ fn random_input_never_panics() {
         }
     }
 }
+
+/// Mutating admission policies' environment: the open `Object.*` types and `JSONPatch`.
+fn mutation_env() -> Env {
+    let mut env = Env::new();
+    env.declare("object", Type::Dyn).declare_open_struct_root("Object").declare_struct(ObjectType::new(
+        "JSONPatch",
+        vec![("op", Type::String), ("path", Type::String), ("from", Type::String), ("value", Type::Dyn)],
+    ));
+    env
+}
+
+#[test]
+fn message_construction_builds_declared_objects() {
+    let env = mutation_env();
+    let vars = Activation::new();
+    for (src, want) in [
+        (r#"Object{spec: Object.spec{replicas: 2}}"#, "Object{spec: Object.spec{replicas: 2}}"),
+        (r#"JSONPatch{op: "add", path: "/x", value: 1,}"#, r#"JSONPatch{op: "add", path: "/x", value: 1}"#),
+        (r#"[JSONPatch{op: "remove", path: "/y"}]"#, r#"[JSONPatch{op: "remove", path: "/y"}]"#),
+        ("Object{}", "Object{}"),
+    ] {
+        assert_eq!(run(&env, &vars, src).map(|v| v.to_string()), Ok(want.to_string()), "{src}");
+    }
+    for (src, want) in [
+        (
+            "Thing{a: 1}",
+            "ERROR: <input>:1:6: undeclared reference to 'Thing' (in container '')\n | Thing{a: 1}\n | .....^",
+        ),
+        (
+            "JSONPatch{nope: 1}",
+            "ERROR: <input>:1:17: undefined field 'nope'\n | JSONPatch{nope: 1}\n | ................^",
+        ),
+    ] {
+        assert_eq!(compile(src, &env).map(|_| ()).map_err(|e| e.to_string()), Err(want.to_string()), "{src}");
+    }
+    // A map literal after an identifier that is not a type name still parses as before.
+    assert!(compile("object == {}", &env).is_ok());
+}

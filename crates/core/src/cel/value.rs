@@ -218,6 +218,11 @@ impl ObjectValue {
     pub fn get(&self, field: &str) -> Option<&Value> {
         self.fields.get(field)
     }
+
+    /// The fields set, by name.
+    pub fn fields(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.fields.iter()
+    }
 }
 
 /// CEL equality (cel-spec "Equality", cel-go heterogeneous equality): numbers compare by value

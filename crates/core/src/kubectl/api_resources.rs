@@ -108,25 +108,27 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
-            "NAME                        SHORTNAMES   APIVERSION                     NAMESPACED   KIND"
+            "NAME                                SHORTNAMES   APIVERSION                        NAMESPACED   KIND"
         );
         assert_eq!(
             lines[1],
-            "configmaps                  cm           v1                             true         ConfigMap"
+            "configmaps                          cm           v1                                true         ConfigMap"
         );
         assert_eq!(
             lines.last(),
-            Some(&"priorityclasses             pc           scheduling.k8s.io/v1           false        PriorityClass")
+            Some(
+                &"priorityclasses                     pc           scheduling.k8s.io/v1              false        PriorityClass"
+            )
         );
-        // Groups in name order: apiextensions.k8s.io's CRDs right after the core group.
-        assert!(text.contains("\nservices                    svc          v1                             true         Service\ncustomresourcedefinitions   crd,crds     apiextensions.k8s.io/v1        false        CustomResourceDefinition\n"));
+        // Groups in name order: admissionregistration.k8s.io's policies right after the core group.
+        assert!(text.contains("\nservices                            svc          v1                                true         Service\nmutatingadmissionpolicies                        admissionregistration.k8s.io/v1   false        MutatingAdmissionPolicy\n"));
         assert!(text.contains(
-            "\nleases                                   coordination.k8s.io/v1         true         Lease\nendpointslices"
+            "\nleases                                           coordination.k8s.io/v1            true         Lease\nendpointslices"
         ));
         let text = run(&mut sim, "kubectl api-resources --namespaced=false -o name");
         assert_eq!(
             text,
-            "namespaces\nnodes\ncustomresourcedefinitions.apiextensions.k8s.io\ningressclasses.networking.k8s.io\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\ndeviceclasses.resource.k8s.io\nresourceslices.resource.k8s.io\npriorityclasses.scheduling.k8s.io\n"
+            "namespaces\nnodes\nmutatingadmissionpolicies.admissionregistration.k8s.io\nmutatingadmissionpolicybindings.admissionregistration.k8s.io\nvalidatingadmissionpolicies.admissionregistration.k8s.io\nvalidatingadmissionpolicybindings.admissionregistration.k8s.io\ncustomresourcedefinitions.apiextensions.k8s.io\ningressclasses.networking.k8s.io\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\ndeviceclasses.resource.k8s.io\nresourceslices.resource.k8s.io\npriorityclasses.scheduling.k8s.io\n"
         );
         let text = run(&mut sim, "kubectl api-resources --api-group=apps --no-headers");
         assert_eq!(

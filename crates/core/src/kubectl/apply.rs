@@ -241,6 +241,7 @@ pub(crate) fn decode_error(err: &DecodeError, action: &str, source: &str) -> Str
 pub fn api_error(err: &ApiError, action: &str, source: &str) -> String {
     match err {
         ApiError::Invalid { .. } => err.to_string(),
+        ApiError::PolicyDenied(d) if matches!(d.reason, "Invalid" | "Unauthorized") => err.to_string(),
         _ => format!("Error from server ({}): error when {action} \"{source}\": {}", err.reason(), err.message()),
     }
 }

@@ -39,6 +39,11 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         ResourceSlice => (&["NAME", "NODE", "DRIVER", "POOL", "AGE"], &[]),
         Ingress => (&["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"], &[]),
         IngressClass => (&["NAME", "CONTROLLER", "PARAMETERS", "AGE"], &[]),
+        ValidatingAdmissionPolicy => (&["NAME", "VALIDATIONS", "PARAMKIND", "AGE"], &[]),
+        MutatingAdmissionPolicy => (&["NAME", "MUTATIONS", "PARAMKIND", "AGE"], &[]),
+        ValidatingAdmissionPolicyBinding | MutatingAdmissionPolicyBinding => {
+            (&["NAME", "POLICYNAME", "PARAMREF", "AGE"], &[])
+        }
         ServiceAccount => (&["NAME", "SECRETS", "AGE"], &[]),
         Role | ClusterRole => (&["NAME", "CREATED AT"], &[]),
         RoleBinding | ClusterRoleBinding => (&["NAME", "ROLE", "AGE"], &["USERS", "GROUPS", "SERVICEACCOUNTS"]),
@@ -111,6 +116,19 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
                 format!("{}{group}/{}", p.kind, p.name)
             });
             (vec![class.spec.controller.clone().unwrap_or_default(), parameters, age], vec![])
+        }
+        Object::ValidatingAdmissionPolicy(p) => {
+            let spec = &p.spec;
+            (vec![spec.validations.len().to_string(), param_kind(spec.param_kind.as_ref()), age], vec![])
+        }
+        Object::MutatingAdmissionPolicy(p) => {
+            (vec![p.spec.mutations.len().to_string(), param_kind(p.spec.param_kind.as_ref()), age], vec![])
+        }
+        Object::ValidatingAdmissionPolicyBinding(b) => {
+            (vec![b.spec.policy_name.clone(), param_ref(b.spec.param_ref.as_ref()), age], vec![])
+        }
+        Object::MutatingAdmissionPolicyBinding(b) => {
+            (vec![b.spec.policy_name.clone(), param_ref(b.spec.param_ref.as_ref()), age], vec![])
         }
         Object::ServiceAccount(account) => (vec![account.secrets.len().to_string(), age], vec![]),
         Object::Role(_) | Object::ClusterRole(_) => (vec![created_at(object)], vec![]),
@@ -491,4 +509,28 @@ fn format_hpa_metric(
     let current = current.and_then(|c| c.average_utilization).map_or("<unknown>".into(), |u| format!("{u}%"));
     let target = target.average_utilization.map_or("<auto>".into(), |u| format!("{u}%"));
     format!("{name}: {current}/{target}")
+}
+
+/// An admission policy's PARAMKIND: `apiVersion/kind`, or `<unset>`.
+fn param_kind(kind: Option<&crate::api::admission_policy::ParamKind>) -> String {
+    kind.map_or("<unset>".to_string(), |k| format!("{}/{}", k.api_version, k.kind))
+}
+
+/// A binding's PARAMREF: `namespace/name`, `*/name` when the namespace is left to the request,
+/// the selector as Go prints the struct, or `<unset>`.
+fn param_ref(param_ref: Option<&crate::api::admission_policy::ParamRef>) -> String {
+    let Some(p) = param_ref else { return "<unset>".to_string() };
+    if !p.name.is_empty() {
+        let namespace = if p.namespace.is_empty() { "*" } else { p.namespace.as_str() };
+        return format!("{namespace}/{}", p.name);
+    }
+    match &p.selector {
+        Some(selector) => {
+            let labels: String = selector.match_labels.iter().map(|(k, v)| format!("{k}: {v},")).collect();
+            format!(
+                "&LabelSelector{{MatchLabels:map[string]string{{{labels}}},MatchExpressions:[]LabelSelectorRequirement{{}},}}"
+            )
+        }
+        None => "<unset>".to_string(),
+    }
 }

@@ -3,18 +3,19 @@
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
 use super::{
-    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, custom_resource_definition, defaults,
-    gateway_api_defaults, networking_validation, priority_class, quota_validation, rbac_validation,
-    resource_validation, validation,
+    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation,
+    custom_resource_definition, defaults, gateway_api_defaults, networking_validation, priority_class,
+    quota_validation, rbac_validation, resource_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
     ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
-    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, LimitRange, Namespace, Node, Object, Pod,
-    PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice,
-    Secret, Service, ServiceAccount,
+    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, LimitRange, MutatingAdmissionPolicy,
+    MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource,
+    ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount,
+    ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -286,6 +287,68 @@ impl Stored for IngressClass {
     table_fns!();
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         networking_validation::ingress_class(self, old)
+    }
+}
+
+impl Stored for ValidatingAdmissionPolicy {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    fn reset_status_for_create(&mut self) {
+        self.status = None;
+    }
+    fn keep_status_from(&mut self, other: &Self) {
+        self.status = other.status.clone();
+    }
+    fn apply_defaults(&mut self) {
+        admission_policy_validation::default_validating(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        admission_policy_validation::validating(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
+impl Stored for ValidatingAdmissionPolicyBinding {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        admission_policy_validation::default_validating_binding(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        admission_policy_validation::validating_binding(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
+impl Stored for MutatingAdmissionPolicy {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        admission_policy_validation::default_mutating(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        admission_policy_validation::mutating(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
+    }
+}
+
+impl Stored for MutatingAdmissionPolicyBinding {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        admission_policy_validation::default_mutating_binding(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        admission_policy_validation::mutating_binding(self)
+    }
+    fn spec_value(&self) -> Value {
+        serde_json::to_value(&self.spec).unwrap_or(Value::Null)
     }
 }
 

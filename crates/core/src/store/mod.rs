@@ -6,6 +6,7 @@
 //! appends to the watch log.
 
 pub mod admission;
+pub mod admission_policy_validation;
 pub mod authorizer;
 pub mod autoscaling_validation;
 pub mod binding;

@@ -13,6 +13,7 @@ mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
 mod pod_security;
+pub(crate) mod policy;
 mod priority;
 pub(crate) mod resource_quota;
 mod service_account;
@@ -65,6 +66,8 @@ pub const CHAIN: &[Plugin] = &[
     pod_security::PLUGIN,
     priority::PLUGIN,
     default_toleration_seconds::PLUGIN,
+    policy::mutating::PLUGIN,
+    policy::validating::PLUGIN,
     resource_quota::PLUGIN,
     lab_limits::PLUGIN,
 ];
@@ -123,6 +126,8 @@ mod tests {
                 "PodSecurity",
                 "Priority",
                 "DefaultTolerationSeconds",
+                "MutatingAdmissionPolicy",
+                "ValidatingAdmissionPolicy",
                 "ResourceQuota",
                 "LabLimits"
             ]
