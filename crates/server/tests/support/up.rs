@@ -151,7 +151,12 @@ impl Up {
     /// A kubeconfig for a new token of `user` with `role` (`viewer` or `owner`), issued by the
     /// owner through `/kubelab/tokens`: its path and the token's id.
     pub fn kubeconfig_for(&self, user: &str, role: &str) -> (PathBuf, String) {
-        let issued = self.owner_call("POST", "/kubelab/tokens", &format!(r#"{{"user":"{user}","role":"{role}"}}"#));
+        self.kubeconfig_issued(user, &format!(r#"{{"user":"{user}","role":"{role}"}}"#))
+    }
+
+    /// A kubeconfig for the token `/kubelab/tokens` issues for `request` (its JSON body).
+    pub fn kubeconfig_issued(&self, user: &str, request: &str) -> (PathBuf, String) {
+        let issued = self.owner_call("POST", "/kubelab/tokens", request);
         let issued: serde_json::Value = serde_json::from_str(&issued).unwrap();
         let owner = std::fs::read_to_string(&self.kubeconfig).unwrap();
         let token = |text: &str| text.lines().find_map(|l| l.trim().strip_prefix("token: ")).unwrap().to_string();

@@ -282,6 +282,9 @@ fn resource_request(
         || (request.options.patch_type == PatchType::Apply
             && verb == Verb::Patch
             && sim.store().get_object(kind, &request.namespace, &request.name).is_err());
+    // What the controllers' own writes were warned about (a Warn policy matching a
+    // Deployment controller's update) went to them, not to this client.
+    sim.store_mut().take_warnings();
     let response = super::handle(sim.store_mut(), request);
     // A patch's dropped fields are found as the patched object is decoded, inside the door.
     warnings.extend(sim.store_mut().take_warnings());
