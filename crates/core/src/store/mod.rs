@@ -302,7 +302,8 @@ impl Store {
         object: &mut T,
     ) -> Result<(), ApiError> {
         let request = admission::Request { operation, kind: T::KIND, namespace, name, subresource, user: &self.user };
-        admission::run(self, &request, object.as_object_mut())
+        admission::run(self, &request, object.as_object_mut())?;
+        rbac::escalation::confirm_no_escalation(self, &self.user, namespace, &object.as_object_mut())
     }
 
     /// Runs one phase of the admission chain over a new object: upstream's create handler runs
@@ -319,7 +320,11 @@ impl Store {
         let operation = admission::Operation::Create;
         let request =
             admission::Request { operation, kind: T::KIND, namespace, name: &name, subresource: "", user: &self.user };
-        admission::run_phase(self, phase, &request, object.as_object_mut())
+        admission::run_phase(self, phase, &request, object.as_object_mut())?;
+        if phase == admission::Phase::Validating {
+            rbac::escalation::confirm_no_escalation(self, &self.user, namespace, &object.as_object_mut())?;
+        }
+        Ok(())
     }
 
     /// Moves the store's clock (timestamps of later writes). Only the simulation calls this.

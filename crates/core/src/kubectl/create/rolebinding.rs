@@ -74,7 +74,7 @@ fn run_role_binding(ctx: &mut Context<'_>, args: Args) -> Output {
         "roleRef": role_ref,
         "subjects": subjects,
     });
-    print_flags::create(ctx, &args, binding, Refusal::Server)
+    print_flags::create(ctx, &args, binding, Refusal::Prefixed("failed to create rolebinding: "))
 }
 
 fn run_cluster_role_binding(ctx: &mut Context<'_>, args: Args) -> Output {
@@ -96,7 +96,7 @@ fn run_cluster_role_binding(ctx: &mut Context<'_>, args: Args) -> Output {
         "roleRef": role_ref("ClusterRole", cluster_role),
         "subjects": subjects,
     });
-    print_flags::create(ctx, &args, binding, Refusal::Server)
+    print_flags::create(ctx, &args, binding, Refusal::Prefixed("failed to create clusterrolebinding: "))
 }
 
 fn role_ref(kind: &str, name: &str) -> Value {

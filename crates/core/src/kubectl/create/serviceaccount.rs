@@ -26,5 +26,5 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         "kind": "ServiceAccount",
         "metadata": generated_metadata(&args, &name, None),
     });
-    print_flags::create(ctx, &args, account, Refusal::Server)
+    print_flags::create(ctx, &args, account, Refusal::Prefixed("failed to create serviceaccount: "))
 }

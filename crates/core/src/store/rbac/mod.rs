@@ -5,6 +5,7 @@
 
 pub mod aggregation;
 pub mod bootstrap_policy;
+pub mod escalation;
 pub mod review;
 pub mod rule_matching;
 #[cfg(test)]
