@@ -201,6 +201,13 @@ macro_rules! api_kinds {
             }
         }
 
+        impl ObjectMut<'_> {
+            /// The object as JSON (what a recorded admission step compares).
+            pub fn to_json_value(&self) -> serde_json::Value {
+                match self { $(ObjectMut::$kind(o) => codec::to_json_value(&**o),)* }
+            }
+        }
+
         $(
             impl Resource for $kind {
                 const KIND: Kind = Kind::$kind;

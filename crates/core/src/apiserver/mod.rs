@@ -12,6 +12,7 @@ pub mod field_validation;
 pub mod handler;
 pub mod managed_fields;
 pub mod patch;
+pub mod recording;
 pub mod request;
 pub mod response;
 pub mod rest;

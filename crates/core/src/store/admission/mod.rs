@@ -14,6 +14,7 @@ mod namespace_lifecycle;
 mod node_restriction;
 mod pod_security;
 mod priority;
+mod recorded;
 pub(crate) mod resource_quota;
 mod service_account;
 
@@ -95,10 +96,16 @@ pub fn run_phase(
 }
 
 pub fn mutate(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Result<(), ApiError> {
+    if store.request_paths().is_open() {
+        return recorded::mutate(store, request, object);
+    }
     CHAIN.iter().filter_map(|p| p.admit).try_for_each(|admit| admit(store, request, object))
 }
 
 pub fn validate(store: &Store, request: &Request<'_>, object: &ObjectMut<'_>) -> Result<(), ApiError> {
+    if store.request_paths().is_open() {
+        return recorded::validate(store, request, object);
+    }
     CHAIN.iter().filter_map(|p| p.validate).try_for_each(|validate| validate(store, request, object))
 }
 
