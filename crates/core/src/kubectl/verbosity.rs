@@ -65,18 +65,19 @@ pub fn split(argv: &[String]) -> (Option<u8>, Vec<String>) {
     (level, rest)
 }
 
-/// Runs a command; at level 6 or more, records the requests it makes and puts kubectl's log
-/// lines first on stderr.
+/// Runs a command, recording its requests when the host wants them; at level 6 or more, puts
+/// kubectl's log lines around its output on stderr.
 pub fn logged<R>(
     ctx: &mut Context<'_>,
     argv: &[String],
     run: impl FnOnce(&mut Context<'_>, &[String]) -> (Output, R),
 ) -> (Output, R) {
     let (level, argv) = split(argv);
-    if level.unwrap_or(0) < REQUEST_LINES {
+    let logging = level.unwrap_or(0) >= REQUEST_LINES;
+    let store = ctx.sim.store_mut();
+    if !logging && !store.request_paths().wanted() {
         return run(ctx, &argv);
     }
-    let store = ctx.sim.store_mut();
     let was_recording = store.request_paths().recording();
     store.request_paths_mut().set_recording(true);
     store.request_paths_mut().take_served();
@@ -85,6 +86,9 @@ pub fn logged<R>(
     let store = ctx.sim.store_mut();
     let served = store.request_paths_mut().take_served();
     store.request_paths_mut().set_recording(was_recording);
+    if !logging {
+        return (out, result);
+    }
     let sent = request_log::sent(&request_log::Command::of(&argv), &served);
     let failed = !out.succeeded();
     let error_status = served.last().filter(|_| failed).and_then(|p| p.error_status.clone());

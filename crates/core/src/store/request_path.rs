@@ -10,6 +10,7 @@ use super::authorizer::Decision;
 use super::user::UserInfo;
 use crate::error::ApiError;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// At most this many requests are kept from one command (a `describe` makes a handful).
 pub const KEPT_REQUESTS: usize = 64;
@@ -164,9 +165,15 @@ pub fn status_text(code: u16) -> &'static str {
 
 /// The requests recorded while recording is on: the one being served and those served since
 /// the host last took them. Written through a shared reference, as admission reads the store.
+/// A host that shows the learner's requests asks for them (`wanted`); kubectl turns recording
+/// on around each of its commands then (and for `-v=6`), so a lesson check's or a view's own
+/// reads never become the learner's last request.
 #[derive(Debug, Default)]
 pub struct Recorder {
+    wanted: bool,
     recording: bool,
+    /// Whether a request is open: what every write's hook asks, without taking the lock.
+    open: AtomicBool,
     state: Mutex<State>,
 }
 
@@ -179,7 +186,8 @@ struct State {
 
 impl Clone for Recorder {
     fn clone(&self) -> Self {
-        Recorder { recording: self.recording, state: Mutex::new(self.lock().clone()) }
+        let open = AtomicBool::new(self.open.load(Ordering::Relaxed));
+        Recorder { wanted: self.wanted, recording: self.recording, open, state: Mutex::new(self.lock().clone()) }
     }
 }
 
@@ -196,9 +204,30 @@ impl Recorder {
         self.recording = recording;
     }
 
+    /// Whether the host shows the learner's requests (`Sim::record_request_paths`).
+    pub fn wanted(&self) -> bool {
+        self.wanted
+    }
+
+    pub fn set_wanted(&mut self, wanted: bool) {
+        self.wanted = wanted;
+    }
+
+    /// Takes over the request `scratch` recorded (a dry run's, served on a copy of the store):
+    /// its gates, and storage's verdict that nothing was kept.
+    pub fn carry_from(&self, scratch: &Recorder) {
+        let Some(mut path) = scratch.lock().current.clone() else { return };
+        if matches!(path.storage, Some(Ok(_))) {
+            path.storage = Some(Ok("dry run: nothing stored".to_string()));
+        }
+        if let Some(current) = self.lock().current.as_mut() {
+            *current = path;
+        }
+    }
+
     /// Whether a request is being recorded now (the gates' hooks do nothing otherwise).
     pub fn is_open(&self) -> bool {
-        self.recording && self.lock().current.is_some()
+        self.recording && self.open.load(Ordering::Relaxed)
     }
 
     /// Opens a request's record; false when one is open already (a read inside a write).
@@ -208,6 +237,7 @@ impl Recorder {
             return false;
         }
         state.current = Some(path);
+        self.open.store(true, Ordering::Relaxed);
         true
     }
 
@@ -225,6 +255,7 @@ impl Recorder {
     pub fn finish(&self, status: u16, error: Option<&ApiError>, error_status: Option<serde_json::Value>) {
         let mut state = self.lock();
         let Some(mut path) = state.current.take() else { return };
+        self.open.store(false, Ordering::Relaxed);
         path.status = status;
         path.error_status = error_status;
         if let Some(error) = error {
@@ -334,8 +365,10 @@ mod tests {
 
     #[test]
     fn a_forbidden_request_stops_at_authorization() {
-        let recorder = Recorder { recording: true, ..Recorder::default() };
+        let mut recorder = Recorder::default();
+        recorder.set_recording(true);
         assert!(recorder.begin(path()));
+        assert!(recorder.is_open());
         let error = ApiError::Forbidden { message: "pods is forbidden: User \"jane\" cannot create".into() };
         recorder.finish(403, Some(&error), None);
         let last = recorder.last().unwrap();
@@ -347,11 +380,12 @@ mod tests {
 
     #[test]
     fn a_read_inside_a_write_is_part_of_the_write() {
-        let recorder = Recorder { recording: true, ..Recorder::default() };
+        let mut recorder = Recorder::default();
+        recorder.set_recording(true);
         assert!(recorder.begin(path()));
         assert!(!recorder.begin(path()));
         recorder.finish(201, None, None);
-        let mut recorder = recorder;
+        assert!(!recorder.is_open());
         assert_eq!(recorder.take_served().len(), 1);
         assert!(recorder.take_served().is_empty());
     }

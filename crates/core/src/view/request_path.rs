@@ -40,6 +40,11 @@ pub struct RequestPathView {
     pub boxes: Vec<GateBox>,
 }
 
+/// The last request the lab recorded (`Sim::record_request_paths`), as the panel draws it.
+pub fn last(sim: &crate::sim::Sim) -> Option<RequestPathView> {
+    sim.store().request_paths().last().map(|path| view(&path))
+}
+
 pub fn view(path: &RequestPath) -> RequestPathView {
     let write = !matches!(path.verb, "get" | "list" | "watch");
     let mut boxes = vec![authentication(path), authorization(path)];
