@@ -216,7 +216,7 @@ impl Store {
 
     /// How many warnings the request being served has so far.
     pub(crate) fn warning_count(&self) -> usize {
-        self.warnings.len()
+        self.warnings.count()
     }
 
     /// The warnings of the request being served from the `from`-th on (what one plugin added).
@@ -313,46 +313,6 @@ impl Store {
             self.record_authorization(&attributes, (&decision, decided_by), &result);
         }
         result
-    }
-
-    /// Notes who authorized the request being recorded: the first decision, or a refusal.
-    fn record_authorization(
-        &self,
-        attributes: &Attributes<'_>,
-        (decision, decided_by): (&Decision, &'static str),
-        result: &Result<(), ApiError>,
-    ) {
-        let allowed_by = match decision {
-            Decision::Allow if decided_by == "RBAC" => {
-                rbac::allowed_by::allowed_by(self, attributes).unwrap_or_default()
-            }
-            _ => String::new(),
-        };
-        let forbidden = result.as_ref().err().map(ApiError::message).unwrap_or_default();
-        let recorded = request_path::authorization(decided_by, decision, allowed_by, forbidden);
-        self.request_paths.update(|path| {
-            if path.authorization.is_none() || !recorded.allowed {
-                if !recorded.allowed {
-                    path.refused = Some((request_path::Gate::Authorization, recorded.reason.clone()));
-                }
-                path.authorization = Some(recorded);
-            }
-        });
-    }
-
-    /// Notes validation's verdict on the request being recorded.
-    fn record_validation(&self, result: &Result<(), ApiError>) {
-        self.request_paths.update(|path| {
-            path.validation = Some(result.as_ref().map(|_| ()).map_err(ApiError::message));
-            if let Err(error) = result {
-                path.refused = Some((request_path::Gate::Validation, error.message()));
-            }
-        });
-    }
-
-    /// Notes what storage did with the request being recorded.
-    fn record_storage(&self, what: String) {
-        self.request_paths.update(|path| path.storage = Some(Ok(what)));
     }
 
     /// Runs the admission chain over an object a request writes.

@@ -6,7 +6,7 @@
 //! registry's create/update (`pkg/registry/generic/registry/store.go`).
 
 use super::admission::Phase;
-use super::authorizer::Decision;
+use super::authorizer::{Attributes, Decision};
 use super::user::UserInfo;
 use crate::error::ApiError;
 use std::sync::Mutex;
@@ -299,8 +299,51 @@ fn settle_refusal(path: &mut RequestPath, error: &ApiError) {
     path.refused = Some((gate, message));
 }
 
+/// The gates' notes, made by the store's own steps while a request is recorded.
+impl super::Store {
+    /// Notes who authorized the request being recorded: the first decision, or a refusal.
+    pub(super) fn record_authorization(
+        &self,
+        attributes: &Attributes<'_>,
+        (decision, decided_by): (&Decision, &'static str),
+        result: &Result<(), ApiError>,
+    ) {
+        let allowed_by = match decision {
+            Decision::Allow if decided_by == "RBAC" => {
+                super::rbac::allowed_by::allowed_by(self, attributes).unwrap_or_default()
+            }
+            _ => String::new(),
+        };
+        let forbidden = result.as_ref().err().map(ApiError::message).unwrap_or_default();
+        let recorded = authorization(decided_by, decision, allowed_by, forbidden);
+        self.request_paths.update(|path| {
+            if path.authorization.is_none() || !recorded.allowed {
+                if !recorded.allowed {
+                    path.refused = Some((Gate::Authorization, recorded.reason.clone()));
+                }
+                path.authorization = Some(recorded);
+            }
+        });
+    }
+
+    /// Notes validation's verdict on the request being recorded.
+    pub(super) fn record_validation(&self, result: &Result<(), ApiError>) {
+        self.request_paths.update(|path| {
+            path.validation = Some(result.as_ref().map(|_| ()).map_err(ApiError::message));
+            if let Err(error) = result {
+                path.refused = Some((Gate::Validation, error.message()));
+            }
+        });
+    }
+
+    /// Notes what storage did with the request being recorded.
+    pub(super) fn record_storage(&self, what: String) {
+        self.request_paths.update(|path| path.storage = Some(Ok(what)));
+    }
+}
+
 /// The authorization as recorded: who decided, and the reason or the Forbidden text.
-pub fn authorization(
+fn authorization(
     authorizer: &'static str,
     decision: &Decision,
     allowed_by: String,

@@ -12,7 +12,8 @@ impl Warnings {
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(warnings);
     }
 
-    pub fn len(&self) -> usize {
+    /// How many there are so far.
+    pub fn count(&self) -> usize {
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
     }
 

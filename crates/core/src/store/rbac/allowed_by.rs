@@ -66,7 +66,7 @@ fn applies_to(subject: &Subject, attributes: &Attributes<'_>, binding_namespace:
     let user = attributes.user;
     match subject.kind.as_str() {
         "User" => user.name == subject.name,
-        "Group" => user.groups.iter().any(|g| *g == subject.name),
+        "Group" => user.groups.contains(&subject.name),
         "ServiceAccount" => {
             let namespace = subject.namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or(binding_namespace);
             user.name == format!("system:serviceaccount:{namespace}:{}", subject.name)
