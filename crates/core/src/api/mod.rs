@@ -216,7 +216,8 @@ macro_rules! api_kinds {
         }
 
         impl ObjectMut<'_> {
-            /// The object as JSON, with `apiVersion` and `kind` (what admission policies read).
+            /// The object as JSON, with `apiVersion` and `kind` (what admission policies read and a
+            /// recorded admission step compares).
             pub fn to_json_value(&self) -> serde_json::Value {
                 match self { $(ObjectMut::$kind(o) => codec::to_json_value(&**o),)* }
             }

@@ -24,6 +24,7 @@ pub fn serve(
     scratch.stop_trace();
     request.options.dry_run = false;
     let served = serve(&mut scratch, request);
+    store.request_paths().carry_from(scratch.request_paths());
     // What admission warned about reaches the client, as for a write that is kept.
     store.warn(scratch.take_warnings());
     let mut response = served?;

@@ -6,6 +6,7 @@ use super::dry_run;
 use super::field_manager;
 use super::field_validation;
 use super::patch::{self, PatchType};
+use super::recording;
 use super::request::{Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
 use crate::api::{Kind, Object};
@@ -15,7 +16,11 @@ use crate::store::{Store, kinds};
 /// Serves `request` as its user; the store's user is the caller's again afterwards.
 pub fn handle(store: &mut Store, request: Request) -> Response {
     let caller = store.act_as(request.user.clone());
+    let (recorded, verb) = (recording::begin(store, &request), request.verb);
     let response = serve(store, request).unwrap_or_else(|error| Response::Status(Status(error)));
+    if recorded {
+        recording::finish(store, verb, &response);
+    }
     store.act_as(caller);
     response
 }
@@ -134,6 +139,15 @@ fn apply(store: &mut Store, request: &Request, kind: Kind, config: &serde_json::
 
 /// Serves a read (get or list) on a store it does not change: a lesson check, a view.
 pub fn read(store: &Store, request: &Request) -> Response {
+    let recorded = recording::begin(store, request);
+    let response = read_unrecorded(store, request);
+    if recorded {
+        recording::finish(store, request.verb, &response);
+    }
+    response
+}
+
+fn read_unrecorded(store: &Store, request: &Request) -> Response {
     let served = request.resource.kind().ok_or_else(|| not_served(request)).and_then(|kind| {
         if !store.serves(kind) {
             return Err(ApiError::NotServed);

@@ -13,6 +13,7 @@ pub mod handler;
 pub mod impersonation;
 pub mod managed_fields;
 pub mod patch;
+pub mod recording;
 pub mod request;
 pub mod response;
 pub mod rest;

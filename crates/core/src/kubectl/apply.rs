@@ -98,7 +98,8 @@ fn apply_one(
         return server_side_apply::apply(api, (kind, &ns, &name), document, force);
     }
     set_last_applied(&mut document);
-    match api.store().get_object(kind, &ns, &name) {
+    // kubectl fetches the live object through the API: absent, it creates; present, it patches.
+    match api.get(kind, &ns, &name) {
         Err(_) if client_only => Ok(format!("{label} created")),
         Ok(_) if client_only => Ok(format!("{label} configured")),
         Err(_) => {

@@ -11,6 +11,7 @@ use super::{Context, Verb, namespace_of};
 use crate::api::Pod;
 use crate::api::labels::Selector;
 use crate::kubectl::UsageError;
+use crate::kubelet::node_server::NodeError;
 use crate::sim::Sim;
 use crate::sim::time::{Duration, SimTime};
 
@@ -93,6 +94,9 @@ fn logs(sim: &Sim, args: &Args, out: &mut Output) -> Result<(), String> {
             _ => return Err(usage_error()),
         }
         let (pod, note) = pods::pod_for(sim.store(), &namespace, arg)?;
+        // kubectl's resource builder fetches the pod through the API before asking for its log.
+        let reader = crate::apiserver::Reader::new(sim.store(), sim.kubectl_user());
+        let _ = reader.get(crate::api::Kind::Pod, &namespace, &pod.metadata.name);
         if let Some(note) = note {
             out.warn(note);
         }
@@ -155,7 +159,9 @@ pub(crate) fn container_logs(sim: &Sim, pod: &Pod, name: &str, options: &Options
     pod.container(name).ok_or_else(|| format!("error: container {name} is not valid for pod {pod_name}"))?;
     // Not bound yet: the API server has no kubelet to ask, an empty stream.
     let Some(node) = sim.pod_node_server(pod) else { return Ok(Vec::new()) };
-    let lines = node.container_logs(pod, name, options.previous).map_err(|e| e.to_string())?;
+    let lines = node.container_logs(pod, name, options.previous);
+    note_log_request(sim, pod, name, options, lines.as_ref().err());
+    let lines = lines.map_err(|e| e.to_string())?;
     let since = options.since.map(|d| SimTime(sim.now().0.saturating_sub(d.0)));
     let mut lines: Vec<(SimTime, String)> =
         lines.into_iter().filter(|(at, _)| since.is_none_or(|from| *at >= from)).collect();
@@ -169,6 +175,30 @@ pub(crate) fn container_logs(sim: &Sim, pod: &Pod, name: &str, options: &Options
         format!("{prefix}{stamp}{text}")
     };
     Ok(lines.into_iter().map(format).collect())
+}
+
+/// Records the `log` subresource request kubectl sends (`GET …/pods/NAME/log?container=C`),
+/// which the lab answers from the node beside the door.
+fn note_log_request(sim: &Sim, pod: &Pod, container: &str, options: &Options, error: Option<&NodeError>) {
+    let error = match error {
+        Some(NodeError::BadRequest(message)) => Some(crate::error::ApiError::BadRequest { message: message.clone() }),
+        Some(NodeError::Unreachable(_)) => return,
+        None => None,
+    };
+    let meta = &pod.metadata;
+    let path = format!("/api/v1/namespaces/{}/pods/{}/log", meta.namespace, meta.name);
+    let mut query = vec![("container".to_string(), container.to_string())];
+    if options.previous {
+        query.push(("previous".into(), "true".into()));
+    }
+    if let Some(tail) = options.tail {
+        query.push(("tailLines".into(), tail.to_string()));
+    }
+    if options.timestamps {
+        query.push(("timestamps".into(), "true".into()));
+    }
+    let user = sim.kubectl_user();
+    crate::apiserver::recording::note(sim.store(), &user, (path, query), error.as_ref());
 }
 
 /// Go's RFC3339Nano: fractional seconds without trailing zeros.

@@ -41,6 +41,7 @@ pub mod print_flags;
 pub mod printers;
 pub mod render;
 pub mod replace;
+pub mod request_log;
 pub mod resource_args;
 pub mod rollout;
 pub mod run;
@@ -52,6 +53,7 @@ pub mod strategic_merge;
 pub mod taint;
 pub mod top;
 pub mod usage_error;
+pub mod verbosity;
 pub mod version;
 pub mod watch;
 pub mod yaml;
@@ -195,13 +197,17 @@ fn hoist_global_flags(argv: &[String]) -> Vec<String> {
 
 /// Runs one kubectl command line (`argv` without the leading `kubectl`).
 pub fn run(ctx: &mut Context<'_>, argv: &[String]) -> Output {
-    match resolve(argv) {
-        Ok((verb, parsed)) => {
-            let parsed = with_context_namespace(ctx, verb, parsed);
-            run_as(ctx, verb, parsed)
-        }
-        Err(out) => out,
-    }
+    let (out, ()) = verbosity::logged(ctx, argv, |ctx, argv| {
+        let out = match resolve(argv) {
+            Ok((verb, parsed)) => {
+                let parsed = with_context_namespace(ctx, verb, parsed);
+                run_as(ctx, verb, parsed)
+            }
+            Err(out) => out,
+        };
+        (out, ())
+    });
+    out
 }
 
 /// Runs a verb; the `Warning`s the API server sent with its requests come first on stderr, as
@@ -241,15 +247,17 @@ fn run_as(ctx: &mut Context<'_>, verb: &Verb, parsed: args::Args) -> Output {
 /// Runs one command line and, for `get --watch`, opens the stream that follows the listing:
 /// poll it for the rows of later changes, close it when the user stops watching.
 pub fn run_watching(ctx: &mut Context<'_>, argv: &[String]) -> (Output, Option<Watch>) {
-    let (verb, parsed) = match resolve(argv) {
-        Ok(resolved) => resolved,
-        Err(out) => return (out, None),
-    };
-    let parsed = with_context_namespace(ctx, verb, parsed);
-    let watch = if verb.name == "get" { get::watch_of(ctx.sim.store(), &parsed).ok().flatten() } else { None };
-    let out = run_as(ctx, verb, parsed);
-    let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
-    (out, watch)
+    verbosity::logged(ctx, argv, |ctx, argv| {
+        let (verb, parsed) = match resolve(argv) {
+            Ok(resolved) => resolved,
+            Err(out) => return (out, None),
+        };
+        let parsed = with_context_namespace(ctx, verb, parsed);
+        let watch = if verb.name == "get" { get::watch_of(ctx.sim.store(), &parsed).ok().flatten() } else { None };
+        let out = run_as(ctx, verb, parsed);
+        let watch = watch.filter(|_| out.succeeded()).map(|w| Watch::open(ctx.sim, w, &out));
+        (out, watch)
+    })
 }
 
 /// The verb a command line names and its parsed flags, or what to print instead (help, a

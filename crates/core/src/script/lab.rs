@@ -69,6 +69,7 @@ pub const LAB_VERBS: &[LabVerb] = &[
     LabVerb { words: &["addon", "install"], usage: "lab addon install NAME", flags: &[], run: addon_install },
     LabVerb { words: &["addon", "remove"], usage: "lab addon remove NAME", flags: &[], run: addon_remove },
     LabVerb { words: &["addon", "list"], usage: "lab addon list", flags: &[], run: addon_list },
+    LabVerb { words: &["request-path"], usage: "lab request-path", flags: &[], run: request_path },
     LabVerb {
         words: &["load"],
         usage: "lab load (deploy|rs|svc|pod)/NAME --rps N [-n NAMESPACE]",
@@ -215,6 +216,13 @@ fn addon_remove(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
 }
 
 /// Every add-on, whether it is installed, the kinds it brings and what it is.
+/// The last recorded request's way through the API server's gates (`view/request_path.rs`).
+fn request_path(sim: &mut Sim, _: &args::Args) -> Result<String, String> {
+    let last = sim.store().request_paths().last();
+    let path = last.ok_or("no request recorded yet: run a kubectl command with -v=6")?;
+    Ok(crate::view::request_path::table(&crate::view::request_path::view(&path)))
+}
+
 fn addon_list(sim: &mut Sim, _: &args::Args) -> Result<String, String> {
     let rows = addons::ADDONS.iter().map(|addon| {
         let installed = if addon.is_installed(sim.store()) { "yes" } else { "no" };

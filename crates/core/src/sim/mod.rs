@@ -178,6 +178,13 @@ impl Sim {
         self.kubectl_user = user;
     }
 
+    /// Records the way through the API server's gates of each request kubectl sends from now on
+    /// (the browser's request path panel); off by default, so a lab that does not show it
+    /// pays nothing.
+    pub fn record_request_paths(&mut self, on: bool) {
+        self.store.request_paths_mut().set_wanted(on);
+    }
+
     /// Write access for the command layer (kubectl, lab verbs). Call `settle` afterwards.
     pub fn store_mut(&mut self) -> &mut Store {
         &mut self.store

@@ -54,6 +54,17 @@ impl FieldSelector {
     }
 }
 
+/// The selector as a client sends it (`metadata.name=web,status.phase!=Running`).
+impl std::fmt::Display for FieldSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, term) in self.terms.iter().enumerate() {
+            let op = if term.equals { "=" } else { "!=" };
+            write!(f, "{}{}{op}{}", if i == 0 { "" } else { "," }, term.field, term.value)?;
+        }
+        Ok(())
+    }
+}
+
 fn supported_fields(kind: Kind) -> &'static [&'static str] {
     match kind {
         Kind::Pod => &[

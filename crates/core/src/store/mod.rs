@@ -29,6 +29,7 @@ pub mod quota;
 pub mod quota_validation;
 pub mod rbac;
 pub mod rbac_validation;
+pub mod request_path;
 pub mod resource_validation;
 pub mod service_account_token;
 pub mod table;
@@ -136,6 +137,8 @@ pub struct Store {
     authorized_update: bool,
     /// `Warning`s for the request being served, until the HTTP layer or kubectl takes them.
     warnings: warnings::Warnings,
+    /// Requests' ways through the gates, while a host asks for them (`request_path.rs`).
+    request_paths: request_path::Recorder,
 }
 
 impl Store {
@@ -169,6 +172,7 @@ impl Store {
             uid_purpose: None,
             authorized_update: false,
             warnings: warnings::Warnings::default(),
+            request_paths: request_path::Recorder::default(),
         };
         for name in INITIAL_NAMESPACES {
             let ns = Namespace { metadata: ObjectMeta::named("", name), ..Default::default() };
@@ -209,6 +213,25 @@ impl Store {
         self.warnings.take()
     }
 
+    /// Requests' ways through the gates (recorded only while `set_recording` is on).
+    pub fn request_paths(&self) -> &request_path::Recorder {
+        &self.request_paths
+    }
+
+    pub fn request_paths_mut(&mut self) -> &mut request_path::Recorder {
+        &mut self.request_paths
+    }
+
+    /// How many warnings the request being served has so far.
+    pub(crate) fn warning_count(&self) -> usize {
+        self.warnings.count()
+    }
+
+    /// The warnings of the request being served from the `from`-th on (what one plugin added).
+    pub(crate) fn warnings_since(&self, from: usize) -> Vec<String> {
+        self.warnings.since(from)
+    }
+
     /// Replaces the cluster's authorizers (a test's).
     pub fn set_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
         self.authorizer = Some(authorizer);
@@ -234,16 +257,17 @@ impl Store {
 
     /// The API server's authorizer chain (`--authorization-mode=Node,RBAC`, kubeadm's): the
     /// privileged group first, then the Node authorizer, then RBAC.
-    fn decide(&self, attributes: &Attributes<'_>) -> Decision {
+    /// Returns the decision and who made it.
+    fn decide(&self, attributes: &Attributes<'_>) -> (Decision, &'static str) {
         if let Some(custom) = &self.authorizer {
-            return custom.authorize(attributes);
+            return (custom.authorize(attributes), "the lab's authorizer");
         }
         if attributes.user.groups.iter().any(|g| g == rbac::SUPERUSER_GROUP) {
-            return Decision::Allow;
+            return (Decision::Allow, "privileged group system:masters");
         }
         match node_authorizer::authorize(self, attributes) {
-            Decision::NoOpinion => self.rbac.authorize(attributes),
-            decided => decided,
+            Decision::NoOpinion => (self.rbac.authorize(attributes), "RBAC"),
+            decided => (decided, "Node"),
         }
     }
 
@@ -287,11 +311,16 @@ impl Store {
         subresource: &str,
     ) -> Result<(), ApiError> {
         let attributes = Attributes { user, verb, kind, namespace, name, subresource };
-        match self.decide(&attributes) {
+        let (decision, decided_by) = self.decide(&attributes);
+        let result = match &decision {
             Decision::Allow => Ok(()),
-            Decision::Deny(reason) => Err(authorizer::forbidden(&attributes, &reason)),
+            Decision::Deny(reason) => Err(authorizer::forbidden(&attributes, reason)),
             Decision::NoOpinion => Err(authorizer::forbidden(&attributes, "")),
+        };
+        if self.request_paths.is_open() {
+            self.record_authorization(&attributes, (&decision, decided_by), &result);
         }
+        result
     }
 
     /// Runs the admission chain over an object a request writes.
@@ -525,9 +554,15 @@ impl Store {
             }
         }
         let causes = validation::validate_object(object, None);
-        if !causes.is_empty() {
-            return Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes));
+        let validated = if causes.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes))
+        };
+        if self.request_paths.is_open() {
+            self.record_validation(&validated);
         }
+        validated?;
         self.admit_create(admission::Phase::Validating, &namespace, object)
     }
 
@@ -541,10 +576,15 @@ impl Store {
         object.keep_status_from(&old);
         object.apply_defaults();
         let causes = validation::validate_object(&object, Some(&old));
-        if !causes.is_empty() {
-            let info = T::KIND.info();
-            return Err(ApiError::invalid(info.kind_name, &object.metadata().name, causes));
+        let validated = if causes.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::invalid(T::KIND.info().kind_name, &object.metadata().name, causes))
+        };
+        if self.request_paths.is_open() {
+            self.record_validation(&validated);
         }
+        validated?;
         let spec_changed = object.spec_value() != old.spec_value();
         object.metadata_mut().generation = old.metadata().generation + i64::from(T::HAS_GENERATION && spec_changed);
         self.finish_update(object, old).map(Arc::unwrap_or_clone)
@@ -592,6 +632,9 @@ impl Store {
 
     fn finish_update<T: Stored>(&mut self, object: T, old: Arc<T>) -> Result<Arc<T>, ApiError> {
         if object == *old {
+            if self.request_paths.is_open() {
+                self.record_storage(format!("unchanged at resourceVersion {}", old.metadata().resource_version.0));
+            }
             return Ok(old);
         }
         // Name, namespace and kind never change on update, so only new owners move the index.
@@ -680,6 +723,9 @@ impl Store {
             .ok_or_else(|| ApiError::not_found(T::KIND.info().plural_qualified(), name))?;
         self.index_owner_refs(T::KIND, removed.metadata(), false);
         self.resource_version += 1;
+        if self.request_paths.is_open() {
+            self.record_storage(format!("deleted at resourceVersion {}", self.resource_version));
+        }
         self.record(WatchEventType::Deleted, T::KIND, removed.metadata());
         removed.after_delete(self);
         self.rbac_changed(T::KIND);
@@ -748,6 +794,9 @@ impl Store {
     fn commit_shared<T: Stored>(&mut self, mut object: T, type_: WatchEventType) -> Arc<T> {
         self.resource_version += 1;
         object.metadata_mut().resource_version = ResourceVersion(self.resource_version);
+        if self.request_paths.is_open() {
+            self.record_storage(format!("written at resourceVersion {}", self.resource_version));
+        }
         self.record(type_, T::KIND, object.metadata());
         if self.snapshots.wants(T::KIND) {
             self.snapshots.push(self.resource_version, object.clone().into_object());

@@ -12,6 +12,16 @@ impl Warnings {
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(warnings);
     }
 
+    /// How many there are so far.
+    pub fn count(&self) -> usize {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
+    /// The warnings from the `from`-th on.
+    pub fn since(&self, from: usize) -> Vec<String> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(from..).unwrap_or_default().to_vec()
+    }
+
     pub fn take(&mut self) -> Vec<String> {
         std::mem::take(self.0.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner))
     }

@@ -9,6 +9,7 @@ use crate::lab::inspector;
 use crate::lab::lab_session::{Entry, LabSession};
 use crate::lab::node_grid::NodeCell;
 use crate::lab::reconcile_panel::{self, StepActivity};
+use crate::lab::request_path_panel::{self, RequestPathView};
 use crate::lab::timeline::Timeline;
 use kubelab_core::api::node::Node;
 use kubelab_core::cluster::ClusterSpec;
@@ -75,6 +76,8 @@ pub trait LiveLab {
     fn grid_summary(&self) -> String;
     fn recent_events(&self, limit: usize) -> Vec<EventLine>;
     fn activity(&self) -> Option<StepActivity>;
+    /// The last request's way through the API server's gates.
+    fn request_path(&self) -> Option<RequestPathView>;
     fn describe_pod(&self, namespace: &str, name: &str) -> String;
     fn why(&self, namespace: &str, name: &str) -> Vec<String>;
     fn check(&self, check: &Check) -> Verdict;
@@ -272,6 +275,9 @@ impl LiveLab for LabSession {
     }
     fn activity(&self) -> Option<StepActivity> {
         reconcile_panel::activity(self)
+    }
+    fn request_path(&self) -> Option<RequestPathView> {
+        request_path_panel::last_request(self)
     }
     fn describe_pod(&self, namespace: &str, name: &str) -> String {
         inspector::describe_pod(self.lab(), namespace, name)

@@ -60,7 +60,9 @@ impl LabSession {
         LabSession { nodes, ..LabSession::wrap(LessonLab::new(&lesson), &lesson) }
     }
 
-    fn wrap(lab: LessonLab, lesson: &Lesson) -> LabSession {
+    fn wrap(mut lab: LessonLab, lesson: &Lesson) -> LabSession {
+        // The request path panel shows the learner's last request.
+        lab.sim_mut().record_request_paths(true);
         let seed = lesson.seed.unwrap_or(1);
         let timeline = Timeline::new(&lab);
         LabSession {
@@ -262,6 +264,7 @@ impl LabSession {
         if let Some((position, past)) = self.past.take() {
             self.timeline.truncate(position);
             self.lab = past;
+            self.lab.sim_mut().record_request_paths(true);
             // The past's history differs from the one the grid followed.
             self.grid = RefCell::default();
         }

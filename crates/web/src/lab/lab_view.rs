@@ -1,6 +1,6 @@
 //! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
-//! with its scrubber, the share link, the cluster view with its machine palette, the traffic panel, the MIG board, the manifest editor, its recent Events and what the last step
-//! set in motion, plus the live region that announces what drags and the clock did.
+//! with its scrubber, the share link, the cluster view with its machine palette, the traffic panel, the MIG board, the manifest editor, its recent Events, what the last step
+//! set in motion and the last request's way through the API server's gates, plus the live region that announces what drags and the clock did.
 
 use crate::lab::clock_controls::ClockControls;
 use crate::lab::cluster_view::ClusterView;
@@ -10,6 +10,7 @@ use crate::lab::lifecycle_picker::LifecyclePicker;
 use crate::lab::manifest_editor::ManifestEditor;
 use crate::lab::mig_board::MigBoard;
 use crate::lab::reconcile_panel::ReconcilePanel;
+use crate::lab::request_path_panel::RequestPathPanel;
 use crate::lab::share_link::ShareLink;
 use crate::lab::terminal::Terminal;
 use crate::lab::timeline_view::TimelineView;
@@ -36,6 +37,7 @@ pub fn LabView(lab: LabHandle) -> impl IntoView {
             <EventFeed lab=lab />
             <LifecyclePicker lab=lab />
             <ReconcilePanel lab=lab />
+            <RequestPathPanel lab=lab />
             <p class="visually-hidden" aria-live="polite" id="lab-announcer">{move || lab.announcement.get()}</p>
         </section>
     }

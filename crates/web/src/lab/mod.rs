@@ -1,6 +1,6 @@
 //! The lab: a live simulation as the page drives it (`lab_session`, plain Rust) and everything
 //! drawn around it: terminal, clock, timeline, cluster view and node grid, drag and drop,
-//! inspector, event feed, lifecycle chart, reconcile panel, manifest editor.
+//! inspector, event feed, lifecycle chart, reconcile panel, request path panel, manifest editor.
 
 pub mod clock_controls;
 pub mod cluster_view;
@@ -24,6 +24,7 @@ pub mod node_palette;
 pub mod permalink;
 pub mod pod_dnd;
 pub mod reconcile_panel;
+pub mod request_path_panel;
 pub mod share_link;
 pub mod shared_lab;
 pub mod sliced_run;

@@ -97,13 +97,18 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     // matching, or when a name was not found (describe.go: `len(infos) > 1 || err != nil`).
     let explicit = args.get("show-events").map(|v| v != "false");
     let describer = Describer { store: ctx.sim.store(), now: ctx.sim.now(), show_events: explicit.unwrap_or(true) };
-    match describe_request(&describer, &args, explicit.is_some()) {
+    match describe_request(&describer, &ctx.reader(), &args, explicit.is_some()) {
         Ok(out) => out,
         Err(message) => Output::failed(message),
     }
 }
 
-fn describe_request(describer: &Describer<'_>, args: &Args, events_set: bool) -> Result<Output, String> {
+fn describe_request(
+    describer: &Describer<'_>,
+    reader: &crate::apiserver::Reader<'_>,
+    args: &Args,
+    events_set: bool,
+) -> Result<Output, String> {
     let request = resource_args::parse(describer.store, &args.positionals)?;
     let selector_text = args.get("selector").unwrap_or("");
     if !request.named.is_empty() && !selector_text.is_empty() {
@@ -130,7 +135,7 @@ fn describe_request(describer: &Describer<'_>, args: &Args, events_set: bool) ->
         }
     } else {
         for (kind, name) in &request.named {
-            match describer.store.get_object(*kind, &namespace, name) {
+            match reader.get(*kind, &namespace, name) {
                 Ok(object) => objects.push(object),
                 Err(err) => errors.push(err.to_string()),
             }
@@ -138,6 +143,9 @@ fn describe_request(describer: &Describer<'_>, args: &Args, events_set: bool) ->
     }
     let several = objects.len() > 1 || !errors.is_empty();
     let describer = Describer { show_events: describer.show_events && (events_set || !several), ..*describer };
+    if !request.named.is_empty() {
+        objects.iter().for_each(|object| describer_reads(reader, object, describer.show_events));
+    }
     let by_prefix = args.positionals.len() == 2 && !args.positionals[0].contains('/');
     if by_prefix && objects.is_empty() && errors.len() == 1 {
         let (kind, prefix) = &request.named[0];
@@ -157,6 +165,24 @@ fn describe_request(describer: &Describer<'_>, args: &Args, events_set: bool) ->
         out.error(error);
     }
     Ok(out)
+}
+
+/// What upstream's describer asks the API server for before it prints (each kind's describer
+/// fetches its object again, then lists the object's Events by `involvedObject`); the pages
+/// are printed from the same store.
+fn describer_reads(reader: &crate::apiserver::Reader<'_>, object: &crate::api::Object, show_events: bool) {
+    let meta = object.metadata();
+    let _ = reader.get(object.kind(), &meta.namespace, &meta.name);
+    if !show_events {
+        return;
+    }
+    let involved = format!(
+        "involvedObject.name={},involvedObject.namespace={},involvedObject.uid={}",
+        meta.name, meta.namespace, meta.uid
+    );
+    if let Ok(fields) = FieldSelector::parse(&involved, Kind::Event) {
+        let _ = reader.list(Kind::Event, Some(&meta.namespace), &Selector::everything(), &fields);
+    }
 }
 
 /// `DescribeMatchingResources`: `describe pods hello` when no pod is named exactly `hello`

@@ -15,6 +15,7 @@ mod node_restriction;
 mod pod_security;
 pub(crate) mod policy;
 mod priority;
+mod recorded;
 pub(crate) mod resource_quota;
 mod service_account;
 pub mod service_account_volume;
@@ -99,10 +100,16 @@ pub fn run_phase(
 }
 
 pub fn mutate(store: &Store, request: &Request<'_>, object: &mut ObjectMut<'_>) -> Result<(), ApiError> {
+    if store.request_paths().is_open() {
+        return recorded::mutate(store, request, object);
+    }
     CHAIN.iter().filter_map(|p| p.admit).try_for_each(|admit| admit(store, request, object))
 }
 
 pub fn validate(store: &Store, request: &Request<'_>, object: &ObjectMut<'_>) -> Result<(), ApiError> {
+    if store.request_paths().is_open() {
+        return recorded::validate(store, request, object);
+    }
     CHAIN.iter().filter_map(|p| p.validate).try_for_each(|validate| validate(store, request, object))
 }
 

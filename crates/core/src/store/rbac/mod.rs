@@ -4,6 +4,7 @@
 //! user's and groups' grants instead of scanning every binding.
 
 pub mod aggregation;
+pub mod allowed_by;
 pub mod bootstrap_policy;
 pub mod escalation;
 pub mod review;
