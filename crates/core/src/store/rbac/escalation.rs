@@ -246,7 +246,8 @@ mod tests {
             ),
         ];
         for (wanted, expected) in cases {
-            let mut got: Vec<String> = compact(missing(&held, &[wanted.clone()])).iter().map(compact_string).collect();
+            let mut got: Vec<String> =
+                compact(missing(&held, std::slice::from_ref(&wanted))).iter().map(compact_string).collect();
             got.sort();
             assert_eq!(got, expected, "{wanted:?}");
         }
