@@ -503,6 +503,21 @@ try {
     await page.locator(".reconcile-writes", { hasText: "Pod: 1 added" }).waitFor();
   }, page);
 
+  // The API server's gates: a pod refused by Pod Security shows red at its admission plugin,
+  // after authentication and authorization passed, with storage never reached.
+  await step("request-path-shows-the-refusing-gate", async () => {
+    await type(page, "kubectl create namespace locked");
+    await type(page, "kubectl label namespace locked pod-security.kubernetes.io/enforce=restricted");
+    await type(page, "kubectl run plain -n locked --image=nginx");
+    await expectText(page, 'pods "plain" is forbidden: violates PodSecurity "restricted:latest"');
+    await page.locator(".request-path summary").click();
+    await page.locator(".gate-chain .gate.passed", { hasText: "authorization" }).waitFor();
+    await page.locator(".gate-chain .gate.refused", { hasText: "PodSecurity (validating)" }).waitFor();
+    await page.locator(".gate-chain .gate.not-reached", { hasText: "storage" }).waitFor();
+    await page.locator(".gate-refusal", { hasText: "Refused at PodSecurity (validating)" }).waitFor();
+    await page.locator(".request-path").scrollIntoViewIfNeeded();
+  }, page);
+
   await step("power-off-via-menu-at-60x", async () => {
     await type(page, "kubectl create deployment web --image=hello:v1 --replicas=3");
     await page.getByRole("button", { name: "Advance time by 1m" }).click();

@@ -94,13 +94,15 @@ mod tests {
             [
                 "NamespaceLifecycle Admitted",
                 "LimitRanger Admitted",
-                "ServiceAccount spec.serviceAccount,spec.serviceAccountName",
+                "ServiceAccount spec.containers,spec.serviceAccount,spec.serviceAccountName,spec.volumes",
                 "Priority spec.preemptionPolicy,spec.priority",
                 "DefaultTolerationSeconds spec.tolerations",
+                "MutatingAdmissionPolicy Admitted",
                 "LimitRanger Admitted",
                 "ServiceAccount Admitted",
                 "NodeRestriction Admitted",
                 "PodSecurity Admitted",
+                "ValidatingAdmissionPolicy Admitted",
                 "ResourceQuota Admitted",
                 "LabLimits Admitted"
             ]
