@@ -25,6 +25,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "kubectl config set-context and get-contexts edit the kubeconfig on the learner's machine, whose context is named for the served lab (kubelab-…), where the lab's own kubectl keeps kind's (kind-kind)",
     ),
     (
+        "request_path",
+        "kubectl -v=6 stamps its log lines with the client's wall clock and pid and lists its feature gates in map order, and `lab request-path` is the lab's own verb; the request lines themselves were compared with kubectl 1.36 when the scenario was written",
+    ),
+    (
         "rollout_verbs",
         "kubectl rollout restart stamps the pod template with the client's wall-clock time (restartedAt), so the new ReplicaSet's template hash differs from the lab's own kubectl, which stamps the lab's time",
     ),
