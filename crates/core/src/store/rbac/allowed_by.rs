@@ -6,28 +6,16 @@
 //! of pkg/registry/rbac/validation/rule.go.
 
 use super::rule_matching::{ResourceRequest, rule_allows};
-use crate::api::rbac::{PolicyRule, RoleRef, Subject};
-use crate::api::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use crate::api::rbac::{RoleRef, Subject};
+use crate::api::{ClusterRoleBinding, RoleBinding};
 use crate::store::Store;
 use crate::store::authorizer::Attributes;
 
 /// `RBAC: allowed by …`, or `None` when no binding allows the request.
 pub fn allowed_by(store: &Store, attributes: &Attributes<'_>) -> Option<String> {
-    let info = attributes.kind.info();
-    let name = if attributes.verb == "create" && attributes.subresource.is_empty() { "" } else { attributes.name };
-    let request = ResourceRequest {
-        verb: attributes.verb,
-        api_group: info.group,
-        resource: info.plural,
-        subresource: attributes.subresource,
-        name,
-    };
+    let request = ResourceRequest::of(attributes);
     let allows = |namespace: &str, role_ref: &RoleRef| {
-        let rules: Option<Vec<PolicyRule>> = if role_ref.kind == "Role" {
-            store.try_get::<Role>(namespace, &role_ref.name).map(|r| r.rules.clone().unwrap_or_default())
-        } else {
-            store.try_get::<ClusterRole>("", &role_ref.name).map(|r| r.rules.clone().unwrap_or_default())
-        };
+        let rules = super::escalation::role_rules(store, role_ref, namespace).ok();
         rules.is_some_and(|rules| rules.iter().any(|rule| rule_allows(&request, rule)))
     };
     for binding in store.list::<ClusterRoleBinding>(None) {

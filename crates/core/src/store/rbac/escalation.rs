@@ -91,7 +91,7 @@ fn everything() -> PolicyRule {
 }
 
 /// `GetRoleReferenceRules`: the referenced role's rules, or its not-found message.
-fn role_rules(store: &Store, role_ref: &RoleRef, namespace: &str) -> Result<Vec<PolicyRule>, String> {
+pub fn role_rules(store: &Store, role_ref: &RoleRef, namespace: &str) -> Result<Vec<PolicyRule>, String> {
     let found = if role_ref.kind == "Role" {
         store.try_get::<Role>(namespace, &role_ref.name).map(|r| r.rules.clone())
     } else {

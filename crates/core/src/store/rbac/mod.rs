@@ -109,16 +109,7 @@ impl RbacIndex {
     /// Authorize: allowed if any rule bound to the user allows the request; otherwise no
     /// opinion, with the missing roles as the reason (`RBAC: role… "x" not found`).
     pub fn authorize(&self, attributes: &Attributes<'_>) -> Decision {
-        let info = attributes.kind.info();
-        // A create names no object in its URL: a rule's resourceNames cannot allow it.
-        let name = if attributes.verb == "create" && attributes.subresource.is_empty() { "" } else { attributes.name };
-        let request = ResourceRequest {
-            verb: attributes.verb,
-            api_group: info.group,
-            resource: info.plural,
-            subresource: attributes.subresource,
-            name,
-        };
+        let request = ResourceRequest::of(attributes);
         let mut errors = Vec::new();
         for grant in self.grants(attributes.user, attributes.namespace) {
             match grant {

@@ -17,6 +17,22 @@ pub struct ResourceRequest<'a> {
     pub name: &'a str,
 }
 
+impl<'a> ResourceRequest<'a> {
+    /// The request an authorizer's attributes make. A create names no object in its URL, so
+    /// a rule's resourceNames cannot allow it.
+    pub fn of(attributes: &'a crate::store::authorizer::Attributes<'a>) -> ResourceRequest<'a> {
+        let info = attributes.kind.info();
+        let name = if attributes.verb == "create" && attributes.subresource.is_empty() { "" } else { attributes.name };
+        ResourceRequest {
+            verb: attributes.verb,
+            api_group: info.group,
+            resource: info.plural,
+            subresource: attributes.subresource,
+            name,
+        }
+    }
+}
+
 /// RuleAllows for a resource request: verb, group, `resource[/subresource]` and name all match.
 pub fn rule_allows(request: &ResourceRequest<'_>, rule: &PolicyRule) -> bool {
     verb_matches(rule, request.verb)
