@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full test suite, as CI runs it (`make test` runs scripts/setup.sh first). Each stage
 # prints a header and its time; the first failing stage stops the run and is named at the end.
-#   format · clippy · guests (wasm32) · native tests · server API on PostgreSQL · lessons · web bundle (the core and the app
+#   format · clippy · guests (wasm32) · native tests (the lessons replay there) · server API on PostgreSQL · web bundle (the core and the app
 #   for wasm32) · native/wasm determinism · browser end-to-end · classes end-to-end
 set -euo pipefail
 
@@ -57,10 +57,6 @@ stage() {
 build_kubelab() {
   cargo test --workspace --no-run --quiet
 }
-kubelab() {
-  build_kubelab
-  target/debug/kubelab "$@"
-}
 
 # Compares the native binary with the wasm bundle on every scenario.
 determinism() {
@@ -87,7 +83,6 @@ stage "clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "guests (the agent's wasm32 workload)" scripts/build-guests.sh
 stage "native tests" cargo test --workspace
 stage "server API on PostgreSQL" server_on_postgres
-stage "lessons replay their solutions" kubelab lessons check lessons/
 stage "fuzz targets (a few seconds each)" scripts/fuzz.sh
 stage "web bundle (profile wasm-test)" env KUBELAB_WEB_PROFILE=wasm-test scripts/build-web.sh
 stage "determinism native = wasm" determinism
