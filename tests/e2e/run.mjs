@@ -349,6 +349,30 @@ try {
     await panel.screenshot({ path: path.join(artifacts, "traffic-panel-fixed.png") });
   }, page);
 
+  // The autoscaling lesson's lab: once hello has a CPU request and an autoscaler, load makes
+  // the chart's desired replicas rise, each decision listed with its formula filled in.
+  await step("autoscaling-chart-follows-the-load", async () => {
+    await page.goto(`${base}/#/lesson/autoscaling`);
+    await page.locator("#step-heading").waitFor();
+    await type(page, `kubectl patch deployment hello -p '{"spec":{"template":{"spec":{"containers":[{"name":"hello","resources":{"requests":{"cpu":"100m"}}}]}}}}'`);
+    await type(page, "kubectl rollout status deployment/hello");
+    await type(page, "kubectl autoscale deployment hello --cpu-percent=50 --min=3 --max=10");
+    await type(page, "sleep 20s");
+    const chart = page.locator(".autoscaling-panel figure.autoscaling-chart");
+    await chart.waitFor();
+    const before = Number(await chart.getAttribute("data-desired"));
+    if (before !== 3) fail(`before the load the autoscaler should want 3 replicas, the chart says ${before}`);
+    await type(page, "lab load deploy/hello --rps 300");
+    await type(page, "sleep 1m");
+    await page.waitForFunction(() => {
+      const f = document.querySelector(".autoscaling-panel figure.autoscaling-chart");
+      return f && Number(f.dataset.peakDesired) > 3 && Number(f.dataset.current) > 3;
+    }, null, { timeout: TIMEOUT_MS }).catch(async () => fail(`the chart's replicas did not rise: ${await chart.evaluate((f) => JSON.stringify(f.dataset))}`));
+    const decisions = await chart.locator(".autoscaling-decisions").innerText();
+    if (!/ceil\(3 × \d+% \/ 50%\)/.test(decisions)) fail(`the decisions should show the formula for 3 replicas: ${decisions}`);
+    await chart.screenshot({ path: path.join(artifacts, "autoscaling-chart.png") });
+  }, page);
+
   // The configuration lesson's first task: hello reads its greeting from a ConfigMap and its
   // password from a Secret; the checks turn green once the rollout has run and the answer
   // carries the ConfigMap's greeting.

@@ -19,6 +19,7 @@ use crate::error::ApiError;
 use crate::metrics::load::{LoadTable, LoadTarget};
 use crate::store::trace::Trace;
 use crate::store::{DeleteOptions, Store};
+use crate::view::autoscaling::{AutoscalerHistory, AutoscalingView};
 use crate::view::lifecycle::LifecycleHistory;
 use pending::Pending;
 use queue::EventQueue;
@@ -79,7 +80,9 @@ pub struct Sim {
     api_answer: Option<Box<HostAnswer>>,
     /// Every pod's life so far, for the lifecycle chart (`view/lifecycle.rs`).
     lifecycle: LifecycleHistory,
-    /// Whether the lifecycle history is kept (on; the benchmark turns it off to weigh it).
+    /// Every autoscaler's decisions so far, for the autoscaling chart (`view/autoscaling.rs`).
+    autoscaling: AutoscalerHistory,
+    /// Whether the views' histories are kept (on; the benchmark turns it off to weigh them).
     record_lifecycles: bool,
     /// The namespace of the learner's kubeconfig context (`kubectl config set-context
     /// --current --namespace=…`): the namespace of a command that names none.
@@ -121,6 +124,7 @@ impl Sim {
             interrupt: None,
             command_work: 0,
             lifecycle: LifecycleHistory::default(),
+            autoscaling: AutoscalerHistory::default(),
             record_lifecycles: true,
             context_namespace: None,
             over_budget: false,
@@ -193,6 +197,14 @@ impl Sim {
     /// Every pod's life so far, as the lifecycle chart draws it.
     pub fn lifecycle(&self) -> &LifecycleHistory {
         &self.lifecycle
+    }
+
+    /// Every autoscaler's decisions up to now (this instant's included), as the autoscaling
+    /// chart draws them.
+    pub fn autoscaling(&self) -> AutoscalingView {
+        let mut history = self.autoscaling.clone();
+        history.record(&self.store);
+        AutoscalingView { now: self.now, lines: history.lines().to_vec() }
     }
 
     /// Stops (or resumes) keeping the lifecycle history: only `benches/lifecycle.rs` turns it
@@ -451,6 +463,7 @@ impl Sim {
         // The instant that ends: what it wrote is the state its lanes show from it on.
         if now != self.now && self.record_lifecycles {
             self.lifecycle.record(&self.store);
+            self.autoscaling.record(&self.store);
         }
         self.now = now;
         self.store.set_now(now);

@@ -4,6 +4,7 @@
 //! loops a step set in motion, the MIG board's GPUs, the traffic panel, the last request's way through the API server's
 //! gates, and a check's verdict.
 
+pub mod autoscaling;
 pub mod cluster;
 pub mod event_feed;
 pub mod gpus;

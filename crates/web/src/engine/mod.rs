@@ -21,6 +21,7 @@ use kubelab_core::script::sim_run::sim_run;
 use kubelab_core::sim::time::{Duration, SimTime};
 use kubelab_core::sim::{Sim, load};
 use kubelab_core::view::Verdict;
+use kubelab_core::view::autoscaling::AutoscalingView;
 use kubelab_core::view::cluster::{self as cluster_model, ClusterPicture};
 use kubelab_core::view::event_feed::{self, EventLine};
 use kubelab_core::view::gpus::{self, GpuNode};
@@ -89,6 +90,8 @@ pub trait LiveLab {
     fn gpus(&self) -> Vec<GpuNode>;
     /// The traffic panel: the generator's counts and each Service's endpoints.
     fn traffic(&self) -> TrafficView;
+    /// The autoscaling chart: each HorizontalPodAutoscaler's decisions over time.
+    fn autoscaling(&self) -> AutoscalingView;
 }
 
 /// The engine benchmark's phases on one cluster; the caller times each call.
@@ -297,6 +300,9 @@ impl LiveLab for LabSession {
     }
     fn traffic(&self) -> TrafficView {
         traffic::panel(self.lab().sim())
+    }
+    fn autoscaling(&self) -> AutoscalingView {
+        self.lab().sim().autoscaling()
     }
     fn gpus(&self) -> Vec<GpuNode> {
         gpus::board(self.lab().sim())

@@ -1,7 +1,8 @@
 //! The live lab, as lessons and the sandbox show it: the terminal, the clock, the timeline
-//! with its scrubber, the share link, the cluster view with its machine palette, the traffic panel, the MIG board, the manifest editor, its recent Events, what the last step
+//! with its scrubber, the share link, the cluster view with its machine palette, the traffic panel, the autoscaling chart, the MIG board, the manifest editor, its recent Events, what the last step
 //! set in motion and the last request's way through the API server's gates, plus the live region that announces what drags and the clock did.
 
+use crate::lab::autoscaling_chart::AutoscalingChart;
 use crate::lab::clock_controls::ClockControls;
 use crate::lab::cluster_view::ClusterView;
 use crate::lab::event_feed::EventFeed;
@@ -32,6 +33,7 @@ pub fn LabView(lab: LabHandle) -> impl IntoView {
             <TimelineView lab=lab />
             <ClusterView lab=lab />
             <TrafficPanel lab=lab />
+            <AutoscalingChart lab=lab />
             <MigBoard lab=lab />
             <ManifestEditor lab=lab />
             <EventFeed lab=lab />

@@ -2,6 +2,7 @@
 //! drawn around it: terminal, clock, timeline, cluster view and node grid, drag and drop,
 //! inspector, event feed, lifecycle chart, reconcile panel, request path panel, manifest editor.
 
+pub mod autoscaling_chart;
 pub mod clock_controls;
 pub mod cluster_view;
 pub mod completion;
