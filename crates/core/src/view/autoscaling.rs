@@ -218,24 +218,26 @@ pub fn formula(
     with_limit(format!("ceil({current} × {usage}% / {target}%) = ceil({exact:.2}) = {raw}"), raw, desired, status)
 }
 
-/// Appends `→ desired (why)` when the count written is not the one computed: the replica
-/// bounds or the stabilization window (the status's ScalingLimited and AbleToScale reasons).
+/// Appends `→ desired (why)` when the count written is not the one computed: a bound or a rate
+/// limit when it is lower (ScalingLimited's reasons), the stabilization window or a bound when
+/// it is higher (AbleToScale's and ScalingLimited's), as the status's conditions say.
 fn with_limit(text: String, computed: i32, desired: i32, status: &HorizontalPodAutoscalerStatus) -> String {
     if computed == desired {
         return text;
     }
-    let reason = status.conditions.iter().filter(|c| c.status == "True").find_map(|c| {
-        match c.reason.as_deref().unwrap_or_default() {
-            "TooManyReplicas" => Some("maxReplicas"),
-            "TooFewReplicas" => Some("minReplicas"),
-            "ScaleDownStabilized" => Some("held by the scale-down stabilization window"),
-            "ScaleUpLimit" => Some("the scale-up rate limit"),
-            "ScaleDownLimit" => Some("the scale-down rate limit"),
-            _ => None,
-        }
-    });
-    match reason {
-        Some(reason) => format!("{text} → {desired} ({reason})"),
+    let reasons: &[(&str, &str)] = if desired < computed {
+        &[("TooManyReplicas", "maxReplicas"), ("ScaleUpLimit", "the scale-up rate limit")]
+    } else {
+        &[
+            ("TooFewReplicas", "minReplicas"),
+            ("ScaleDownStabilized", "held by the scale-down stabilization window"),
+            ("ScaleDownLimit", "the scale-down rate limit"),
+        ]
+    };
+    let holds =
+        |reason: &str| status.conditions.iter().any(|c| c.status == "True" && c.reason.as_deref() == Some(reason));
+    match reasons.iter().find(|(reason, _)| holds(reason)) {
+        Some((_, why)) => format!("{text} → {desired} ({why})"),
         None => format!("{text} → {desired}"),
     }
 }

@@ -21,7 +21,7 @@ pub fn AutoscalingChart(lab: LabHandle) -> impl IntoView {
         <Show when=move || view().lines.iter().any(|l| l.gone.is_none())>
             <section class="autoscaling-panel" aria-labelledby="autoscaling-heading">
                 <h2 id="autoscaling-heading">"Autoscaling"</h2>
-                <p class="cluster-hint">"Each HorizontalPodAutoscaler every time it decided: replicas it found (solid) and chose (dashed), the utilisation it measured (orange) against its target (grey)."</p>
+                <p class="cluster-hint">"Each HorizontalPodAutoscaler, every time it decided: the replicas it found and the ones it chose, the utilisation it measured against its target, and its formula."</p>
                 {move || { let v = view(); v.lines.iter().filter(|l| l.gone.is_none()).map(|l| figure(l, v.now)).collect_view() }}
             </section>
         </Show>
@@ -85,6 +85,12 @@ fn figure(line: &AutoscalerLine, now: SimTime) -> impl IntoView + use<> {
             </svg>
             <figcaption>
                 <span class="autoscaling-summary">{summary}</span>
+                <ul class="traffic-legend">
+                    <li><span class="swatch" style="background:#2f6fde"></span>"current replicas"</li>
+                    <li><span class="swatch" style="background:#1f9d74"></span>"desired (dashed)"</li>
+                    <li><span class="swatch" style="background:#e8710a"></span>"utilisation"</li>
+                    <li><span class="swatch" style="background:#9aa0a6"></span>"target"</li>
+                </ul>
                 <ol class="autoscaling-decisions">{decisions}</ol>
             </figcaption>
         </figure>
