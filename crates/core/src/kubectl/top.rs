@@ -10,8 +10,8 @@ use crate::api::labels::Selector;
 use crate::api::{Node, Pod};
 use crate::kubectl::UsageError;
 use crate::metrics;
+use crate::metrics::demand::PodDemands;
 use crate::sim::Sim;
-use std::collections::BTreeMap;
 
 pub const VERB: Verb = Verb {
     name: "top",
@@ -40,8 +40,7 @@ const MIB: u64 = 1024 * 1024;
 /// Each container's use of a running pod (name, millicores, bytes), as metrics-server's
 /// PodMetrics reports it; `None` while any container is not running.
 pub(crate) fn pod_metrics(sim: &Sim, pod: &Pod) -> Option<Vec<(String, u64, u64)>> {
-    let served = sim.load().per_pod(sim.store());
-    let usage = pod_usage(sim, pod, &served)?;
+    let usage = pod_usage(sim, pod, &sim.load().demands(sim.store()))?;
     Some(usage.into_iter().map(|(name, u)| (name, u.millicores, u.bytes)).collect())
 }
 
@@ -86,11 +85,10 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 const HELP: &str = "Display resource (CPU/memory) usage.\n\n The top command allows you to see the resource consumption for nodes or pods.\n\n This command requires Metrics Server to be correctly configured and working on the server.\n\nAvailable Commands:\n  node          Display resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods\n\nUsage:\n  kubectl top [flags] [options]";
 
 /// The usage of each container of a pod (metrics-server's PodMetrics), or `None` while any of
-/// them is not running. `served` is each pod's share of the request load.
-fn pod_usage(sim: &Sim, pod: &Pod, served: &BTreeMap<(String, String), u64>) -> Option<Vec<(String, Usage)>> {
-    let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
-    let rps = served.get(&key).copied().unwrap_or(0);
-    let metrics = metrics::pod_metrics(sim.now(), &sim.pod_node_server(pod)?, pod, rps)?;
+/// them is not running. `demands` is what each pod is asked to do.
+fn pod_usage(sim: &Sim, pod: &Pod, demands: &PodDemands) -> Option<Vec<(String, Usage)>> {
+    let demand = demands.of(&pod.metadata.namespace, &pod.metadata.name);
+    let metrics = metrics::pod_metrics(sim.now(), &sim.pod_node_server(pod)?, pod, demand)?;
     let usage =
         metrics.containers.into_iter().map(|c| (c.name, Usage { millicores: c.cpu_millicores, bytes: c.memory_bytes }));
     Some(usage.collect())
@@ -126,9 +124,9 @@ fn top_pods(sim: &Sim, args: &Args) -> Result<Output, String> {
         .collect();
     let mut rows: Vec<(&Pod, Usage)> = Vec::new();
     let mut containers: Vec<(&Pod, String, Usage)> = Vec::new();
-    let served = sim.load().per_pod(sim.store());
+    let demands = sim.load().demands(sim.store());
     for pod in &candidates {
-        let Some(usage) = pod_usage(sim, pod, &served) else { continue };
+        let Some(usage) = pod_usage(sim, pod, &demands) else { continue };
         rows.push((pod, usage.iter().fold(Usage::default(), |sum, (_, u)| sum.plus(*u))));
         containers.extend(usage.into_iter().map(|(c, u)| (*pod, c, u)));
     }
@@ -224,8 +222,8 @@ fn node_usage(sim: &Sim, node: &Node) -> Option<Usage> {
     }
     let system = Usage { millicores: NODE_SYSTEM_MILLICORES, bytes: NODE_SYSTEM_MIB * MIB };
     let pods = sim.store().list::<Pod>(None).filter(|p| p.node_name() == Some(name.as_str()));
-    let served = sim.load().per_pod(sim.store());
-    let used = pods.filter_map(|p| pod_usage(sim, p, &served)).flatten().fold(system, |sum, (_, u)| sum.plus(u));
+    let demands = sim.load().demands(sim.store());
+    let used = pods.filter_map(|p| pod_usage(sim, p, &demands)).flatten().fold(system, |sum, (_, u)| sum.plus(u));
     Some(used)
 }
 

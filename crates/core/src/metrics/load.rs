@@ -1,11 +1,13 @@
 //! Request load, as `lab load TARGET --rps N` sets it: each target's requests per second are
 //! spread evenly over the endpoints kube-proxy would pick from (`network::service_rules::
-//! usable`: the ready ones, else those serving while they terminate). Pure data: usage is
-//! computed from it when read, so nothing ticks.
+//! usable`: the ready ones, else those serving while they terminate); and usage set directly,
+//! as `lab usage TARGET --cpu Q --memory Q` sets it, for every pod the target selects. Pure
+//! data: usage is computed from it when read, so nothing ticks.
 
 use crate::api::labels::Selector;
 use crate::api::{Deployment, Kind, Pod, ReplicaSet, Service};
 use crate::controllers::endpoint_slice::endpoint_conditions;
+use crate::metrics::demand::{PodDemands, SetUsage};
 use crate::network::service_rules::{Backend, usable};
 use crate::store::Store;
 use std::collections::BTreeMap;
@@ -19,6 +21,8 @@ pub struct LoadTable {
     targets: BTreeMap<LoadTarget, u64>,
     /// The traffic generator's requests to a Service, while it runs: served like the rest.
     traffic: Option<(LoadTarget, u64)>,
+    /// Usage set directly, per target.
+    usage: BTreeMap<LoadTarget, SetUsage>,
 }
 
 impl LoadTable {
@@ -29,6 +33,28 @@ impl LoadTable {
         } else {
             self.targets.insert(target, requests_per_second);
         }
+    }
+
+    /// Sets the usage of a target's pods; an empty one gives them back to the workload model.
+    pub fn set_usage(&mut self, target: LoadTarget, usage: SetUsage) {
+        if usage.is_empty() {
+            self.usage.remove(&target);
+        } else {
+            self.usage.insert(target, usage);
+        }
+    }
+
+    /// What every pod is asked to do: its requests per second and any usage set for it (a pod
+    /// two targets select takes the later target's figures, in target order).
+    pub fn demands(&self, store: &Store) -> PodDemands {
+        let requests = if self.is_empty() { BTreeMap::new() } else { self.per_pod(store) };
+        let mut set = BTreeMap::new();
+        for ((namespace, kind, name), usage) in &self.usage {
+            for pod in selected_pods(store, namespace, *kind, name) {
+                set.insert((namespace.clone(), pod.metadata.name.clone()), *usage);
+            }
+        }
+        PodDemands { requests, set }
     }
 
     /// The traffic generator's load (`None` when it stops).
@@ -72,11 +98,8 @@ impl LoadTable {
 /// The pods a target's traffic reaches, in name order: those kube-proxy would send a new
 /// connection to, classified as the EndpointSlice controller classifies them.
 fn ready_pods(store: &Store, namespace: &str, kind: Kind, name: &str) -> Vec<String> {
-    let Some(selector) = target_selector(store, namespace, kind, name) else { return Vec::new() };
-    let pods: Vec<&Pod> = store
-        .list::<Pod>(Some(namespace))
-        .filter(|p| selector.matches(&p.metadata.labels))
-        .filter(|p| kind != Kind::Pod || p.metadata.name == name)
+    let pods: Vec<&Pod> = selected_pods(store, namespace, kind, name)
+        .into_iter()
         .filter(|p| p.status.pod_ip.is_some() && !matches!(p.phase(), "Succeeded" | "Failed"))
         .collect();
     let backends: Vec<Backend> = pods
@@ -96,6 +119,13 @@ fn ready_pods(store: &Store, namespace: &str, kind: Kind, name: &str) -> Vec<Str
     let usable_ips: Vec<&str> = usable(&backends, None).into_iter().map(|b| b.ip.as_str()).collect();
     let by_ip = |p: &&&Pod| usable_ips.contains(&p.status.pod_ip.as_deref().unwrap_or(""));
     pods.iter().filter(by_ip).map(|p| p.metadata.name.clone()).collect()
+}
+
+/// The pods a target selects (a pod target: itself), in name order.
+pub fn selected_pods<'s>(store: &'s Store, namespace: &str, kind: Kind, name: &str) -> Vec<&'s Pod> {
+    let Some(selector) = target_selector(store, namespace, kind, name) else { return Vec::new() };
+    let pods = store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels));
+    pods.filter(|p| kind != Kind::Pod || p.metadata.name == name).collect()
 }
 
 fn target_selector(store: &Store, namespace: &str, kind: Kind, name: &str) -> Option<Selector> {

@@ -2,11 +2,13 @@
 //! pod's CPU and memory, from the workload model and the request load. `kubectl top` and the
 //! HPA controller read these same numbers.
 
+pub mod demand;
 pub mod load;
 
 use crate::api::{Node, Pod};
 use crate::kubelet::Kubelet;
 use crate::kubelet::node_server::NodeServer;
+use crate::metrics::demand::Demand;
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 
@@ -36,27 +38,30 @@ impl PodMetrics {
 
 /// A pod's metrics at `now`, as its node's kubelet reports them (`/stats`), or `None` while any
 /// of its containers is not running (metrics-server reports only pods it could scrape whole).
-/// Requests are served by the first container; a container's CPU never exceeds its limit (the
-/// kernel throttles it there).
-pub fn pod_metrics(now: SimTime, node: &NodeServer<'_>, pod: &Pod, requests_per_second: u64) -> Option<PodMetrics> {
+/// Requests are served by the first container, and usage set directly (`lab usage`) is its
+/// usage; a container's CPU never exceeds its limit (the kernel throttles it there).
+pub fn pod_metrics(now: SimTime, node: &NodeServer<'_>, pod: &Pod, demand: Demand) -> Option<PodMetrics> {
     let mut containers = Vec::new();
     for (i, spec) in pod.spec.containers.iter().enumerate() {
         let process = node.running_container(pod, &spec.name)?;
         let since_start = now.since(process.started_at);
         let workload = &process.image.workload;
-        let rps = if i == 0 { requests_per_second } else { 0 };
-        let mut cpu_millicores = workload.cpu_millicores(since_start, rps);
+        let rps = if i == 0 { demand.requests_per_second } else { 0 };
+        let set = if i == 0 { demand.set } else { Default::default() };
+        let mut cpu_millicores = set.cpu_millicores.unwrap_or_else(|| workload.cpu_millicores(since_start, rps));
         if let Some(limit) = spec.resources.limits.get("cpu") {
             cpu_millicores = cpu_millicores.min(limit.milli_value().max(0) as u64);
         }
-        let memory_bytes = workload.memory_bytes(since_start, process.hog_mib) + workload.load_memory_bytes(rps);
+        let memory_bytes = set
+            .memory_bytes
+            .unwrap_or_else(|| workload.memory_bytes(since_start, process.hog_mib) + workload.load_memory_bytes(rps));
         containers.push(ContainerMetrics { name: spec.name.clone(), cpu_millicores, memory_bytes });
     }
     Some(PodMetrics { timestamp: now, window: METRIC_WINDOW, containers })
 }
 
 /// metrics-server's scrape of one pod: its node's kubelet, asked at the store's time.
-pub fn scrape(store: &Store, kubelet: &Kubelet, pod: &Pod, requests_per_second: u64) -> Option<PodMetrics> {
+pub fn scrape(store: &Store, kubelet: &Kubelet, pod: &Pod, demand: Demand) -> Option<PodMetrics> {
     let node = store.try_get::<Node>("", pod.node_name()?)?;
-    pod_metrics(store.now(), &kubelet.node_server(node, store.now()), pod, requests_per_second)
+    pod_metrics(store.now(), &kubelet.node_server(node, store.now()), pod, demand)
 }

@@ -80,6 +80,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
         run: load,
     },
     LabVerb {
+        words: &["usage"],
+        usage: "lab usage (deploy|rs|pod)/NAME [--cpu Q] [--memory Q] [-n NAMESPACE]",
+        flags: super::lab_usage::FLAGS,
+        run: super::lab_usage::usage,
+    },
+    LabVerb {
         words: &["traffic", "start"],
         usage: "lab traffic start svc/NAME [--rps 100] [--port PORT] [--path /] [--host NAME] [-n NAMESPACE]",
         flags: super::lab_traffic::START_FLAGS,

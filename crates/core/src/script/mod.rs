@@ -9,6 +9,7 @@ pub mod lab_api;
 pub mod lab_curl;
 pub mod lab_settings;
 pub mod lab_traffic;
+pub mod lab_usage;
 pub mod local_pipe;
 pub mod sim_run;
 pub mod trace_replay;

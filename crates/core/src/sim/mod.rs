@@ -330,6 +330,12 @@ impl Sim {
         self.load.set(target, requests_per_second);
     }
 
+    /// `lab usage TARGET --cpu Q --memory Q`: sets the usage of a target's pods (an empty one
+    /// gives them back to the workload model).
+    pub fn set_usage(&mut self, target: LoadTarget, usage: crate::metrics::demand::SetUsage) {
+        self.load.set_usage(target, usage);
+    }
+
     /// Runs the nodes' pods on `runtime` (the simulated one over another image catalogue).
     pub fn use_container_runtime(&mut self, runtime: crate::kubelet::container_runtime::Runtime) {
         self.controllers.kubelet.use_container_runtime(runtime);

@@ -6,26 +6,22 @@ use super::replica_calculator::{PodMetric, PodMetricsInfo};
 use crate::api::Pod;
 use crate::api::labels::Selector;
 use crate::kubelet::Kubelet;
+use crate::metrics::demand::PodDemands;
 use crate::metrics::scrape;
 use crate::store::Store;
-use std::collections::BTreeMap;
-
-/// Pods' share of the request load, by (namespace, name).
-pub type Served = BTreeMap<(String, String), u64>;
 
 pub fn get_resource_metric(
     store: &Store,
     kubelet: &Kubelet,
-    served: &Served,
+    demands: &PodDemands,
     (namespace, selector): (&str, &Selector),
     resource: &str,
     container: &str,
 ) -> PodMetricsInfo {
     let mut info = PodMetricsInfo::new();
     for pod in store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels)) {
-        let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
-        let rps = served.get(&key).copied().unwrap_or(0);
-        let Some(metrics) = scrape(store, kubelet, pod, rps) else { continue };
+        let demand = demands.of(&pod.metadata.namespace, &pod.metadata.name);
+        let Some(metrics) = scrape(store, kubelet, pod, demand) else { continue };
         let containers = metrics.containers.iter().filter(|c| container.is_empty() || c.name == container);
         let value: i64 = match resource {
             "cpu" => containers.map(|c| c.cpu_millicores as i64).sum(),

@@ -42,8 +42,8 @@ impl HorizontalController {
         if due.is_empty() {
             return;
         }
-        let served = load.per_pod(store);
-        let sources = reconcile::Sources { kubelet, served: &served };
+        let demands = load.demands(store);
+        let sources = reconcile::Sources { kubelet, demands: &demands };
         for key in due {
             self.queue.remove(&key);
             let Some(hpa) = store.try_get::<HorizontalPodAutoscaler>(&key.0, &key.1).cloned() else {

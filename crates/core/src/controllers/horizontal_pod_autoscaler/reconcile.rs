@@ -2,7 +2,7 @@
 //! from the min/max bounds), normalize, rescale, and write the status with its conditions and
 //! Events, worded as pkg/controller/podautoscaler/horizontal.go words them.
 
-use super::metrics_client::{Served, get_resource_metric};
+use super::metrics_client::get_resource_metric;
 use super::normalize::{self, History, Normalized, TimestampedRecommendation};
 use super::replica_calculator::{self, Proposal};
 use crate::api::horizontal_pod_autoscaler::{
@@ -15,13 +15,14 @@ use crate::api::quantity::{Format, Quantity};
 use crate::api::{Deployment, HorizontalPodAutoscaler, Kind, Pod, ReplicaSet};
 use crate::error::ApiError;
 use crate::kubelet::Kubelet;
+use crate::metrics::demand::PodDemands;
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, object_reference};
 
 /// What the controller reads besides the store: the runtime (for metrics) and the load.
 pub struct Sources<'a> {
     pub kubelet: &'a Kubelet,
-    pub served: &'a Served,
+    pub demands: &'a PodDemands,
 }
 
 /// The target's scale subresource (`autoscaling/v1` Scale).
@@ -306,7 +307,7 @@ fn resource_metric(
 ) -> Result<(i32, String, MetricValueStatus), String> {
     let namespace = hpa.metadata.namespace.as_str();
     let metrics =
-        get_resource_metric(store, sources.kubelet, sources.served, (namespace, selector), &resource.name, container);
+        get_resource_metric(store, sources.kubelet, sources.demands, (namespace, selector), &resource.name, container);
     let pods: Vec<&Pod> = store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels)).collect();
     let name = &resource.name;
     let now = store.now();
