@@ -12,6 +12,7 @@ pub mod autoscaling_validation;
 pub mod binding;
 pub mod config_validation;
 pub mod custom_resource_definition;
+pub mod etcd_snapshot;
 pub mod defaults;
 pub mod event_recorder;
 pub mod field_selector;
