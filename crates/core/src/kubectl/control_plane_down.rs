@@ -29,7 +29,8 @@ pub fn refusal(ctx: &mut Context<'_>, verb: &Verb, args: &args::Args) -> Option<
 /// Whether the command talks to the API server at all: kubeconfig edits, `version --client`
 /// and client-side dry runs of generators do not.
 fn needs_server(verb: &Verb, args: &args::Args) -> bool {
-    let client_dry_run = (verb.name.starts_with("create") || verb.name == "run") && args.get("dry-run") == Some("client");
+    let client_dry_run =
+        (verb.name.starts_with("create") || verb.name == "run") && args.get("dry-run") == Some("client");
     !(verb.name.starts_with("config") || (verb.name == "version" && args.switch("client")) || client_dry_run)
 }
 

@@ -47,6 +47,8 @@ pub const LAB_VERBS: &[LabVerb] = &[
     LabVerb { words: &["node", "remove"], usage: "lab node remove NAME", flags: &[], run: node_remove },
     LabVerb { words: &["node", "power-off"], usage: "lab node power-off NAME", flags: &[], run: node_power_off },
     LabVerb { words: &["node", "power-on"], usage: "lab node power-on NAME", flags: &[], run: node_power_on },
+    LabVerb { words: &["node", "partition"], usage: "lab node partition NAME", flags: &[], run: node_partition },
+    LabVerb { words: &["node", "heal"], usage: "lab node heal NAME", flags: &[], run: node_heal },
     LabVerb {
         words: &["pod", "crash"],
         usage: "lab pod crash NAME [-n NAMESPACE] [--exit-code 1]",
@@ -104,7 +106,12 @@ pub const LAB_VERBS: &[LabVerb] = &[
         run: super::lab_api::exec,
     },
     LabVerb { words: &["etcd", "stop"], usage: "lab etcd stop", flags: &[], run: super::lab_control_plane::etcd_stop },
-    LabVerb { words: &["etcd", "start"], usage: "lab etcd start", flags: &[], run: super::lab_control_plane::etcd_start },
+    LabVerb {
+        words: &["etcd", "start"],
+        usage: "lab etcd start",
+        flags: &[],
+        run: super::lab_control_plane::etcd_start,
+    },
     LabVerb {
         words: &["etcd", "snapshot", "save"],
         usage: "lab etcd snapshot save PATH",
@@ -300,6 +307,19 @@ fn node_power_on(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     let name = one_name(args)?;
     sim.power_on_node(&name).map_err(|e| e.to_string())?;
     Ok(format!("node/{name} powered on"))
+}
+
+/// Cuts the node off from the control plane; its machine and containers keep running.
+fn node_partition(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    sim.partition_node(&name).map_err(|e| e.to_string())?;
+    Ok(format!("node/{name} partitioned from the control plane"))
+}
+
+fn node_heal(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    sim.heal_node(&name).map_err(|e| e.to_string())?;
+    Ok(format!("node/{name} reconnected to the control plane"))
 }
 
 fn pod_crash(sim: &mut Sim, args: &args::Args) -> Result<String, String> {

@@ -151,10 +151,30 @@ impl Sim {
 
     /// Restores the snapshot saved at `path`; how many objects changed.
     pub fn restore_etcd_snapshot(&mut self, path: &str) -> Result<usize, String> {
-        let snapshot = self.controllers.control_plane.snapshots.get(path).cloned().ok_or_else(|| {
-            format!("Error: stat {path}: no such file or directory")
-        })?;
+        let snapshot = self
+            .controllers
+            .control_plane
+            .snapshots
+            .get(path)
+            .cloned()
+            .ok_or_else(|| format!("Error: stat {path}: no such file or directory"))?;
         Ok(self.store.restore_etcd_snapshot(&snapshot))
+    }
+}
+
+impl Sim {
+    /// `lab node partition`: the node's link to the control plane is cut (`kubelet/partition.rs`).
+    pub fn partition_node(&mut self, name: &str) -> Result<(), crate::error::ApiError> {
+        self.simulated_machine(name)?;
+        self.controllers.kubelet.partition(&mut self.store, name);
+        Ok(())
+    }
+
+    /// `lab node heal`: the link is back.
+    pub fn heal_node(&mut self, name: &str) -> Result<(), crate::error::ApiError> {
+        self.simulated_machine(name)?;
+        self.controllers.kubelet.heal(&mut self.store, name);
+        Ok(())
     }
 }
 

@@ -47,8 +47,11 @@ impl Store {
 
     fn restore_kind<T: Stored>(&mut self, snapshot: &Tables) -> usize {
         let key = |object: &T| (object.metadata().namespace.clone(), object.metadata().name.clone());
-        let gone: Vec<(String, String)> =
-            T::table(&self.tables).iter(None).map(key).filter(|(ns, name)| T::table(snapshot).get(ns, name).is_none()).collect();
+        let gone: Vec<(String, String)> = T::table(&self.tables)
+            .iter(None)
+            .map(key)
+            .filter(|(ns, name)| T::table(snapshot).get(ns, name).is_none())
+            .collect();
         let mut changed = gone.len();
         for (namespace, name) in gone {
             let _ = self.remove::<T>(&namespace, &name);
