@@ -65,6 +65,8 @@ pub struct Controllers {
     pub service_account: service_account::ServiceAccountController,
     /// The RBAC generation the ClusterRole aggregation controller last synced at.
     pub cluster_role_aggregation: u64,
+    /// Which control-plane processes run: a loop whose process (or API) is down skips its turn.
+    pub control_plane: crate::sim::control_plane::ControlPlane,
     /// Where a pass cut short by its budget stopped (`run_some`).
     stopped: Option<StoppedPass>,
     /// Each controller's share of a pass (`turn_share`); tests shrink them.
@@ -159,6 +161,9 @@ impl Controllers {
 
     /// Runs (part of) the current controller's turn within its share and the budget.
     fn take_turn(&mut self, at: &mut StoppedPass, store: &mut Store, load: &LoadTable, budget: &mut usize) -> Turn {
+        if !self.control_plane.runs(ControllerName::PASS[at.controller]) {
+            return Turn::Done { backlog: false };
+        }
         let share = self.shares.0[at.controller];
         let mut allowed = (*budget).min(share - at.used);
         let before = allowed;
@@ -260,15 +265,16 @@ impl Controllers {
     /// The earliest time any controller wants to run again without being told of a change.
     pub fn next_wake(&self) -> Option<SimTime> {
         let wakes = [
-            self.replica_set.next_wake(),
-            self.deployment.next_wake(),
-            self.scheduler.next_wake(),
-            self.kubelet.next_wake(),
-            self.gpu_operator.next_wake(),
-            self.node_lifecycle.next_wake(),
-            self.taint_eviction.next_wake(),
-            self.horizontal_pod_autoscaler.next_wake(),
+            (ControllerName::ReplicaSet, self.replica_set.next_wake()),
+            (ControllerName::Deployment, self.deployment.next_wake()),
+            (ControllerName::Scheduler, self.scheduler.next_wake()),
+            (ControllerName::Kubelet, self.kubelet.next_wake()),
+            (ControllerName::GpuOperator, self.gpu_operator.next_wake()),
+            (ControllerName::NodeLifecycle, self.node_lifecycle.next_wake()),
+            (ControllerName::TaintEviction, self.taint_eviction.next_wake()),
+            (ControllerName::HorizontalPodAutoscaler, self.horizontal_pod_autoscaler.next_wake()),
         ];
-        wakes.into_iter().flatten().min()
+        // A stopped loop's deadlines wait for its process: they are due again when it starts.
+        wakes.into_iter().filter(|(name, _)| self.control_plane.runs(*name)).filter_map(|(_, wake)| wake).min()
     }
 }

@@ -6,6 +6,7 @@
 
 mod daemon_pods;
 mod static_pods;
+pub(crate) use static_pods::post_mirror_pod;
 
 pub use daemon_pods::SystemDaemons;
 

@@ -18,9 +18,22 @@ const CONFIG_SOURCE: &str = "kubernetes.io/config.source";
 
 /// Posts the mirror pod of each of the node's static pods, as its kubelet.
 pub fn post_mirror_pods(store: &mut Store, node: &Node) {
+    post(store, node, |_| true);
+}
+
+/// Posts one static pod's mirror again (`name` before the node's: `kube-scheduler`), as the
+/// kubelet does when its manifest is back in `/etc/kubernetes/manifests`.
+pub fn post_mirror_pod(store: &mut Store, node: &Node, name: &str) {
+    post(store, node, |pod| pod == name);
+}
+
+fn post(store: &mut Store, node: &Node, wanted: impl Fn(&str) -> bool) {
     let seen = store.now().to_rfc3339_micro();
     for object in manifest(include_str!("manifests/static-pods.yaml"), node) {
         let Object::Pod(mut pod) = object else { continue };
+        if !wanted(&pod.metadata.name) {
+            continue;
+        }
         let hash: String =
             (0..2).map(|_| format!("{:016x}", store.random_below(Purpose::SystemName, u64::MAX))).collect();
         pod.metadata.name = format!("{}-{}", pod.metadata.name, node.metadata.name);

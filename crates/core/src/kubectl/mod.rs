@@ -11,6 +11,7 @@ pub mod auth;
 pub mod autoscale;
 pub mod complete;
 pub mod config;
+pub mod control_plane_down;
 pub mod cordon;
 pub mod create;
 pub mod custom_columns;
@@ -234,6 +235,9 @@ fn with_context_namespace(ctx: &Context<'_>, verb: &Verb, mut args: args::Args) 
 
 /// Runs a verb as the user `--as`/`--as-group` name (impersonation), or as the kubeconfig's.
 fn run_as(ctx: &mut Context<'_>, verb: &Verb, parsed: args::Args) -> Output {
+    if let Some(refused) = control_plane_down::refusal(ctx, verb, &parsed) {
+        return refused;
+    }
     let user = match auth::impersonation::user(ctx.sim, &parsed) {
         Ok(user) => user,
         Err(out) => return out,

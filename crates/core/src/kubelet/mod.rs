@@ -16,6 +16,7 @@ pub mod envvars;
 pub mod expansion;
 pub mod node;
 pub mod node_server;
+mod partition;
 pub mod pod_worker;
 pub mod prober;
 pub mod runtime;
@@ -54,6 +55,8 @@ pub struct Kubelet {
     nodes: BTreeMap<String, NodeRuntime>,
     /// Machines without power, and since when (a short list: the node controller reads it often).
     powered_off: BTreeMap<String, SimTime>,
+    /// Nodes cut off from the control plane (`partition.rs`).
+    partitioned: BTreeSet<String>,
     /// The container runtime behind every node's kubelet.
     runtime: container_runtime::Runtime,
     /// Nodes whose kubelet runs outside the simulation (a real machine's agent): nothing here
@@ -200,7 +203,11 @@ impl Kubelet {
     fn sync_pod(&mut self, store: &mut Store, namespace: &str, name: &str) {
         let key = (namespace.to_string(), name.to_string());
         // Shared handles, not copies: the pod is read throughout while its status is written.
-        let Some(pod) = store.try_get_shared::<Pod>(namespace, name) else {
+        let pod = store.try_get_shared::<Pod>(namespace, name);
+        if self.cut_off(&key, pod.as_ref().and_then(|p| p.node_name())) {
+            return;
+        }
+        let Some(pod) = pod else {
             self.pods.remove(&key);
             self.configs.remove(&key);
             return;

@@ -47,6 +47,8 @@ pub const LAB_VERBS: &[LabVerb] = &[
     LabVerb { words: &["node", "remove"], usage: "lab node remove NAME", flags: &[], run: node_remove },
     LabVerb { words: &["node", "power-off"], usage: "lab node power-off NAME", flags: &[], run: node_power_off },
     LabVerb { words: &["node", "power-on"], usage: "lab node power-on NAME", flags: &[], run: node_power_on },
+    LabVerb { words: &["node", "partition"], usage: "lab node partition NAME", flags: &[], run: node_partition },
+    LabVerb { words: &["node", "heal"], usage: "lab node heal NAME", flags: &[], run: node_heal },
     LabVerb {
         words: &["pod", "crash"],
         usage: "lab pod crash NAME [-n NAMESPACE] [--exit-code 1]",
@@ -108,6 +110,61 @@ pub const LAB_VERBS: &[LabVerb] = &[
         usage: "lab api-exec --user NAME -n NAMESPACE POD CONTAINER -- COMMAND...",
         flags: &[Flag::value("user", None, "Who ran it (the token's user)")],
         run: super::lab_api::exec,
+    },
+    LabVerb { words: &["etcd", "stop"], usage: "lab etcd stop", flags: &[], run: super::lab_control_plane::etcd_stop },
+    LabVerb {
+        words: &["etcd", "start"],
+        usage: "lab etcd start",
+        flags: &[],
+        run: super::lab_control_plane::etcd_start,
+    },
+    LabVerb {
+        words: &["etcd", "snapshot", "save"],
+        usage: "lab etcd snapshot save PATH",
+        flags: &[],
+        run: super::lab_control_plane::snapshot_save,
+    },
+    LabVerb {
+        words: &["etcd", "snapshot", "restore"],
+        usage: "lab etcd snapshot restore PATH",
+        flags: &[],
+        run: super::lab_control_plane::snapshot_restore,
+    },
+    LabVerb {
+        words: &["apiserver", "stop"],
+        usage: "lab apiserver stop",
+        flags: &[],
+        run: super::lab_control_plane::apiserver_stop,
+    },
+    LabVerb {
+        words: &["apiserver", "start"],
+        usage: "lab apiserver start",
+        flags: &[],
+        run: super::lab_control_plane::apiserver_start,
+    },
+    LabVerb {
+        words: &["scheduler", "stop"],
+        usage: "lab scheduler stop",
+        flags: &[],
+        run: super::lab_control_plane::scheduler_stop,
+    },
+    LabVerb {
+        words: &["scheduler", "start"],
+        usage: "lab scheduler start",
+        flags: &[],
+        run: super::lab_control_plane::scheduler_start,
+    },
+    LabVerb {
+        words: &["controller-manager", "stop"],
+        usage: "lab controller-manager stop",
+        flags: &[],
+        run: super::lab_control_plane::controller_manager_stop,
+    },
+    LabVerb {
+        words: &["controller-manager", "start"],
+        usage: "lab controller-manager start",
+        flags: &[],
+        run: super::lab_control_plane::controller_manager_start,
     },
     LabVerb { words: &["traffic", "stop"], usage: "lab traffic stop", flags: &[], run: super::lab_traffic::stop },
     LabVerb {
@@ -256,6 +313,19 @@ fn node_power_on(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     let name = one_name(args)?;
     sim.power_on_node(&name).map_err(|e| e.to_string())?;
     Ok(format!("node/{name} powered on"))
+}
+
+/// Cuts the node off from the control plane; its machine and containers keep running.
+fn node_partition(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    sim.partition_node(&name).map_err(|e| e.to_string())?;
+    Ok(format!("node/{name} partitioned from the control plane"))
+}
+
+fn node_heal(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
+    let name = one_name(args)?;
+    sim.heal_node(&name).map_err(|e| e.to_string())?;
+    Ok(format!("node/{name} reconnected to the control plane"))
 }
 
 fn pod_crash(sim: &mut Sim, args: &args::Args) -> Result<String, String> {

@@ -6,6 +6,7 @@
 
 pub mod lab;
 pub mod lab_api;
+pub mod lab_control_plane;
 pub mod lab_curl;
 pub mod lab_settings;
 pub mod lab_traffic;

@@ -3,6 +3,7 @@
 //! Time only moves in `advance`; it jumps from one due timer to the next, and after every
 //! step the controllers run until the cluster is quiet again. Nothing ticks when nothing is due.
 
+pub mod control_plane;
 pub mod interrupt;
 pub mod load;
 pub mod node_input;

@@ -13,6 +13,7 @@ pub mod binding;
 pub mod config_validation;
 pub mod custom_resource_definition;
 pub mod defaults;
+pub mod etcd_snapshot;
 pub mod event_recorder;
 pub mod field_selector;
 pub mod gateway_api_defaults;

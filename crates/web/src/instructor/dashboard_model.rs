@@ -12,6 +12,12 @@ pub const FAULT_PRESETS: &[(&str, &str)] = &[
     ("Power off node-3", "lab node power-off node-3"),
     ("Add a node (node-4)", "lab node add node-4"),
     ("Send 50 requests/s to deploy/hello", "lab load deploy/hello --rps 50"),
+    ("Stop etcd", "lab etcd stop"),
+    ("Start etcd again", "lab etcd start"),
+    ("Stop the scheduler", "lab scheduler stop"),
+    ("Start the scheduler again", "lab scheduler start"),
+    ("Stop the controller manager", "lab controller-manager stop"),
+    ("Start the controller manager again", "lab controller-manager start"),
 ];
 
 /// A duration as a learner's clock reads: `45s`, `3m 05s`, `1h 02m`.

@@ -1,0 +1,81 @@
+//! What kubectl answers while the control plane cannot serve it: a stopped API server refuses
+//! the connection (cmd/util/helpers.go's `The connection to the server … was refused`, with the
+//! discovery cache still warm, so none of memcache.go's retries are logged first); with etcd
+//! stopped, every request that reads or writes objects hangs for the API server's request
+//! timeout and then fails (`sim/control_plane.rs` says which error and why).
+
+use super::{Context, Output, Verb, args};
+use crate::sim::control_plane::{Component, ETCD_TIMEOUT_ERROR, REQUEST_TIMEOUT_SECONDS, SERVER_ADDRESS};
+use crate::sim::time::Duration;
+
+/// The failure the command meets before it can do anything, if the control plane is down.
+pub fn refusal(ctx: &mut Context<'_>, verb: &Verb, args: &args::Args) -> Option<Output> {
+    if !needs_server(verb, args) {
+        return None;
+    }
+    let plane = ctx.sim.control_plane();
+    if !plane.is_running(Component::ApiServer) {
+        return Some(Output::failed(format!(
+            "The connection to the server {SERVER_ADDRESS} was refused - did you specify the right host or port?"
+        )));
+    }
+    if !plane.is_running(Component::Etcd) && needs_storage(verb) {
+        ctx.sim.advance(Duration::from_secs(REQUEST_TIMEOUT_SECONDS));
+        return Some(Output::failed(ETCD_TIMEOUT_ERROR));
+    }
+    None
+}
+
+/// Whether the command talks to the API server at all: kubeconfig edits, `version --client`
+/// and client-side dry runs of generators do not.
+fn needs_server(verb: &Verb, args: &args::Args) -> bool {
+    let client_dry_run =
+        (verb.name.starts_with("create") || verb.name == "run") && args.get("dry-run") == Some("client");
+    !(verb.name.starts_with("config") || (verb.name == "version" && args.switch("client")) || client_dry_run)
+}
+
+/// Whether the API server must reach etcd to answer: discovery, `/version`, the OpenAPI
+/// document and access reviews are served from its own memory.
+fn needs_storage(verb: &Verb) -> bool {
+    !matches!(verb.name, "version" | "api-resources" | "explain" | "auth can-i" | "auth whoami")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cluster::ClusterSpec;
+    use crate::kubectl::MemoryFiles;
+    use crate::script;
+    use crate::sim::Sim;
+
+    fn run(sim: &mut Sim, line: &str) -> (String, bool) {
+        let steps = script::parse(line).unwrap();
+        script::run_step(sim, &steps[0], &MemoryFiles::new())
+    }
+
+    #[test]
+    fn a_stopped_etcd_times_requests_out_and_a_stopped_api_server_refuses_them() {
+        let mut sim = Sim::new(1, &ClusterSpec::default());
+        assert!(run(&mut sim, "lab etcd stop").1);
+        let before = sim.now();
+        let (printed, ok) = run(&mut sim, "kubectl get pods");
+        assert!(!ok);
+        assert_eq!(
+            printed,
+            "Error from server (Timeout): Timeout: request did not complete within the allotted timeout\n"
+        );
+        assert_eq!(sim.now().since(before).as_millis(), 60_000);
+        assert!(run(&mut sim, "kubectl api-resources --api-group=apps").1);
+        assert!(run(&mut sim, "lab etcd start").1);
+        assert!(run(&mut sim, "lab apiserver stop").1);
+        let (printed, ok) = run(&mut sim, "kubectl get pods");
+        assert!(!ok);
+        assert_eq!(
+            printed,
+            "The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n"
+        );
+        assert!(run(&mut sim, "kubectl version --client").1);
+        assert!(run(&mut sim, "kubectl create deployment web --image=nginx --dry-run=client -o name").1);
+        assert!(run(&mut sim, "lab apiserver start").1);
+        assert_eq!(run(&mut sim, "kubectl get pods"), ("No resources found in default namespace.\n".into(), true));
+    }
+}
