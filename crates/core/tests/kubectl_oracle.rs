@@ -117,7 +117,7 @@ fn objects_built_client_side_match_kubectl_1_36() {
 fn kustomize_fixtures() -> (PathBuf, MemoryFiles) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kustomize");
     let mut files = MemoryFiles::new();
-    for folder in ["base", "overlay", "legacy"] {
+    for folder in ["base", "overlay", "legacy", "team"] {
         for entry in std::fs::read_dir(root.join(folder)).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -136,7 +136,7 @@ fn kustomize_fixtures() -> (PathBuf, MemoryFiles) {
 fn kustomize_builds_match_kubectl_1_36() {
     let Some(kubectl) = oracle() else { return };
     let (root, files) = kustomize_fixtures();
-    for dir in ["overlay", "legacy"] {
+    for dir in ["overlay", "legacy", "team"] {
         let out = Command::new(&kubectl)
             .args(["kustomize", dir])
             .current_dir(&root)

@@ -4,7 +4,7 @@
 //! base's object (resWrangler.appendReplaceOrMerge).
 
 use super::kustomization::{GeneratorArgs, GeneratorOptions, Kustomization};
-use super::resources::{join, read_text};
+use super::resources::{join, read_text, within_root};
 use super::{FileSystem, Resource};
 use crate::api::secret::base64_encode;
 use serde_json::{Map, Value, json};
@@ -106,7 +106,10 @@ fn wrapped_base64(value: &str) -> String {
 fn load_pairs(files: &dyn FileSystem, dir: &str, args: &GeneratorArgs) -> Result<Vec<(String, String)>, String> {
     let mut pairs = Vec::new();
     for env in &args.envs {
-        let text = read_text(files, &join(dir, env)).map_err(|e| format!("env source files: {:?}: {e}", args.envs))?;
+        let path = join(dir, env);
+        let text = within_root(dir, &path)
+            .and_then(|()| read_text(files, &path))
+            .map_err(|e| format!("env source files: [{}]: {e}", args.envs.join(" ")))?;
         pairs.extend(env_file_pairs(&text)?);
     }
     for literal in &args.literals {
@@ -114,7 +117,9 @@ fn load_pairs(files: &dyn FileSystem, dir: &str, args: &GeneratorArgs) -> Result
     }
     for source in &args.files {
         let (key, path) = file_source(source).map_err(|e| format!("file sources: [{}]: {e}", args.files.join(" ")))?;
-        let text = read_text(files, &join(dir, &path))
+        let path = join(dir, &path);
+        let text = within_root(dir, &path)
+            .and_then(|()| read_text(files, &path))
             .map_err(|e| format!("file sources: [{}]: {e}", args.files.join(" ")))?;
         pairs.push((key, text));
     }

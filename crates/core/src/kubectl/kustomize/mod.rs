@@ -7,6 +7,7 @@ pub mod field_spec;
 pub mod generators;
 pub mod hash;
 pub mod images;
+pub mod json6902;
 pub mod kustomization;
 pub mod labels;
 pub mod name_reference;

@@ -141,32 +141,34 @@ pub fn fix(resources: &mut [Resource]) {
 }
 
 fn rewrite(leaf: &mut Value, reference: &Reference, namespace: &str, candidates: &[Candidate]) {
-    let name = match reference.leaf {
-        Leaf::Name => leaf,
-        Leaf::KindAndName => {
-            if leaf.get("kind").and_then(Value::as_str) != Some(reference.kind) {
-                return;
-            }
-            match leaf.get_mut("name") {
-                Some(name) => name,
-                None => return,
-            }
+    if reference.leaf == Leaf::Name {
+        let Some(old) = leaf.as_str() else { return };
+        if let Some(found) = referral(reference.kind, old, namespace, candidates) {
+            *leaf = Value::String(found.name.clone());
         }
-    };
-    let Some(old) = name.as_str() else { return };
-    if let Some(found) = referral(reference.kind, old, namespace, candidates) {
-        *name = Value::String(found.to_string());
+        return;
+    }
+    if leaf.get("kind").and_then(Value::as_str) != Some(reference.kind) {
+        return;
+    }
+    // An RBAC subject names its ServiceAccount's namespace itself, and follows it.
+    let namespace = leaf.get("namespace").and_then(Value::as_str).unwrap_or(namespace).to_string();
+    let Some(old) = leaf.get("name").and_then(Value::as_str) else { return };
+    let Some(found) = referral(reference.kind, old, &namespace, candidates) else { return };
+    leaf["name"] = Value::String(found.name.clone());
+    if reference.kind == "ServiceAccount" && !found.namespace.is_empty() {
+        leaf["namespace"] = Value::String(found.namespace.clone());
     }
 }
 
 /// The object of `kind` that went by `old`, in the referrer's namespace when namespaced
 /// (nameref.go `selectReferral`); none when it is ambiguous or absent.
-fn referral<'a>(kind: &str, old: &str, namespace: &str, candidates: &'a [Candidate]) -> Option<&'a str> {
+fn referral<'a>(kind: &str, old: &str, namespace: &str, candidates: &'a [Candidate]) -> Option<&'a Candidate> {
     let mut matching = candidates.iter().filter(|c| {
         c.kind == kind
             && (c.name == old || c.previous.iter().any(|p| p == old))
             && (!is_namespaced(kind) || c.namespace == namespace)
     });
     let first = matching.next()?;
-    matching.next().is_none().then_some(first.name.as_str())
+    matching.next().is_none().then_some(first)
 }

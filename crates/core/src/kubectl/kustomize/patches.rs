@@ -4,8 +4,9 @@
 //! the object its kind and name name; with one, every object the target selects. A JSON
 //! patch needs a target.
 
+use super::json6902;
 use super::kustomization::{Patch, Selector};
-use super::resources::{join, read_text};
+use super::resources::{join, read_text, within_root};
 use super::{FileSystem, Resource};
 use crate::api::labels::Selector as LabelSelector;
 use crate::api::string_map::StringMap;
@@ -51,8 +52,13 @@ fn apply_one(files: &dyn FileSystem, dir: &str, entry: &Patch, resources: &mut [
         (false, false) => return Err("patch and path can't be set at the same time".into()),
         (false, true) => (inline.to_string(), format!("[patch: {inline:?}]")),
         (true, false) => {
-            let text = read_text(files, &join(dir, &entry.path))
-                .map_err(|e| format!("failed to get the patch file from path({}): {e}", entry.path))?;
+            let path = join(dir, &entry.path);
+            let text = within_root(dir, &path).and_then(|()| read_text(files, &path)).map_err(|e| {
+                format!(
+                    "trouble configuring builtin PatchTransformer with config: `\npath: {}\n`: failed to get the patch file from path({}): {e}",
+                    entry.path, entry.path
+                )
+            })?;
             (text, format!("[path: {:?}]", entry.path))
         }
     };
@@ -75,10 +81,16 @@ fn apply_one(files: &dyn FileSystem, dir: &str, entry: &Patch, resources: &mut [
                 ));
             };
             for resource in resources.iter_mut().filter(|r| selects(target, r)) {
+                // The target, not the patch's own kind and name, says which objects it patches
+                // (resWrangler.ApplySmPatch gives each copy the target's id).
                 let mut patch = patch.clone();
-                // The target, not the patch's own name, says which objects it patches.
+                if let Some(map) = patch.as_object_mut() {
+                    map.remove("apiVersion");
+                    map.remove("kind");
+                }
                 if let Some(metadata) = patch.get_mut("metadata").and_then(Value::as_object_mut) {
-                    metadata.insert("name".into(), Value::String(resource.name().to_string()));
+                    metadata.remove("name");
+                    metadata.remove("namespace");
                 }
                 strategic_merge::apply(&mut resource.object, &patch);
             }
@@ -116,22 +128,20 @@ fn patch_by_id(patch: &Value, resources: &mut [Resource]) -> Result<(), String> 
 }
 
 /// PatchTransformer's `jsonPatchFromBytes`: a JSON array, or YAML for one, of operations.
-fn json_patch_operations(text: &str) -> Option<json_patch::Patch> {
+fn json_patch_operations(text: &str) -> Option<Vec<json6902::Operation>> {
     let value = if text.trim_start().starts_with('[') {
         serde_json::from_str::<Value>(text).ok()?
     } else {
         manifest::parse_documents(text).ok()?.into_iter().next()?
     };
-    if !value.is_array() {
-        return None;
-    }
-    serde_json::from_value(value).ok()
+    json6902::parse(&value)
 }
 
-/// filters/patchjson6902: the operations in order; one that fails fails the build.
-fn apply_json_patch(resource: &mut Resource, operations: &json_patch::Patch) -> Result<(), String> {
+/// filters/patchjson6902: the operations in order; one that fails fails the build. A patch
+/// that changes the name is a rename (references follow it).
+fn apply_json_patch(resource: &mut Resource, operations: &[json6902::Operation]) -> Result<(), String> {
     let before = resource.name().to_string();
-    json_patch::patch(&mut resource.object, operations).map_err(|e| e.to_string())?;
+    json6902::apply(&mut resource.object, operations)?;
     if resource.name() != before {
         let renamed = resource.name().to_string();
         resource.object["metadata"]["name"] = Value::String(before);
@@ -149,17 +159,16 @@ fn parse_objects(text: &str) -> Result<Vec<Value>, String> {
     Ok(objects)
 }
 
-/// types.Selector matching (resmap `Select`): group, version and kind exactly; name and
-/// namespace as anchored regular expressions against any name the object went by; label and
-/// annotation selectors as label selectors.
+/// types.Selector matching (resmap `Select`, types.SelectorRegex): group, version, kind, name
+/// and namespace as anchored regular expressions (a name against any name the object went
+/// by); label and annotation selectors as label selectors.
 pub fn selects(target: &Selector, resource: &Resource) -> bool {
     let api_version = resource.object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let version = api_version.rsplit('/').next().unwrap_or("");
-    let exact = |want: &str, have: &str| want.is_empty() || want == have;
-    if !exact(&target.group, resource.group())
-        || !exact(&target.version, version)
-        || !exact(&target.kind, resource.kind())
-    {
+    let gvk_matches = regex_matches(&target.group, resource.group())
+        && regex_matches(&target.version, version)
+        && regex_matches(&target.kind, resource.kind());
+    if !gvk_matches {
         return false;
     }
     let name_matches = std::iter::once(resource.name())

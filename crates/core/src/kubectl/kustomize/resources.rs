@@ -22,6 +22,11 @@ pub fn accumulate(
             super::accumulate(files, &path, depth + 1, warnings)
                 .map_err(|e| format!("accumulating resources: accumulation err='{e}'"))?
         } else if files.read_file(&path).is_ok() {
+            within_root(dir, &path).map_err(|e| {
+                format!(
+                    "accumulating resources: accumulation err='accumulating resources from '{entry}': {e}': must build at directory: '{path}': file is not directory"
+                )
+            })?;
             read_objects(files, &path)?.into_iter().map(Resource::new).collect()
         } else {
             return Err(missing_resource(entry, &path));
@@ -83,6 +88,19 @@ pub fn read_objects(files: &dyn FileSystem, path: &str) -> Result<Vec<Value>, St
 /// A file's text, or kustomize's words for a file that is not there.
 pub fn read_text(files: &dyn FileSystem, path: &str) -> Result<String, String> {
     files.read_file(path).map_err(|_| format!("open {path}: no such file or directory"))
+}
+
+/// The loader's LoadRestrictionsRootOnly (kubectl's default `--load-restrictor`): a file a
+/// kustomization reads must sit in or below its folder (a base folder is a new root).
+pub fn within_root(dir: &str, path: &str) -> Result<(), String> {
+    let inside = match dir {
+        "." => !path.starts_with("../") && path != "..",
+        _ => path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/')),
+    };
+    if inside {
+        return Ok(());
+    }
+    Err(format!("security; file '{path}' is not in or below '{dir}'"))
 }
 
 /// `dir/relative` with `.` and `..` resolved.

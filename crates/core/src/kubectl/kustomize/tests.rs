@@ -12,7 +12,7 @@ use std::path::Path;
 fn fixtures() -> MemoryFiles {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kustomize");
     let mut files = MemoryFiles::new();
-    for folder in ["base", "overlay", "legacy"] {
+    for folder in ["base", "overlay", "legacy", "team"] {
         for entry in std::fs::read_dir(root.join(folder)).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -32,6 +32,16 @@ fn an_overlay_prints_as_kubectl_kustomize_does() {
     let built = build_with_warnings(&fixtures(), "overlay").unwrap();
     assert_eq!(render(&built.objects), expected("overlay.out"));
     assert!(built.warnings.is_empty());
+}
+
+/// An overlay of the overlay: a Namespace renamed to the namespace, RoleBinding subjects
+/// that follow, a generator merged into the base's (by its first name), a strategic-merge
+/// patch whose target (regular expressions) overrides its own kind and name, a StatefulSet's
+/// `serviceName` following its Service's rename, and a long Secret value in base64 lines.
+#[test]
+fn an_overlay_of_an_overlay_prints_as_kubectl_kustomize_does() {
+    let built = build_with_warnings(&fixtures(), "team").unwrap();
+    assert_eq!(render(&built.objects), expected("team.out"));
 }
 
 #[test]
@@ -98,7 +108,22 @@ fn errors_read_as_kustomize_words_them() {
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: nothere\nspec:\n  replicas: 2\n",
     );
     files.insert("plain/pod.yaml", "kind: Pod\n");
+    files.insert("r1/kustomization.yaml", "resources: [../base/service.yaml]\n");
+    files.insert("r2/kustomization.yaml", "configMapGenerator:\n- name: c\n  files: [../overlay/app.properties]\n");
+    files.insert("r3/kustomization.yaml", "resources: [../base]\npatches:\n- path: ../overlay/memory.yaml\n");
     let cases = [
+        (
+            "r1",
+            "error: accumulating resources: accumulation err='accumulating resources from '../base/service.yaml': security; file 'base/service.yaml' is not in or below 'r1'': must build at directory: 'base/service.yaml': file is not directory",
+        ),
+        (
+            "r2",
+            "error: loading KV pairs: file sources: [../overlay/app.properties]: security; file 'overlay/app.properties' is not in or below 'r2'",
+        ),
+        (
+            "r3",
+            "error: trouble configuring builtin PatchTransformer with config: `\npath: ../overlay/memory.yaml\n`: failed to get the patch file from path(../overlay/memory.yaml): security; file 'overlay/memory.yaml' is not in or below 'r3'",
+        ),
         (
             "e1",
             "error: accumulating resources: accumulation err='accumulating resources from 'nope.yaml': evalsymlink failure on 'e1/nope.yaml' : lstat e1/nope.yaml: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on 'e1/nope.yaml' : lstat e1/nope.yaml: no such file or directory",

@@ -19,25 +19,26 @@ const REPLICAS: &[FieldSpec] = &[
     FieldSpec::kind("StatefulSet", "spec/replicas", true),
 ];
 
-/// `namespace:` on every namespaced object; RoleBinding and ClusterRoleBinding subjects that
-/// name a ServiceAccount of the build follow it (namespace filter's `roleBindingHack`).
+/// `namespace:` on every namespaced object (filters/namespace): a `v1` Namespace object is
+/// renamed to it (the `metadata/name` field spec of namespace.go), and RoleBinding and
+/// ClusterRoleBinding subjects named `default` move to it (`roleBindingHack`).
 pub fn namespace(namespace: &str, resources: &mut [Resource]) {
     if namespace.is_empty() {
         return;
     }
-    let accounts: Vec<String> =
-        resources.iter().filter(|r| r.kind() == "ServiceAccount").map(|r| r.name().to_string()).collect();
     for resource in resources.iter_mut() {
         if is_namespaced(resource.kind()) {
             field_spec::set(&mut resource.object, &["metadata", "namespace"], json!(namespace));
         }
+        let api_version = resource.object.get("apiVersion").and_then(Value::as_str);
+        if resource.kind() == "Namespace" && api_version == Some("v1") {
+            resource.rename(namespace.to_string());
+        }
         if matches!(resource.kind(), "RoleBinding" | "ClusterRoleBinding") {
             let subjects = resource.object.pointer_mut("/subjects").and_then(Value::as_array_mut);
-            for subject in subjects.into_iter().flatten() {
-                let is_account = subject.get("kind").and_then(Value::as_str) == Some("ServiceAccount");
-                let name = subject.get("name").and_then(Value::as_str).unwrap_or("");
-                if is_account && accounts.iter().any(|a| a == name) {
-                    subject["namespace"] = json!(namespace);
+            for subject in subjects.into_iter().flatten().filter_map(Value::as_object_mut) {
+                if subject.get("name").and_then(Value::as_str) == Some("default") {
+                    subject.insert("namespace".into(), json!(namespace));
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! `build` command): prints what the kustomization builds, each object as YAML
 //! (resmap.AsYaml: sigs.k8s.io/yaml, keys sorted) with `---` lines between them.
 
-use super::super::args::{Args, Flag};
+use super::super::args::Args;
 use super::super::output::Output;
 use super::super::yaml::to_yaml;
 use super::super::{Context, Verb};
@@ -11,11 +11,7 @@ pub const VERB: Verb = Verb {
     name: "kustomize",
     short: "Build a kustomization target from a directory or URL",
     usage: "kubectl kustomize DIR [flags] [options]",
-    flags: &[Flag::value(
-        "load-restrictor",
-        None,
-        "if set to 'LoadRestrictionsNone', local kustomizations may load files from outside their root. This does, however, break the relocatability of the kustomization.",
-    )],
+    flags: &[],
     run,
 };
 
