@@ -34,10 +34,18 @@ pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     let filenames = args.all("filename").to_vec();
+    let mut out = Output::default();
     let sources = match (filenames.is_empty(), args.get("kustomize")) {
         (true, None) => return Output::failed("error: must specify one of -f and -k"),
         (false, Some(_)) => return Output::failed("error: only one of -f or -k can be specified"),
-        (true, Some(dir)) => vec![Source { name: dir.to_string(), documents: kustomize::build(ctx.files, dir) }],
+        (true, Some(dir)) => {
+            let built = kustomize::build_with_warnings(ctx.files, dir);
+            // kustomize prints its deprecation notices while it reads the kustomization.
+            if let Ok(build) = &built {
+                build.warnings.iter().for_each(|w| out.warn(w.clone()));
+            }
+            vec![Source { name: dir.to_string(), documents: built.map(|b| b.objects) }]
+        }
         (false, None) => read_filenames(ctx, &filenames),
     };
     let namespace = args.get("namespace").map(str::to_string);
@@ -49,7 +57,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         Ok(mode) => mode,
         Err(message) => return Output::failed(message),
     };
-    let mut out = Output::default();
+    let notices = out.items.len();
     for source in sources {
         let documents = match source.documents {
             Ok(documents) => documents,
@@ -68,7 +76,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             ctx.sim.settle();
         }
     }
-    if out.items.is_empty() {
+    if out.items.len() == notices {
         out.error("error: no objects passed to apply");
     }
     out

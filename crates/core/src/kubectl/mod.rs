@@ -113,6 +113,7 @@ pub const VERBS: &[Verb] = &[
     expose::VERB,
     replace::VERB,
     patch::VERB,
+    kustomize::verb::VERB,
     edit::VERB,
     label::VERB,
     annotate::VERB,
