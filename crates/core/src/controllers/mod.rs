@@ -9,6 +9,7 @@
 //!   change", so a quiet cluster costs nothing while virtual time passes.
 
 pub mod active_pods;
+pub mod cron_job;
 pub mod deployment;
 pub mod endpoint_slice;
 pub mod garbage_collector;
