@@ -76,11 +76,9 @@ pub fn validate_job(job: &Job, old: Option<&Job>) -> Vec<FieldError> {
     let generated = spec.manual_selector != Some(true);
     match (old, &spec.selector) {
         // On create a generated selector is filled in once the Job has its uid.
-        (None, Some(selector)) if generated => causes.push(FieldError::invalid(
-            "spec.selector",
-            selector.format(),
-            "`selector` not auto-generated",
-        )),
+        (None, Some(selector)) if generated => {
+            causes.push(FieldError::invalid("spec.selector", selector.format(), "`selector` not auto-generated"))
+        }
         (None, None) if generated => {}
         _ => selector_and_template(spec.selector.as_ref(), &spec.template.metadata.labels, "job", &mut causes),
     }
@@ -103,7 +101,11 @@ fn job_spec_fields(spec: &JobSpec, path: &str, causes: &mut Vec<FieldError>) {
     non_negative(spec.backoff_limit, &field("backoffLimit"), causes);
     non_negative(spec.ttl_seconds_after_finished, &field("ttlSecondsAfterFinished"), causes);
     if let Some(deadline) = spec.active_deadline_seconds.filter(|d| *d <= 0) {
-        causes.push(FieldError::invalid(field("activeDeadlineSeconds"), deadline.to_string(), "must be greater than 0"));
+        causes.push(FieldError::invalid(
+            field("activeDeadlineSeconds"),
+            deadline.to_string(),
+            "must be greater than 0",
+        ));
     }
     match spec.completion_mode.as_deref() {
         None | Some("NonIndexed") => {}
@@ -111,7 +113,9 @@ fn job_spec_fields(spec: &JobSpec, path: &str, causes: &mut Vec<FieldError>) {
             causes.push(FieldError::required(field("completions"), "when completion mode is Indexed"))
         }
         Some("Indexed") => {}
-        Some(other) => causes.push(FieldError::not_supported(field("completionMode"), other, &["NonIndexed", "Indexed"])),
+        Some(other) => {
+            causes.push(FieldError::not_supported(field("completionMode"), other, &["NonIndexed", "Indexed"]))
+        }
     }
     if let Some(policy) = &spec.pod_failure_policy {
         for (i, rule) in policy.rules.iter().enumerate() {
@@ -127,7 +131,11 @@ fn job_spec_fields(spec: &JobSpec, path: &str, causes: &mut Vec<FieldError>) {
     causes.extend(pod_spec(&spec.template.spec, &format!("{template}.spec")));
     let policy = spec.template.spec.restart_policy.as_deref().unwrap_or("");
     if !matches!(policy, "OnFailure" | "Never") {
-        causes.push(FieldError::not_supported(format!("{template}.spec.restartPolicy"), policy, &["OnFailure", "Never"]));
+        causes.push(FieldError::not_supported(
+            format!("{template}.spec.restartPolicy"),
+            policy,
+            &["OnFailure", "Never"],
+        ));
     }
 }
 
@@ -236,7 +244,10 @@ mod tests {
         .unwrap();
         default_cron_job(&mut cj);
         let bodies: Vec<String> = validate_cron_job(&cj).iter().map(|c| format!("{}: {}", c.field, c.body())).collect();
-        assert_eq!(bodies, ["spec.schedule: Invalid value: \"every minute\": expected exactly 5 fields, found 2: [every minute]"]);
+        assert_eq!(
+            bodies,
+            ["spec.schedule: Invalid value: \"every minute\": expected exactly 5 fields, found 2: [every minute]"]
+        );
         assert_eq!(cj.spec.successful_jobs_history_limit, Some(3));
     }
 }

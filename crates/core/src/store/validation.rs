@@ -158,7 +158,11 @@ pub fn deployment(d: &Deployment, old: Option<&Deployment>) -> Vec<FieldError> {
     causes
 }
 
-pub(crate) fn selector_immutable(new: Option<&LabelSelector>, old: Option<&LabelSelector>, causes: &mut Vec<FieldError>) {
+pub(crate) fn selector_immutable(
+    new: Option<&LabelSelector>,
+    old: Option<&LabelSelector>,
+    causes: &mut Vec<FieldError>,
+) {
     if new != old {
         let shown = new.map_or("nil".to_string(), |s| s.format());
         causes.push(FieldError::invalid("spec.selector", shown, "field is immutable"));

@@ -144,7 +144,12 @@ fn parse_value(text: &str, b: &Bounds) -> Result<u32, String> {
 }
 
 fn parse_int(text: &str) -> Result<u32, String> {
-    let n: i64 = text.parse().map_err(|_| format!("failed to parse int from {text}: strconv.Atoi: parsing {}: invalid syntax", crate::error::go_quote(text)))?;
+    let n: i64 = text.parse().map_err(|_| {
+        format!(
+            "failed to parse int from {text}: strconv.Atoi: parsing {}: invalid syntax",
+            crate::error::go_quote(text)
+        )
+    })?;
     if n < 0 {
         return Err(format!("negative number ({n}) not allowed: {text}"));
     }
@@ -190,7 +195,11 @@ impl SpecSchedule {
     fn day_matches(&self, dom: u32, weekday: u32) -> bool {
         let dom_match = self.dom & (1 << dom) != 0;
         let dow_match = self.dow & (1 << weekday) != 0;
-        if self.dom & STAR_BIT != 0 || self.dow & STAR_BIT != 0 { dom_match && dow_match } else { dom_match || dow_match }
+        if self.dom & STAR_BIT != 0 || self.dow & STAR_BIT != 0 {
+            dom_match && dow_match
+        } else {
+            dom_match || dow_match
+        }
     }
 }
 
