@@ -32,8 +32,9 @@ pub struct CronJobSpec {
     /// Allow, Forbid or Replace.
     pub concurrency_policy: Option<String>,
     pub suspend: Option<bool>,
+    /// Boxed: a whole Job spec with its pod template inside, kept off `Object`'s inline size.
     #[serde(default)]
-    pub job_template: JobTemplateSpec,
+    pub job_template: Box<JobTemplateSpec>,
     pub successful_jobs_history_limit: Option<i32>,
     pub failed_jobs_history_limit: Option<i32>,
 }

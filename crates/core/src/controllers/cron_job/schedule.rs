@@ -174,20 +174,18 @@ impl Schedule {
 impl SpecSchedule {
     fn next_after(&self, unix_seconds: i64) -> Option<i64> {
         let first_minute = unix_seconds.div_euclid(60) + 1;
-        let mut day = first_minute.div_euclid(1440);
-        let mut minute_of_day = first_minute.rem_euclid(1440);
-        for _ in 0..(5 * 366) {
+        let first_day = first_minute.div_euclid(1440);
+        for day in first_day..first_day + 5 * 366 {
+            let from_minute = if day == first_day { first_minute.rem_euclid(1440) } else { 0 };
             let (_, month, dom) = civil_from_days(day);
             let weekday = (day + 4).rem_euclid(7) as u32;
             if self.month & (1 << month) != 0 && self.day_matches(dom, weekday) {
-                for m in minute_of_day..1440 {
+                for m in from_minute..1440 {
                     if self.hour & (1 << (m / 60)) != 0 && self.minute & (1 << (m % 60)) != 0 {
                         return Some((day * 1440 + m) * 60);
                     }
                 }
             }
-            day += 1;
-            minute_of_day = 0;
         }
         None
     }
