@@ -9,6 +9,7 @@ pub mod codec;
 pub mod condition;
 pub mod config_map;
 pub mod container;
+pub mod cron_job;
 pub mod custom_resource_definition;
 pub mod deployment;
 pub mod device_class;
@@ -21,6 +22,7 @@ pub mod http_route;
 pub mod ingress;
 pub mod ingress_class;
 pub mod intstr;
+pub mod job;
 pub mod label_selector;
 pub mod labels;
 pub mod lease;
@@ -52,6 +54,7 @@ pub mod validating_admission_policy;
 pub mod volume;
 
 pub use config_map::ConfigMap;
+pub use cron_job::CronJob;
 pub use custom_resource_definition::CustomResourceDefinition;
 pub use deployment::Deployment;
 pub use device_class::DeviceClass;
@@ -63,6 +66,7 @@ pub use horizontal_pod_autoscaler::HorizontalPodAutoscaler;
 pub use http_route::HttpRoute;
 pub use ingress::Ingress;
 pub use ingress_class::IngressClass;
+pub use job::Job;
 pub use lease::Lease;
 pub use limit_range::LimitRange;
 pub use meta::ObjectMeta;
@@ -103,6 +107,8 @@ macro_rules! for_each_kind {
             Pod => pods ("", "v1", "pods", "pod", ["po"], namespaced),
             ReplicaSet => replica_sets ("apps", "v1", "replicasets", "replicaset", ["rs"], namespaced),
             Deployment => deployments ("apps", "v1", "deployments", "deployment", ["deploy"], namespaced),
+            Job => jobs ("batch", "v1", "jobs", "job", [], namespaced),
+            CronJob => cron_jobs ("batch", "v1", "cronjobs", "cronjob", ["cj"], namespaced),
             Service => services ("", "v1", "services", "service", ["svc"], namespaced),
             EndpointSlice => endpoint_slices ("discovery.k8s.io", "v1", "endpointslices", "endpointslice", [], namespaced),
             ConfigMap => config_maps ("", "v1", "configmaps", "configmap", ["cm"], namespaced),

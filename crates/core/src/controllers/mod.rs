@@ -9,10 +9,12 @@
 //!   change", so a quiet cluster costs nothing while virtual time passes.
 
 pub mod active_pods;
+pub mod cron_job;
 pub mod deployment;
 pub mod endpoint_slice;
 pub mod garbage_collector;
 pub mod horizontal_pod_autoscaler;
+pub mod job;
 pub mod namespace;
 pub mod node_lifecycle;
 pub mod pod_group;
@@ -23,6 +25,7 @@ pub mod resource_quota;
 pub mod root_ca_publisher;
 pub mod service_account;
 pub mod taint_eviction;
+pub mod ttl_after_finished;
 
 use crate::metrics::load::LoadTable;
 use crate::runtime::work_queue::QueueWorker;
@@ -39,6 +42,10 @@ pub struct Controllers {
     pub resource_quota: resource_quota::ResourceQuotaController,
     pub replica_set: replica_set::ReplicaSetController,
     pub deployment: deployment::DeploymentController,
+    pub cron_job: cron_job::CronJobController,
+    pub job: job::JobController,
+    /// Deletes finished Jobs once their ttlSecondsAfterFinished has passed.
+    pub ttl_after_finished: ttl_after_finished::TtlAfterFinishedController,
     /// Claims for pods from ResourceClaimTemplates, and their release (DRA).
     pub resource_claim: resource_claim::ResourceClaimController,
     pub scheduler: crate::scheduler::Scheduler,
@@ -211,6 +218,9 @@ impl Controllers {
             ControllerName::Namespace => self.namespace.sync(store),
             ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
+            ControllerName::CronJob => QueueWorker::sync(&mut self.cron_job, store),
+            ControllerName::Job => self.job.sync(store),
+            ControllerName::TtlAfterFinished => self.ttl_after_finished.sync(store),
             ControllerName::GpuOperator => {
                 self.gpu_operator.sync(store);
                 self.gpu_operator.hand_over_devices(&mut self.kubelet.devices);
@@ -246,6 +256,9 @@ impl Controllers {
             (ControllerName::ResourceQuota, &self.resource_quota.informer),
             (ControllerName::Deployment, &self.deployment.informer),
             (ControllerName::ReplicaSet, &self.replica_set.informer),
+            (ControllerName::CronJob, &self.cron_job.informer),
+            (ControllerName::Job, &self.job.informer),
+            (ControllerName::TtlAfterFinished, &self.ttl_after_finished.informer),
             (ControllerName::ResourceClaim, &self.resource_claim.informer),
             (ControllerName::Scheduler, &self.scheduler.informer),
             (ControllerName::Kubelet, &self.kubelet.informer),
@@ -267,6 +280,9 @@ impl Controllers {
         let wakes = [
             (ControllerName::ReplicaSet, self.replica_set.next_wake()),
             (ControllerName::Deployment, self.deployment.next_wake()),
+            (ControllerName::CronJob, self.cron_job.next_wake()),
+            (ControllerName::Job, self.job.next_wake()),
+            (ControllerName::TtlAfterFinished, self.ttl_after_finished.next_wake()),
             (ControllerName::Scheduler, self.scheduler.next_wake()),
             (ControllerName::Kubelet, self.kubelet.next_wake()),
             (ControllerName::GpuOperator, self.gpu_operator.next_wake()),

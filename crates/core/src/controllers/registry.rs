@@ -13,6 +13,9 @@ pub enum ControllerName {
     ResourceQuota,
     Deployment,
     ReplicaSet,
+    CronJob,
+    Job,
+    TtlAfterFinished,
     ResourceClaim,
     Scheduler,
     Kubelet,
@@ -34,7 +37,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 21] = [
+    pub const PASS: [ControllerName; 24] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -48,6 +51,10 @@ impl ControllerName {
         ControllerName::ResourceQuota,
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
+        // A CronJob's new Job gets its pods, and they their node, in the same pass.
+        ControllerName::CronJob,
+        ControllerName::Job,
+        ControllerName::TtlAfterFinished,
         ControllerName::ResourceClaim,
         ControllerName::Scheduler,
         ControllerName::Kubelet,
@@ -72,6 +79,9 @@ impl ControllerName {
             ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::CronJob => "cronjob-controller",
+            ControllerName::Job => "job-controller",
+            ControllerName::TtlAfterFinished => "ttl-after-finished-controller",
             ControllerName::ResourceClaim => "resourceclaim-controller",
             ControllerName::Scheduler => "default-scheduler",
             ControllerName::Kubelet => "kubelet",
@@ -102,6 +112,9 @@ impl ControllerName {
             ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::CronJob => "cronjob-controller",
+            ControllerName::Job => "job-controller",
+            ControllerName::TtlAfterFinished => "ttl-after-finished-controller",
             ControllerName::ResourceClaim => "resource-claim-controller",
             ControllerName::NodeLifecycle => "node-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",

@@ -153,6 +153,7 @@ fn subcommand_alias(word: &str) -> &str {
     match word {
         "ns" => "namespace",
         "cm" => "configmap",
+        "cj" => "cronjob",
         "deploy" => "deployment",
         "svc" => "service",
         "resourcequota" => "quota",

@@ -5,7 +5,7 @@
 use super::output::Output;
 use super::resource_args::unknown_type;
 use crate::api::labels::Selector;
-use crate::api::{Deployment, Kind, Pod, ReplicaSet, Service};
+use crate::api::{Deployment, Job, Kind, Pod, ReplicaSet, Service};
 use crate::store::Store;
 use std::cmp::Reverse;
 
@@ -27,6 +27,7 @@ pub fn pod_for(store: &Store, namespace: &str, arg: &str) -> Result<(Pod, Option
         Kind::ReplicaSet => {
             label_selector(store.get::<ReplicaSet>(namespace, name).map_err(api)?.spec.selector.as_ref())?
         }
+        Kind::Job => label_selector(store.get::<Job>(namespace, name).map_err(api)?.spec.selector.as_ref())?,
         Kind::Service => Selector::from_set(&store.get::<Service>(namespace, name).map_err(api)?.spec.selector),
         other => {
             let kind_name = other.info().kind_name;

@@ -12,6 +12,11 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         Pod => (&["NAME", "READY", "STATUS", "RESTARTS", "AGE"], &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]),
         Deployment => (&["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         ReplicaSet => (&["NAME", "DESIRED", "CURRENT", "READY", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        Job => (&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        CronJob => (
+            &["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"],
+            &["CONTAINERS", "IMAGES", "SELECTOR"],
+        ),
         Node => (
             &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
             &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
@@ -81,6 +86,8 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
                 vec![containers(template), images(template), sel],
             )
         }
+        Object::Job(job) => job_row(job, age, now),
+        Object::CronJob(cron_job) => cron_job_row(cron_job, age, now),
         Object::Node(node) => node_row(node, age),
         Object::Service(svc) => service_row(svc, age),
         Object::EndpointSlice(slice) => endpoint_slice_row(slice, age),
@@ -239,6 +246,56 @@ fn claim_state(claim: &crate::api::ResourceClaim) -> String {
         states.push("reserved");
     }
     states.join(",")
+}
+
+/// printJob: the first of Complete, Failed, Terminating, Suspended and FailureTarget that
+/// holds, else Running; completions as `succeeded/wanted`; how long it ran (or has run).
+fn job_row(job: &crate::api::Job, age: String, now: SimTime) -> (Vec<String>, Vec<String>) {
+    let (spec, status) = (&job.spec, &job.status);
+    let completions = match (spec.completions, spec.parallelism.unwrap_or(0)) {
+        (Some(wanted), _) => format!("{}/{wanted}", status.succeeded),
+        (None, parallelism) if parallelism > 1 => format!("{}/1 of {parallelism}", status.succeeded),
+        (None, _) => format!("{}/1", status.succeeded),
+    };
+    let duration = match (status.start_time, status.completion_time) {
+        (None, _) => String::new(),
+        (Some(start), None) => super::age::human_duration(super::age::since_timestamp(start.0, now)),
+        (Some(start), Some(end)) => {
+            let whole_seconds = |t: SimTime| SimTime(t.as_millis() / 1000 * 1000);
+            super::age::human_duration(whole_seconds(end.0).since(whole_seconds(start.0)))
+        }
+    };
+    let holds = |t: &str| status.condition(t).is_some();
+    let state = if holds("Complete") {
+        "Complete"
+    } else if holds("Failed") {
+        "Failed"
+    } else if job.metadata.deletion_timestamp.is_some() {
+        "Terminating"
+    } else if holds("Suspended") {
+        "Suspended"
+    } else if holds("FailureTarget") {
+        "FailureTarget"
+    } else {
+        "Running"
+    };
+    let template = &spec.template.spec;
+    let selector = spec.selector.as_ref().map_or("<none>".into(), |s| s.format());
+    (vec![state.to_string(), completions, duration, age], vec![containers(template), images(template), selector])
+}
+
+/// printCronJob: the schedule, its zone, whether suspended, active Jobs, the last schedule's age.
+fn cron_job_row(cron_job: &crate::api::CronJob, age: String, now: SimTime) -> (Vec<String>, Vec<String>) {
+    let (spec, status) = (&cron_job.spec, &cron_job.status);
+    let last = status.last_schedule_time.map_or("<none>".to_string(), |t| super::age::age(Some(t.0), now));
+    let suspend = spec.suspend.map_or("<unset>".to_string(), |s| s.to_string());
+    let zone = spec.time_zone.clone().unwrap_or_else(|| "<none>".to_string());
+    let job = &spec.job_template.spec;
+    let selector = job.selector.as_ref().map_or("<none>".into(), |s| s.format());
+    (
+        vec![spec.schedule.clone(), zone, suspend, status.active.len().to_string(), last, age],
+        vec![containers(&job.template.spec), images(&job.template.spec), selector],
+    )
 }
 
 fn num(n: Option<i32>) -> String {

@@ -183,22 +183,33 @@ pub const ETCDCTL_UNREACHABLE: &str = "Error: context deadline exceeded";
 
 /// kube-controller-manager's controllers (cmd/kube-controller-manager/app/controller_descriptor.go).
 fn in_controller_manager(name: ControllerName) -> bool {
-    matches!(
-        name,
+    // Exhaustive, so a new loop has to say which process runs it.
+    match name {
         ControllerName::GarbageCollector
-            | ControllerName::Namespace
-            | ControllerName::ResourceQuota
-            | ControllerName::Deployment
-            | ControllerName::ReplicaSet
-            | ControllerName::ResourceClaim
-            | ControllerName::NodeLifecycle
-            | ControllerName::TaintEviction
-            | ControllerName::EndpointSlice
-            | ControllerName::HorizontalPodAutoscaler
-            | ControllerName::ClusterRoleAggregation
-            | ControllerName::ServiceAccount
-            | ControllerName::RootCaCertPublisher
-    )
+        | ControllerName::Namespace
+        | ControllerName::ResourceQuota
+        | ControllerName::Deployment
+        | ControllerName::ReplicaSet
+        | ControllerName::CronJob
+        | ControllerName::Job
+        | ControllerName::TtlAfterFinished
+        | ControllerName::ResourceClaim
+        | ControllerName::NodeLifecycle
+        | ControllerName::TaintEviction
+        | ControllerName::EndpointSlice
+        | ControllerName::HorizontalPodAutoscaler
+        | ControllerName::ClusterRoleAggregation
+        | ControllerName::ServiceAccount
+        | ControllerName::RootCaCertPublisher => true,
+        ControllerName::Scheduler
+        | ControllerName::Kubelet
+        | ControllerName::GpuOperator
+        | ControllerName::KubeProxy
+        | ControllerName::IngressNginx
+        | ControllerName::MetalLb
+        | ControllerName::NginxGateway
+        | ControllerName::PodGroup => false,
+    }
 }
 
 #[cfg(test)]

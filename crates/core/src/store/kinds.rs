@@ -3,7 +3,7 @@
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
 use super::{
-    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation,
+    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, batch,
     custom_resource_definition, defaults, gateway_api_defaults, networking_validation, priority_class,
     quota_validation, rbac_validation, resource_validation, validation,
 };
@@ -11,8 +11,8 @@ use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
-    ConfigMap, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
-    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Kind, Lease, LimitRange, MutatingAdmissionPolicy,
+    ConfigMap, CronJob, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
+    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange, MutatingAdmissionPolicy,
     MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource,
     ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount,
     ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
@@ -36,6 +36,9 @@ pub trait Stored: Resource {
     /// What the kind's REST storage does to a new object once admitted (a Service's ClusterIP
     /// and NodePorts are allocated here, as upstream's service REST does).
     fn before_create(&mut self, _store: &mut Store) {}
+    /// What follows from the uid the store has just given a new object (a Job's generated
+    /// selector, which upstream's strategy makes in PrepareForCreate once the uid is filled in).
+    fn with_uid(&mut self) {}
     /// The kind's own validation; metadata is checked by the caller.
     fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
         Vec::new()
@@ -173,6 +176,39 @@ impl Stored for ReplicaSet {
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         validation::replica_set(self, old)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for Job {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        batch::default_job(self);
+    }
+    fn with_uid(&mut self) {
+        batch::generate_selector(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        batch::validate_job(self, old)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for CronJob {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        batch::default_cron_job(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        batch::validate_cron_job(self)
     }
     fn spec_value(&self) -> Value {
         crate::api::codec::to_value(&self.spec)

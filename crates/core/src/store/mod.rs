@@ -9,6 +9,7 @@ pub mod admission;
 pub mod admission_policy_validation;
 pub mod authorizer;
 pub mod autoscaling_validation;
+pub mod batch;
 pub mod binding;
 pub mod config_validation;
 pub mod custom_resource_definition;
@@ -495,6 +496,8 @@ impl Store {
         let purpose = self.uid_purpose.unwrap_or(if is_system(meta) { Purpose::SystemUid } else { Purpose::Uid });
         let rng = self.random.stream(purpose);
         meta.uid = Uid::from_random(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64()));
+        object.with_uid();
+        let meta = object.metadata_mut();
         meta.creation_timestamp = Some(Time(self.now));
         meta.deletion_timestamp = None;
         meta.generation = i64::from(T::HAS_GENERATION);

@@ -99,14 +99,14 @@ pub fn go_map(labels: &StringMap) -> String {
     format!("map[string]string{{{}}}", entries.join(", "))
 }
 
-fn non_negative(value: Option<i32>, field: &str, causes: &mut Vec<FieldError>) {
+pub(crate) fn non_negative(value: Option<i32>, field: &str, causes: &mut Vec<FieldError>) {
     if let Some(v) = value.filter(|v| *v < 0) {
         causes.push(FieldError::invalid(field, v.to_string(), "must be greater than or equal to 0"));
     }
 }
 
 /// Selector present, non-empty, valid, and matching the template's labels (ValidateReplicaSetSpec / ValidateDeploymentSpec).
-fn selector_and_template(
+pub(crate) fn selector_and_template(
     selector: Option<&LabelSelector>,
     template_labels: &StringMap,
     kind: &str,
@@ -158,7 +158,11 @@ pub fn deployment(d: &Deployment, old: Option<&Deployment>) -> Vec<FieldError> {
     causes
 }
 
-fn selector_immutable(new: Option<&LabelSelector>, old: Option<&LabelSelector>, causes: &mut Vec<FieldError>) {
+pub(crate) fn selector_immutable(
+    new: Option<&LabelSelector>,
+    old: Option<&LabelSelector>,
+    causes: &mut Vec<FieldError>,
+) {
     if new != old {
         let shown = new.map_or("nil".to_string(), |s| s.format());
         causes.push(FieldError::invalid("spec.selector", shown, "field is immutable"));

@@ -1,12 +1,14 @@
 //! `kubectl create -f FILE|-` (create only: an existing object is an AlreadyExists error) and the
-//! generators `create clusterrole|clusterrolebinding|configmap|deployment|ingress|namespace|priorityclass|
+//! generators `create clusterrole|clusterrolebinding|configmap|cronjob|deployment|ingress|job|namespace|priorityclass|
 //! role|rolebinding|secret|service|serviceaccount|token`. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/create (create.go and one file per generator).
 
 pub mod configmap;
+pub mod cronjob;
 pub mod deployment;
 mod env_file;
 pub mod ingress;
+pub mod job;
 pub mod namespace;
 pub mod priorityclass;
 pub mod quota;
@@ -45,8 +47,10 @@ pub const SUBCOMMANDS: &[Verb] = &[
     role::CLUSTER_ROLE,
     rolebinding::CLUSTER_ROLE_BINDING,
     configmap::VERB,
+    cronjob::VERB,
     deployment::VERB,
     ingress::VERB,
+    job::VERB,
     namespace::VERB,
     priorityclass::VERB,
     quota::VERB,

@@ -9,6 +9,7 @@ mod events;
 mod generic;
 mod horizontal_pod_autoscaler;
 mod ingress;
+mod job;
 mod namespace;
 mod node;
 mod pod;
@@ -204,6 +205,8 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::Pod(pod) => pod::describe(describer, pod),
         Object::Deployment(d) => deployment::describe(describer, d),
         Object::ReplicaSet(rs) => replica_set::describe(describer, rs),
+        Object::Job(job) => job::describe_job(describer, job),
+        Object::CronJob(cron_job) => job::describe_cron_job(describer, cron_job),
         Object::Node(node) => node::describe(describer, node),
         Object::Service(svc) => service::describe(describer, svc),
         Object::Ingress(ingress) => ingress::describe(describer, ingress),

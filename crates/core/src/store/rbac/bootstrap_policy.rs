@@ -383,6 +383,17 @@ fn controller_roles() -> Vec<ClusterRole> {
             )],
         ),
         controller(
+            "cronjob-controller",
+            vec![
+                rule(&["get", "list", "update", "watch"], &["batch"], &["cronjobs"]),
+                rule(READ_WRITE_NO_COLLECTION, &["batch"], &["jobs"]),
+                rule(&["update"], &["batch"], &["cronjobs/status"]),
+                rule(&["update"], &["batch"], &["cronjobs/finalizers"]),
+                rule(&["delete", "list"], &[""], &["pods"]),
+                events(),
+            ],
+        ),
+        controller(
             "daemon-set-controller",
             vec![
                 rule(READ, &["apps", "extensions"], &["daemonsets"]),
@@ -429,6 +440,16 @@ fn controller_roles() -> Vec<ClusterRole> {
                 rule(&["list"], &["metrics.k8s.io"], &["pods"]),
                 rule(&["get", "list"], &["custom.metrics.k8s.io"], &["*"]),
                 rule(&["get", "list"], &["external.metrics.k8s.io"], &["*"]),
+                events(),
+            ],
+        ),
+        controller(
+            "job-controller",
+            vec![
+                rule(&["get", "list", "patch", "update", "watch"], &["batch"], &["jobs"]),
+                rule(&["update"], &["batch"], &["jobs/status"]),
+                rule(&["update"], &["batch"], &["jobs/finalizers"]),
+                rule(&["create", "delete", "list", "patch", "watch"], &[""], &["pods"]),
                 events(),
             ],
         ),
@@ -482,6 +503,10 @@ fn controller_roles() -> Vec<ClusterRole> {
         controller("root-ca-cert-publisher", vec![rule(&["create", "update"], &[""], &["configmaps"]), events()]),
         controller("service-account-controller", vec![rule(&["create"], &[""], &["serviceaccounts"]), events()]),
         controller("taint-eviction-controller", pod_deletion()),
+        controller(
+            "ttl-after-finished-controller",
+            vec![rule(&["delete", "get", "list", "watch"], &["batch"], &["jobs"]), events()],
+        ),
     ]
 }
 
