@@ -10,6 +10,7 @@
 
 pub mod active_pods;
 pub mod deployment;
+pub mod disruption;
 pub mod endpoint_slice;
 pub mod garbage_collector;
 pub mod horizontal_pod_autoscaler;
@@ -58,6 +59,8 @@ pub struct Controllers {
     /// NGINX Gateway Fabric (with the gateway-api add-on): Gateway API status.
     pub nginx_gateway: crate::network::gateway_status::GatewayController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
+    /// Every PodDisruptionBudget's status.
+    pub disruption: disruption::DisruptionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
     /// scheduler-plugins' PodGroup status (with the coscheduling add-on).
     pub pod_group: pod_group::PodGroupController,
@@ -212,6 +215,7 @@ impl Controllers {
             }
             ControllerName::NodeLifecycle => self.node_lifecycle.sync(store),
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
+            ControllerName::Disruption => self.disruption.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
             ControllerName::KubeProxy => self.kube_proxy.sync(store),
             ControllerName::IngressNginx => self.ingress_nginx.sync(store),
@@ -247,6 +251,7 @@ impl Controllers {
             (ControllerName::GpuOperator, &self.gpu_operator.informer),
             (ControllerName::NodeLifecycle, &self.node_lifecycle.informer),
             (ControllerName::TaintEviction, &self.taint_eviction.informer),
+            (ControllerName::Disruption, &self.disruption.informer),
             (ControllerName::EndpointSlice, &self.endpoint_slice.informer),
             (ControllerName::KubeProxy, &self.kube_proxy.informer),
             (ControllerName::IngressNginx, &self.ingress_nginx.informer),
@@ -267,6 +272,7 @@ impl Controllers {
             self.gpu_operator.next_wake(),
             self.node_lifecycle.next_wake(),
             self.taint_eviction.next_wake(),
+            self.disruption.next_wake(),
             self.horizontal_pod_autoscaler.next_wake(),
         ];
         wakes.into_iter().flatten().min()

@@ -19,6 +19,7 @@ pub enum ControllerName {
     GpuOperator,
     NodeLifecycle,
     TaintEviction,
+    Disruption,
     EndpointSlice,
     KubeProxy,
     IngressNginx,
@@ -34,7 +35,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 21] = [
+    pub const PASS: [ControllerName; 22] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -54,6 +55,8 @@ impl ControllerName {
         ControllerName::GpuOperator,
         ControllerName::NodeLifecycle,
         ControllerName::TaintEviction,
+        // After the kubelets: a budget counts the readiness they reported in the same pass.
+        ControllerName::Disruption,
         ControllerName::EndpointSlice,
         ControllerName::KubeProxy,
         ControllerName::IngressNginx,
@@ -78,6 +81,7 @@ impl ControllerName {
             ControllerName::GpuOperator => "gpu-operator",
             ControllerName::NodeLifecycle => "node-lifecycle-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",
+            ControllerName::Disruption => "disruption-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::KubeProxy => "kube-proxy",
             ControllerName::IngressNginx => "nginx-ingress-controller",
@@ -105,6 +109,7 @@ impl ControllerName {
             ControllerName::ResourceClaim => "resource-claim-controller",
             ControllerName::NodeLifecycle => "node-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",
+            ControllerName::Disruption => "disruption-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler",
             // scheduler-plugins' controller manager, installed with the coscheduling add-on.

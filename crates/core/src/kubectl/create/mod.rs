@@ -1,5 +1,5 @@
 //! `kubectl create -f FILE|-` (create only: an existing object is an AlreadyExists error) and the
-//! generators `create clusterrole|clusterrolebinding|configmap|deployment|ingress|namespace|priorityclass|
+//! generators `create clusterrole|clusterrolebinding|configmap|deployment|ingress|namespace|poddisruptionbudget|priorityclass|
 //! role|rolebinding|secret|service|serviceaccount|token`. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/create (create.go and one file per generator).
 
@@ -8,6 +8,7 @@ pub mod deployment;
 mod env_file;
 pub mod ingress;
 pub mod namespace;
+pub mod pdb;
 pub mod priorityclass;
 pub mod quota;
 pub mod role;
@@ -48,6 +49,7 @@ pub const SUBCOMMANDS: &[Verb] = &[
     deployment::VERB,
     ingress::VERB,
     namespace::VERB,
+    pdb::VERB,
     priorityclass::VERB,
     quota::VERB,
     role::ROLE,
