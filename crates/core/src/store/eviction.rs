@@ -143,3 +143,57 @@ fn add_condition_and_delete(
     }
     store.delete_object(Kind::Pod, &namespace, &name, options)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::api::Pod;
+    use crate::apiserver::Client;
+    use crate::kubectl::fixture::{lab, run};
+    use crate::sim::Sim;
+    use crate::store::{DeleteOptions, UserInfo};
+
+    fn evict(sim: &mut Sim, name: &str) -> Result<(), String> {
+        let mut client = Client::new(sim.store_mut(), UserInfo::admin());
+        client.evict("default", name, &DeleteOptions::default()).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    /// A Running pod of the Deployment that is not going away.
+    fn running_pod(sim: &Sim, prefix: &str) -> String {
+        let mut pods = sim.store().list::<Pod>(Some("default"));
+        let running = |p: &&Pod| p.phase() == "Running" && !p.metadata.is_being_deleted();
+        pods.find(|p| p.metadata.name.starts_with(prefix) && running(p)).unwrap().metadata.name.clone()
+    }
+
+    #[test]
+    fn unready_pods_spend_nothing_under_always_allow_and_finished_pods_ignore_budgets() {
+        let mut sim = lab(concat!(
+            "kubectl apply -f - <<EOF\n",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: broken}\nspec:\n  replicas: 2\n",
+            "  selector: {matchLabels: {app: broken}}\n  template:\n    metadata: {labels: {app: broken}}\n",
+            "    spec:\n      containers:\n      - name: hello\n        image: hello:v3-broken\n",
+            "        readinessProbe: {httpGet: {path: /readyz, port: 8080}}\nEOF\n",
+            "kubectl create pdb broken --selector=app=broken --min-available=1\n",
+            "kubectl run done --image=busybox --restart=Never --labels=app=broken -- true\nsleep 30s\n",
+        ));
+        let pod = running_pod(&sim, "broken-");
+        assert_eq!(
+            evict(&mut sim, &pod),
+            Err("Error from server (TooManyRequests): Cannot evict pod as it would violate the pod's disruption budget.".into())
+        );
+        let cause = sim.store().get::<crate::api::PodDisruptionBudget>("default", "broken").unwrap().status.clone();
+        assert_eq!((cause.current_healthy, cause.desired_healthy, cause.disruptions_allowed), (0, 1, 0));
+        assert_eq!(evict(&mut sim, "done"), Ok(()), "a finished pod disrupts nothing");
+        run(
+            &mut sim,
+            "kubectl patch pdb broken --type=merge -p '{\"spec\":{\"unhealthyPodEvictionPolicy\":\"AlwaysAllow\"}}'",
+        );
+        run(&mut sim, "sleep 1s");
+        assert_eq!(evict(&mut sim, &pod), Ok(()));
+        let status = &sim.store().get::<crate::api::PodDisruptionBudget>("default", "broken").unwrap().status;
+        assert!(status.disrupted_pods.is_empty(), "an unready pod spends no disruption");
+        let target = sim.store().try_get::<Pod>("default", &pod).and_then(|p| {
+            p.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").and_then(|c| c.reason.clone())
+        });
+        assert_eq!(target.as_deref(), Some("EvictionByEvictionAPI"));
+    }
+}
