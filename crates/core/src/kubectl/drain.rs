@@ -244,7 +244,9 @@ fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &
             .iter()
             .filter_map(|p| if let Progress::Evicting { due, .. } = p { Some(*due) } else { None })
             .min();
-        let until = next_try.map_or(deadline, |due| due.min(deadline));
+        // A refused eviction sleeps its 5 s even past the timeout, then finds it reached (as
+        // upstream's goroutine checks its context only at the top of each try).
+        let until = next_try.unwrap_or(deadline);
         let skip_after = options.skip_wait_for_delete_seconds;
         ctx.sim.wait_until(until, |store| {
             for state in progress.iter_mut() {
@@ -264,17 +266,18 @@ fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &
             }
             progress.iter().all(|p| matches!(p, Progress::Done))
         });
-        if progress.iter().all(|p| matches!(p, Progress::Done)) {
-            break;
-        }
-        if ctx.sim.now() >= deadline && next_try.is_none() {
-            let pod = progress.iter().find_map(|p| if let Progress::Waiting(pod) = p { Some(pod) } else { None });
-            if let Some(pod) = pod {
-                errors.push(format!(
-                    "error when waiting for pod {:?} in namespace {:?} to terminate: global timeout reached: {}",
-                    pod.metadata.name, pod.metadata.namespace, options.timeout_text
-                ));
+        if ctx.sim.now() >= deadline {
+            for state in progress.iter_mut() {
+                if let Progress::Waiting(pod) = state {
+                    errors.push(format!(
+                        "error when waiting for pod {:?} in namespace {:?} to terminate: global timeout reached: {}",
+                        pod.metadata.name, pod.metadata.namespace, options.timeout_text
+                    ));
+                    *state = Progress::Done;
+                }
             }
+        }
+        if progress.iter().all(|p| matches!(p, Progress::Done)) {
             break;
         }
     }
@@ -408,5 +411,28 @@ mod tests {
         );
         let (text, _) = kubectl(&mut sim, "drain");
         assert_eq!(text, "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples\n");
+    }
+
+    #[test]
+    fn a_budget_that_allows_nothing_holds_drain_until_its_timeout_and_a_bad_pod_selector_is_refused() {
+        let mut sim = lab();
+        kubectl(&mut sim, "create pdb hello --selector=app=hello --max-unavailable=0");
+        sim.advance(Duration::from_secs(1));
+        let node = sim.store().list::<Pod>(None).find_map(|p| p.node_name().map(str::to_string)).unwrap();
+        let pod = pods_on(&sim, &node)[0].clone();
+        let (text, code) = kubectl(&mut sim, &format!("drain {node} --pod-selector=app=hello --timeout=12s"));
+        assert_eq!(code, 1, "{text}");
+        let refusal = format!(
+            "error when evicting pods/{pod:?} -n \"default\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.\n"
+        );
+        // Tried at 0 s, 5 s and 10 s; at 15 s the 12 s timeout has passed.
+        assert_eq!(text.matches(&refusal).count(), 3, "{text}");
+        assert!(
+            text.contains(&format!("error when evicting pods/{pod:?} -n \"default\": global timeout reached: 12s")),
+            "{text}"
+        );
+        assert!(pods_on(&sim, &node).contains(&pod));
+        let (text, _) = kubectl(&mut sim, &format!("drain {node} --pod-selector=app=hello!"));
+        assert_eq!(text, "error: --pod-selector=<pod_selector> must be a valid label selector\n");
     }
 }
