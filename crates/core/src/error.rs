@@ -164,7 +164,17 @@ pub enum ApiError {
     MethodNotAllowed {
         message: String,
     },
+    /// `429`: try again later (`retry_after_seconds`, 0 for "no suggestion"), with causes
+    /// as `(type, message)` (the Eviction subresource's `DisruptionBudget`).
     TooManyRequests {
+        message: String,
+        retry_after_seconds: i32,
+        causes: Vec<(String, String)>,
+    },
+    /// A `Status` a handler answers with its own code and no reason (the Eviction
+    /// subresource's `500` for a pod under several budgets).
+    Failure {
+        code: u16,
         message: String,
     },
     /// `410 Gone`: a watch asked to start before what the server still holds.
@@ -215,6 +225,7 @@ impl ApiError {
             ApiError::Forbidden { .. } => "Forbidden",
             ApiError::MethodNotAllowed { .. } => "MethodNotAllowed",
             ApiError::TooManyRequests { .. } => "TooManyRequests",
+            ApiError::Failure { .. } => "",
             ApiError::UnsupportedMediaType { .. } => "UnsupportedMediaType",
             ApiError::Gone { .. } => "Expired",
             ApiError::NotServed => "NotFound",
@@ -232,6 +243,7 @@ impl ApiError {
             ApiError::Forbidden { .. } => 403,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::TooManyRequests { .. } => 429,
+            ApiError::Failure { code, .. } => *code,
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::Gone { .. } => 410,
             ApiError::NotServed => 404,
@@ -258,7 +270,8 @@ impl ApiError {
             | ApiError::ApplyConflict { message, .. }
             | ApiError::Forbidden { message }
             | ApiError::MethodNotAllowed { message }
-            | ApiError::TooManyRequests { message }
+            | ApiError::TooManyRequests { message, .. }
+            | ApiError::Failure { message, .. }
             | ApiError::UnsupportedMediaType { message }
             | ApiError::Gone { message } => message.clone(),
             ApiError::PolicyDenied(d) => d.message.clone(),
@@ -290,6 +303,8 @@ impl fmt::Display for ApiError {
             ApiError::PolicyDenied(d) if d.reason == "Unauthorized" => {
                 write!(f, "error: You must be logged in to the server ({})", self.message())
             }
+            // kubectl's `StandardErrorMessage` for a Status without a reason.
+            ApiError::Failure { message, .. } => write!(f, "Error from server: {message}"),
             _ => write!(f, "Error from server ({}): {}", self.reason(), self.message()),
         }
     }

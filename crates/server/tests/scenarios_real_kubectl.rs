@@ -21,6 +21,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "a served lab's HTTP door does not stop with `lab etcd stop` or `lab apiserver stop`: the lab's own kubectl is gated, real kubectl's requests still reach the store",
     ),
     (
+        "disruption_budgets",
+        "kubectl drain evicts a node's pods concurrently, one goroutine per pod, so the order of its `evicting pod` and retry lines varies from run to run; the lab's drain prints them in the order upstream's loop usually does",
+    ),
+    (
         "kube_system",
         "kubectl drain looks up each DaemonSet-owned pod's DaemonSet, and DaemonSets are not objects in the lab yet (the day-2 operations issue), so it words the refusal as a lookup failure",
     ),

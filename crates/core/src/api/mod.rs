@@ -33,6 +33,7 @@ pub mod mutating_admission_policy;
 pub mod namespace;
 pub mod node;
 pub mod pod;
+pub mod pod_disruption_budget;
 pub mod pod_group;
 pub mod pod_references;
 pub mod priority_class;
@@ -74,6 +75,7 @@ pub use mutating_admission_policy::{MutatingAdmissionPolicy, MutatingAdmissionPo
 pub use namespace::Namespace;
 pub use node::Node;
 pub use pod::Pod;
+pub use pod_disruption_budget::PodDisruptionBudget;
 pub use pod_group::PodGroup;
 pub use priority_class::PriorityClass;
 pub use rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
@@ -118,6 +120,7 @@ macro_rules! for_each_kind {
             LimitRange => limit_ranges ("", "v1", "limitranges", "limitrange", ["limits"], namespaced),
             HorizontalPodAutoscaler => horizontal_pod_autoscalers
                 ("autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", ["hpa"], namespaced),
+            PodDisruptionBudget => pod_disruption_budgets ("policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", ["pdb"], namespaced),
             PriorityClass => priority_classes ("scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", ["pc"], cluster),
             Lease => leases ("coordination.k8s.io", "v1", "leases", "lease", [], namespaced),
             CustomResourceDefinition => custom_resource_definitions ("apiextensions.k8s.io", "v1",

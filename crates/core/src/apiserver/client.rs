@@ -161,6 +161,16 @@ impl<'a> Client<'a> {
     }
 
     /// `create` for a typed object.
+    /// Evicts a pod through `pods/NAME/eviction` (a policy/v1 Eviction carrying `delete`).
+    pub fn evict(&mut self, namespace: &str, name: &str, delete: &DeleteOptions) -> Result<Deleted<Object>, ApiError> {
+        let options = Options { delete: delete.clone(), ..Options::default() };
+        let request = self.request(Verb::Create, Kind::Pod, namespace, name).subresource("eviction").options(options);
+        match self.send(request)? {
+            Response::Deleted(deleted) => Ok(deleted),
+            other => Err(unexpected(&other)),
+        }
+    }
+
     pub fn create_typed<T: Resource>(&mut self, object: T) -> Result<T, ApiError> {
         self.create(object.into_object()).and_then(typed)
     }

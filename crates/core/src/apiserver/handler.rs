@@ -44,6 +44,9 @@ fn serve(store: &mut Store, mut request: Request) -> Result<Response, ApiError> 
             store.snapshots_mut().open(kind);
             Ok(Response::Watch(WatchStart { kind, resource_version: store.resource_version() }))
         }
+        Verb::Create if request.subresource == "eviction" && kind == Kind::Pod => {
+            store.evict(namespace, name, &request.options.delete).map(Response::Deleted)
+        }
         Verb::Create => {
             let mut object = body_for(&mut request, kind)?;
             field_manager::on_write(store, &request, kind, &mut object);

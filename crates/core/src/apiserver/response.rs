@@ -50,6 +50,10 @@ impl Status {
 
     /// The wire form (`{"kind":"Status","apiVersion":"v1","status":"Failure",…}`).
     pub fn to_json(&self) -> Value {
+        if let ApiError::Failure { code, message } = &self.0 {
+            return json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                          "message": message, "code": code});
+        }
         let mut status = json!({
             "kind": "Status",
             "apiVersion": "v1",
@@ -89,6 +93,18 @@ fn details(error: &ApiError) -> Option<Value> {
                 .map(|(field, message)| json!({"reason": "FieldManagerConflict", "message": message, "field": field}))
                 .collect();
             Some(json!({"causes": causes}))
+        }
+        ApiError::TooManyRequests { retry_after_seconds, causes, .. } => {
+            let mut details = json!({});
+            if !causes.is_empty() {
+                let causes: Vec<Value> =
+                    causes.iter().map(|(reason, message)| json!({"reason": reason, "message": message})).collect();
+                details["causes"] = json!(causes);
+            }
+            if *retry_after_seconds > 0 {
+                details["retryAfterSeconds"] = json!(retry_after_seconds);
+            }
+            Some(details)
         }
         _ => None,
     }

@@ -11,6 +11,7 @@
 pub mod active_pods;
 pub mod cron_job;
 pub mod deployment;
+pub mod disruption;
 pub mod endpoint_slice;
 pub mod garbage_collector;
 pub mod horizontal_pod_autoscaler;
@@ -65,6 +66,8 @@ pub struct Controllers {
     /// NGINX Gateway Fabric (with the gateway-api add-on): Gateway API status.
     pub nginx_gateway: crate::network::gateway_status::GatewayController,
     pub taint_eviction: taint_eviction::TaintEvictionController,
+    /// Every PodDisruptionBudget's status.
+    pub disruption: disruption::DisruptionController,
     pub horizontal_pod_autoscaler: horizontal_pod_autoscaler::HorizontalController,
     /// scheduler-plugins' PodGroup status (with the coscheduling add-on).
     pub pod_group: pod_group::PodGroupController,
@@ -227,6 +230,7 @@ impl Controllers {
             }
             ControllerName::NodeLifecycle => self.node_lifecycle.sync(store),
             ControllerName::TaintEviction => self.taint_eviction.sync(store),
+            ControllerName::Disruption => self.disruption.sync(store),
             ControllerName::EndpointSlice => self.endpoint_slice.sync(store),
             ControllerName::KubeProxy => self.kube_proxy.sync(store),
             ControllerName::IngressNginx => self.ingress_nginx.sync(store),
@@ -265,6 +269,7 @@ impl Controllers {
             (ControllerName::GpuOperator, &self.gpu_operator.informer),
             (ControllerName::NodeLifecycle, &self.node_lifecycle.informer),
             (ControllerName::TaintEviction, &self.taint_eviction.informer),
+            (ControllerName::Disruption, &self.disruption.informer),
             (ControllerName::EndpointSlice, &self.endpoint_slice.informer),
             (ControllerName::KubeProxy, &self.kube_proxy.informer),
             (ControllerName::IngressNginx, &self.ingress_nginx.informer),
@@ -288,6 +293,7 @@ impl Controllers {
             (ControllerName::GpuOperator, self.gpu_operator.next_wake()),
             (ControllerName::NodeLifecycle, self.node_lifecycle.next_wake()),
             (ControllerName::TaintEviction, self.taint_eviction.next_wake()),
+            (ControllerName::Disruption, self.disruption.next_wake()),
             (ControllerName::HorizontalPodAutoscaler, self.horizontal_pod_autoscaler.next_wake()),
         ];
         // A stopped loop's deadlines wait for its process: they are due again when it starts.

@@ -22,6 +22,7 @@ pub enum ControllerName {
     GpuOperator,
     NodeLifecycle,
     TaintEviction,
+    Disruption,
     EndpointSlice,
     KubeProxy,
     IngressNginx,
@@ -37,7 +38,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 24] = [
+    pub const PASS: [ControllerName; 25] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -61,6 +62,8 @@ impl ControllerName {
         ControllerName::GpuOperator,
         ControllerName::NodeLifecycle,
         ControllerName::TaintEviction,
+        // After the kubelets: a budget counts the readiness they reported in the same pass.
+        ControllerName::Disruption,
         ControllerName::EndpointSlice,
         ControllerName::KubeProxy,
         ControllerName::IngressNginx,
@@ -88,6 +91,7 @@ impl ControllerName {
             ControllerName::GpuOperator => "gpu-operator",
             ControllerName::NodeLifecycle => "node-lifecycle-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",
+            ControllerName::Disruption => "disruption-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::KubeProxy => "kube-proxy",
             ControllerName::IngressNginx => "nginx-ingress-controller",
@@ -118,6 +122,7 @@ impl ControllerName {
             ControllerName::ResourceClaim => "resource-claim-controller",
             ControllerName::NodeLifecycle => "node-controller",
             ControllerName::TaintEviction => "taint-eviction-controller",
+            ControllerName::Disruption => "disruption-controller",
             ControllerName::EndpointSlice => "endpointslice-controller",
             ControllerName::HorizontalPodAutoscaler => "horizontal-pod-autoscaler",
             // scheduler-plugins' controller manager, installed with the coscheduling add-on.

@@ -158,6 +158,7 @@ fn subcommand_alias(word: &str) -> &str {
         "svc" => "service",
         "resourcequota" => "quota",
         "sa" => "serviceaccount",
+        "pdb" => "poddisruptionbudget",
         other => other,
     }
 }

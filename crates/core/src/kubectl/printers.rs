@@ -32,6 +32,7 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         ),
         Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
         HorizontalPodAutoscaler => (&["NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"], &[]),
+        PodDisruptionBudget => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
         PriorityClass => (&["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"], &[]),
         Lease => (&["NAME", "HOLDER", "AGE"], &[]),
         // The default table of a kind without its own printer: the name and when it was made.
@@ -96,6 +97,13 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         Object::Secret(s) => (vec![s.type_.clone().unwrap_or_default(), s.data.len().to_string(), age], vec![]),
         Object::Event(e) => return event_row(e, now, wide),
         Object::HorizontalPodAutoscaler(hpa) => (hpa_row(hpa, age), vec![]),
+        Object::PodDisruptionBudget(pdb) => {
+            // printPodDisruptionBudget: an unset bound is `N/A`.
+            let bound =
+                |b: &Option<crate::api::intstr::IntOrString>| b.as_ref().map_or("N/A".into(), |b| b.to_string());
+            let allowed = pdb.status.disruptions_allowed.to_string();
+            (vec![bound(&pdb.spec.min_available), bound(&pdb.spec.max_unavailable), allowed, age], vec![])
+        }
         Object::PriorityClass(pc) => {
             let global = pc.global_default.unwrap_or(false).to_string();
             let policy = pc.preemption_policy.clone().unwrap_or_else(|| "<none>".into());

@@ -196,6 +196,7 @@ fn in_controller_manager(name: ControllerName) -> bool {
         | ControllerName::ResourceClaim
         | ControllerName::NodeLifecycle
         | ControllerName::TaintEviction
+        | ControllerName::Disruption
         | ControllerName::EndpointSlice
         | ControllerName::HorizontalPodAutoscaler
         | ControllerName::ClusterRoleAggregation

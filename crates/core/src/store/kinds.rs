@@ -13,9 +13,9 @@ use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
     ConfigMap, CronJob, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
     HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange, MutatingAdmissionPolicy,
-    MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod, PodGroup, PriorityClass, ReplicaSet, Resource,
-    ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount,
-    ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
+    MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod, PodDisruptionBudget, PodGroup, PriorityClass,
+    ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service,
+    ServiceAccount, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -571,6 +571,18 @@ impl Stored for HorizontalPodAutoscaler {
     }
     fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
         super::autoscaling_validation::horizontal_pod_autoscaler(self)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for PodDisruptionBudget {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        super::policy_validation::pod_disruption_budget(self)
     }
     fn spec_value(&self) -> Value {
         crate::api::codec::to_value(&self.spec)

@@ -170,6 +170,7 @@ pub fn subresources(kind: Kind) -> Vec<Subresource> {
         | Gateway
         | HttpRoute
         | PodGroup
+        | PodDisruptionBudget
         | ResourceClaim => vec![STATUS],
         _ => vec![],
     }

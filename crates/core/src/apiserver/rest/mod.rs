@@ -8,6 +8,7 @@
 pub mod aggregated_discovery;
 pub mod body;
 pub mod discovery;
+pub mod eviction;
 pub mod exec;
 pub mod log;
 pub mod metrics;
@@ -203,6 +204,10 @@ fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http:
         }
         "token" if kind == Kind::ServiceAccount && !path.name.is_empty() && http.method == "POST" => {
             return reviews::token_request(sim.store_mut(), &user, path, http).unwrap_or_else(HttpResponse::from_error);
+        }
+        "eviction" if kind == Kind::Pod && !path.name.is_empty() && http.method == "POST" => {
+            let target = (path.namespace.as_str(), path.name.as_str());
+            return eviction::serve(sim, user, target, http).unwrap_or_else(HttpResponse::from_error);
         }
         "scale" if scalable && !path.name.is_empty() => {
             let target = (kind, path.namespace.as_str(), path.name.as_str());

@@ -1,5 +1,5 @@
 //! `kubectl create -f FILE|-` (create only: an existing object is an AlreadyExists error) and the
-//! generators `create clusterrole|clusterrolebinding|configmap|cronjob|deployment|ingress|job|namespace|priorityclass|
+//! generators `create clusterrole|clusterrolebinding|configmap|cronjob|deployment|ingress|job|namespace|poddisruptionbudget|priorityclass|
 //! role|rolebinding|secret|service|serviceaccount|token`. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/create (create.go and one file per generator).
 
@@ -10,6 +10,7 @@ mod env_file;
 pub mod ingress;
 pub mod job;
 pub mod namespace;
+pub mod pdb;
 pub mod priorityclass;
 pub mod quota;
 pub mod role;
@@ -52,6 +53,7 @@ pub const SUBCOMMANDS: &[Verb] = &[
     ingress::VERB,
     job::VERB,
     namespace::VERB,
+    pdb::VERB,
     priorityclass::VERB,
     quota::VERB,
     role::ROLE,

@@ -13,6 +13,7 @@ mod job;
 mod namespace;
 mod node;
 mod pod;
+mod pod_disruption_budget;
 mod quota;
 mod replica_set;
 mod service;
@@ -216,6 +217,7 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::Namespace(ns) => namespace::describe(describer, ns),
         Object::ResourceQuota(quota) => quota::describe_quota(quota),
         Object::LimitRange(limit_range) => quota::describe_limit_range(limit_range),
+        Object::PodDisruptionBudget(pdb) => pod_disruption_budget::describe(describer, pdb),
         other => generic::describe(describer, other),
     }
 }

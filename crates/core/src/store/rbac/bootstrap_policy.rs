@@ -418,6 +418,20 @@ fn controller_roles() -> Vec<ClusterRole> {
             ],
         ),
         controller(
+            "disruption-controller",
+            vec![
+                rule(READ, &["apps", "extensions"], &["deployments"]),
+                rule(READ, &["apps", "extensions"], &["replicasets"]),
+                rule(READ, &[""], &["replicationcontrollers"]),
+                rule(READ, &["policy"], &["poddisruptionbudgets"]),
+                rule(READ, &["apps"], &["statefulsets"]),
+                rule(&["update"], &["policy"], &["poddisruptionbudgets/status"]),
+                rule(&["get"], &["*"], &["*/scale"]),
+                rule(&["patch", "update"], &[""], &["pods/status"]),
+                events(),
+            ],
+        ),
+        controller(
             "endpointslice-controller",
             vec![
                 rule(READ, &[""], &["nodes", "pods", "services"]),
