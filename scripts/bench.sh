@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the simulator benchmarks (crates/core/benches: store, scheduler, engine, slices, lifecycle,
-# gpu_scheduler, traffic); then the engine scenario at a tenth of the size natively and in the
+# gpu_scheduler, traffic, jobs); then the engine scenario at a tenth of the size natively and in the
 # wasm32 bundle in headless chromium, twice in turn so the two compare within one run, and once
 # under Node; then the traffic scenario under Node; then the full-size
 # scenario in chromium; then the server's load benchmark, a served lab's API (kube_api) and one real

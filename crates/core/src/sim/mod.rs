@@ -6,6 +6,7 @@
 pub mod control_plane;
 pub mod interrupt;
 pub mod load;
+pub mod load_jobs;
 pub mod node_input;
 mod pending;
 pub mod queue;
