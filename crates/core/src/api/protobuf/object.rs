@@ -67,11 +67,16 @@ fn entry(out: &mut Map<String, Value>, json: &str, ty: Ty, bytes: &[u8]) -> Resu
     for item in wire::fields(bytes) {
         match item? {
             (1, wire) => key = string(wire)?,
-            (2, wire) => val = value(ty, wire)?,
+            (2, wire) => val = Some(value(ty, wire)?),
             _ => {}
         }
     }
-    let val = val.map_or_else(|| zero(ty), Ok)?;
+    // A value Go writes as JSON null (a zero metav1.Time in PodDisruptionBudget's disruptedPods).
+    let val = match val {
+        Some(Some(val)) => val,
+        Some(None) => Value::Null,
+        None => zero(ty).unwrap_or(Value::Null),
+    };
     let Value::Object(map) = out.entry(json).or_insert_with(|| Value::Object(Map::new())) else {
         return Err("map field also set as a single value".to_string());
     };

@@ -339,7 +339,7 @@ fn malformed_bodies_are_errors() {
 /// kind's protobuf body as Go writes it, with every field filled, and the JSON of the same object.
 #[test]
 fn upstream_fixtures_match_their_json() {
-    let fixtures: [(&[u8], &str); 12] = [
+    let fixtures: [(&[u8], &str); 16] = [
         (include_bytes!("testdata/core.v1.Namespace.pb"), include_str!("testdata/core.v1.Namespace.json")),
         (include_bytes!("testdata/core.v1.ConfigMap.pb"), include_str!("testdata/core.v1.ConfigMap.json")),
         (include_bytes!("testdata/core.v1.Secret.pb"), include_str!("testdata/core.v1.Secret.json")),
@@ -364,9 +364,25 @@ fn upstream_fixtures_match_their_json() {
             include_bytes!("testdata/scheduling.k8s.io.v1.PriorityClass.pb"),
             include_str!("testdata/scheduling.k8s.io.v1.PriorityClass.json"),
         ),
+        (include_bytes!("testdata/batch.v1.Job.pb"), include_str!("testdata/batch.v1.Job.json")),
+        (include_bytes!("testdata/batch.v1.CronJob.pb"), include_str!("testdata/batch.v1.CronJob.json")),
+        (
+            include_bytes!("testdata/policy.v1.PodDisruptionBudget.pb"),
+            include_str!("testdata/policy.v1.PodDisruptionBudget.json"),
+        ),
+        (include_bytes!("testdata/policy.v1.Eviction.pb"), include_str!("testdata/policy.v1.Eviction.json")),
     ];
     for (pb, json) in fixtures {
-        let want: Value = serde_json::from_str(json).unwrap();
+        let mut want: Value = serde_json::from_str(json).unwrap();
+        // JobSpec's alpha `scheduling` (Workload scheduling) is newer than the lab's Job: the
+        // decoder skips field 17 as it skips every unknown field.
+        for path in ["/spec", "/spec/jobTemplate/spec"] {
+            if let Some(spec) = want.pointer_mut(path).and_then(Value::as_object_mut)
+                && (spec.contains_key("completionMode") || spec.contains_key("jobTemplate"))
+            {
+                spec.remove("scheduling");
+            }
+        }
         let got = decode(pb).unwrap();
         assert_eq!(got, want, "{}", want["kind"]);
     }

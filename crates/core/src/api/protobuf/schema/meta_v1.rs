@@ -9,6 +9,18 @@ use super::{Message, f};
 // Rows are (field number, JSON name, cardinality, type), field for field.
 pub(super) const MESSAGES: &[Message] = &[
     (
+        "DeleteOptions",
+        &[
+            f(1, "gracePeriodSeconds", One, Int),
+            f(2, "preconditions", One, Msg("Preconditions")),
+            f(3, "orphanDependents", One, Bool),
+            f(4, "propagationPolicy", One, Str),
+            f(5, "dryRun", List, Str),
+            f(6, "ignoreStoreReadErrorWithClusterBreakingPotential", One, Bool),
+        ],
+    ),
+    ("Preconditions", &[f(1, "uid", One, Str), f(2, "resourceVersion", One, Str)]),
+    (
         "ObjectMeta",
         &[
             f(1, "name", Opt, Str),

@@ -3,7 +3,7 @@
 //! The rows are copied from upstream's `generated.proto` files (one file per API group here);
 //! JSON names and which zero values Go's JSON omits come from the same fields' Go struct tags.
 //! Taken from k8s.io/api at 10b39a39 and k8s.io/apimachinery at eed236ce (both July 2026): every
-//! message the ten kinds reach, status included. Message names are unique across the table;
+//! message the kinds reach, status included. Message names are unique across the table;
 //! where a group's older version repeats a newer one's names (autoscaling/v1 and v2), the older
 //! one's carry its proto package (`autoscaling.v1.HorizontalPodAutoscaler`).
 
@@ -11,9 +11,11 @@ mod apps_v1;
 mod authorization_v1;
 mod autoscaling_v1;
 mod autoscaling_v2;
+mod batch_v1;
 mod core_v1;
 mod meta_v1;
 mod networking_v1;
+mod policy_v1;
 mod rbac_v1;
 mod scheduling_v1;
 
@@ -83,6 +85,10 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("v1", "Service", "Service"),
     ("v1", "Pod", "Pod"),
     ("apps/v1", "Deployment", "Deployment"),
+    ("batch/v1", "Job", "Job"),
+    ("batch/v1", "CronJob", "CronJob"),
+    ("policy/v1", "PodDisruptionBudget", "PodDisruptionBudget"),
+    ("policy/v1", "Eviction", "Eviction"),
     ("autoscaling/v2", "HorizontalPodAutoscaler", "HorizontalPodAutoscaler"),
     ("autoscaling/v1", "HorizontalPodAutoscaler", "autoscaling.v1.HorizontalPodAutoscaler"),
     ("networking.k8s.io/v1", "Ingress", "Ingress"),
@@ -103,6 +109,8 @@ const GROUPS: &[&[Message]] = &[
     meta_v1::MESSAGES,
     core_v1::MESSAGES,
     apps_v1::MESSAGES,
+    batch_v1::MESSAGES,
+    policy_v1::MESSAGES,
     autoscaling_v2::MESSAGES,
     autoscaling_v1::MESSAGES,
     networking_v1::MESSAGES,
