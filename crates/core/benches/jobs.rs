@@ -15,7 +15,11 @@ fn main() {
     let report = load_jobs::run_until_complete(&mut sim, jobs);
     let wall = started.elapsed();
     assert_eq!(report.complete, jobs, "every Job should complete: {report:?}");
-    println!("  apply -> all Complete:      {:>10.2} s wall ({} s virtual)", wall.as_secs_f64(), report.virtual_seconds);
+    println!(
+        "  apply -> all Complete:      {:>10.2} s wall ({} s virtual)",
+        wall.as_secs_f64(),
+        report.virtual_seconds
+    );
     println!("  pods run:                   {:>10}", report.pods_run);
     println!("  completions per second:     {:>10.0}", report.pods_run as f64 / wall.as_secs_f64());
 }

@@ -37,7 +37,8 @@ pub fn run_until_complete(sim: &mut Sim, jobs: usize) -> JobsReport {
     let start = sim.now();
     let mut complete = 0;
     for _ in 0..7200 {
-        complete = sim.store().list::<Job>(Some("default")).filter(|j| j.status.condition("Complete").is_some()).count();
+        complete =
+            sim.store().list::<Job>(Some("default")).filter(|j| j.status.condition("Complete").is_some()).count();
         if complete >= jobs {
             break;
         }

@@ -91,7 +91,9 @@ pub fn describe_cron_job(describer: &Describer<'_>, cron_job: &CronJob) -> Strin
     annotations_multiline(&mut w, "Annotations", &meta.annotations);
     w.write(LEVEL_0, &format!("Schedule:\t{}\n", spec.schedule));
     w.write(LEVEL_0, &format!("Concurrency Policy:\t{}\n", spec.concurrency_policy.clone().unwrap_or_default()));
-    w.write(LEVEL_0, &format!("Suspend:\t{}\n", spec.suspend.map_or_else(unset, |s| s.to_string())));
+    // describe.go's printBoolPtr: `True`/`False`, as Go's strings.Title does.
+    let suspend = spec.suspend.map_or_else(unset, |s| if s { "True" } else { "False" }.to_string());
+    w.write(LEVEL_0, &format!("Suspend:\t{suspend}\n"));
     w.write(LEVEL_0, &format!("Time Zone:\t{}\n", spec.time_zone.clone().unwrap_or_else(unset)));
     let limit = |l: Option<i32>| l.map_or_else(unset, |l| l.to_string());
     w.write(LEVEL_0, &format!("Successful Job History Limit:\t{}\n", limit(spec.successful_jobs_history_limit)));
