@@ -46,6 +46,7 @@ pub mod controllers;
 pub mod dra;
 pub mod error;
 pub mod gpu;
+pub mod helm;
 pub mod kubeadm;
 pub mod kubectl;
 pub mod kubelet;
