@@ -25,6 +25,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "kubectl drain evicts a node's pods concurrently, one goroutine per pod, so the order of its `evicting pod` and retry lines varies from run to run; the lab's drain prints them in the order upstream's loop usually does",
     ),
     (
+        "helm",
+        "its helm lines are the lab's own Helm, which real kubectl cannot run; the kubectl lines between them read Helm's objects and release Secrets as on a real cluster",
+    ),
+    (
         "kube_system",
         "kubectl drain looks up each DaemonSet-owned pod's DaemonSet, and DaemonSets are not objects in the lab yet (the day-2 operations issue), so it words the refusal as a lookup failure",
     ),
@@ -116,7 +120,9 @@ fn run_scenario(kubectl: &Path, path: &Path) -> Result<String, String> {
             Action::Kubectl { argv, stdin, pipe } => {
                 real_kubectl(&up, kubectl, (argv, stdin.as_deref(), pipe.as_deref()))
             }
-            Action::Sleep(_) | Action::Lab(_) => up.owner_call("POST", "/kubelab/run", &step.written),
+            Action::Helm { .. } | Action::Sleep(_) | Action::Lab(_) => {
+                up.owner_call("POST", "/kubelab/run", &step.written)
+            }
         };
         transcript.push_str(&printed);
     }

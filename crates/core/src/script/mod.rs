@@ -1,5 +1,5 @@
 //! The `kubelab sim` scenario language: one command per line — `kubectl …` (with heredocs for
-//! stdin), `sleep DURATION`, `lab VERB …` — and `#` comments. Used by tests, lesson solutions
+//! stdin), `helm …`, `sleep DURATION`, `lab VERB …` — and `#` comments. Used by tests, lesson solutions
 //! and anyone scripting the simulator. `kubectl get -w` watches through the sleeps that follow
 //! it; ending the line with `&` keeps the watch running under every later line, as a second
 //! terminal would.
@@ -27,6 +27,11 @@ pub enum Action {
     Kubectl {
         argv: Vec<String>,
         stdin: Option<String>,
+        pipe: Option<String>,
+    },
+    /// `helm …`: the lab's Helm 3 (`crate::helm`), its output pipeable as kubectl's.
+    Helm {
+        argv: Vec<String>,
         pipe: Option<String>,
     },
     Sleep(Duration),
@@ -92,7 +97,8 @@ pub fn parse(text: &str) -> Result<Vec<Step>, ScriptError> {
         };
         let action = match first.as_str() {
             "kubectl" => Action::Kubectl { argv: words[1..].to_vec(), stdin, pipe: pipe.map(str::to_string) },
-            _ if pipe.is_some() => return Err(err("only a kubectl command's output can be piped".into())),
+            "helm" => Action::Helm { argv: words[1..].to_vec(), pipe: pipe.map(str::to_string) },
+            _ if pipe.is_some() => return Err(err("only a kubectl or helm command's output can be piped".into())),
             "sleep" => match words.as_slice() {
                 [_, duration] => Action::Sleep(Duration::parse(duration).map_err(err)?),
                 _ => return Err(err("usage: sleep DURATION (e.g. 30s, 5m, 1h2m)".into())),
@@ -100,7 +106,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, ScriptError> {
             "lab" if words.len() > 1 => Action::Lab(words[1..].to_vec()),
             other => {
                 return Err(err(format!(
-                    "unknown command \"{other}\": a line is kubectl …, sleep DURATION or lab VERB …"
+                    "unknown command \"{other}\": a line is kubectl …, helm …, sleep DURATION or lab VERB …"
                 )));
             }
         };
@@ -240,6 +246,18 @@ fn run_action(sim: &mut Sim, step: &Step, files: &dyn FileSystem) -> (String, bo
                 None => (output.render(), output.succeeded(), watch),
             }
         }
+        Action::Helm { argv, pipe } => {
+            let mut ctx = Context { sim, files, stdin: None };
+            let output = crate::helm::run(&mut ctx, argv);
+            ctx.sim.settle();
+            match pipe {
+                Some(pipe) => {
+                    let (piped, ok) = local_pipe::run(pipe, &output.stdout());
+                    (output.stderr() + &piped, ok, None)
+                }
+                None => (output.render(), output.succeeded(), None),
+            }
+        }
         Action::Sleep(duration) => match sim.store().limits().check_sleep(step.written.trim(), *duration) {
             Ok(()) => {
                 sim.advance(*duration);
@@ -280,7 +298,7 @@ mod tests {
     fn malformed_lines_name_their_line() {
         let err = parse("kubectl get pods\nsleep forever\n").unwrap_err();
         assert_eq!(err.to_string(), "line 2: time: invalid duration \"forever\"");
-        let err = parse("helm install x\n").unwrap_err();
+        let err = parse("docker ps\n").unwrap_err();
         assert_eq!(err.line, 1);
         assert!(parse("kubectl apply -f - <<EOF\nkind: X\n").is_err());
     }
