@@ -3,6 +3,7 @@
 //! in a Secret as Helm's storage driver does, so `kubectl get secrets` shows it.
 
 pub mod chart;
+pub mod complete;
 pub mod get;
 pub mod gzip;
 pub mod install;

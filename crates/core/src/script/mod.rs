@@ -4,6 +4,7 @@
 //! it; ending the line with `&` keeps the watch running under every later line, as a second
 //! terminal would.
 
+pub mod complete;
 pub mod lab;
 pub mod lab_api;
 pub mod lab_control_plane;

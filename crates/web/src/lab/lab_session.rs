@@ -8,8 +8,9 @@ use crate::lab::permalink;
 use crate::lab::timeline::{Moment, Timeline, sleep_line};
 use crate::pages::panic_report;
 use crate::pages::sandbox_setup;
-use kubelab_core::kubectl::{self, VERBS};
+use kubelab_core::kubectl::VERBS;
 use kubelab_core::lesson::{Lesson, LessonLab};
+use kubelab_core::script;
 use kubelab_core::sim::time::{Duration, SimTime};
 use kubelab_core::view::node_grid::GridInformer;
 use std::cell::RefCell;
@@ -189,16 +190,10 @@ impl LabSession {
         scripts.iter().flat_map(|script| self.run(script)).collect()
     }
 
-    /// Words that may finish the word under the cursor (`kubectl …` lines only).
+    /// Words that may finish the word under the cursor: a line's first word, then kubectl's
+    /// or helm's own.
     pub fn complete(&self, line: &str, cursor: usize) -> Vec<String> {
-        if !line.trim_start().starts_with("kubectl") {
-            return ["kubectl", "sleep", "lab"]
-                .iter()
-                .filter(|w| w.starts_with(line.trim()))
-                .map(|w| w.to_string())
-                .collect();
-        }
-        kubectl::complete(self.lab.sim(), line, cursor)
+        script::complete::complete(self.lab.sim(), line, cursor)
     }
 
     /// The lab as the page shows it: the past being looked at, or the present.
