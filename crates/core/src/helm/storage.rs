@@ -78,9 +78,9 @@ pub fn update(sim: &mut Sim, release: &Release) -> Result<(), String> {
     let mut secret = encode(sim, release, "modifiedAt");
     let mut api = client(sim);
     if let Ok(live) = api.get(Kind::Secret, &release.namespace, &release.storage_key()) {
-        secret.metadata.resource_version = live.metadata().resource_version.clone();
-        secret.metadata.uid = live.metadata().uid.clone();
-        secret.metadata.creation_timestamp = live.metadata().creation_timestamp.clone();
+        secret.metadata.resource_version = live.metadata().resource_version;
+        secret.metadata.uid = live.metadata().uid;
+        secret.metadata.creation_timestamp = live.metadata().creation_timestamp;
     }
     api.update(secret.into_object()).map(|_| ()).map_err(|e| format!("update: failed to update: {}", e.message()))
 }

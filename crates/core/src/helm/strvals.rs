@@ -175,12 +175,11 @@ fn typed(text: &str) -> Value {
     if text == "0" {
         return Value::from(0i64);
     }
-    if !text.is_empty() && !text.starts_with('0') {
-        if let Ok(i) = text.parse::<i64>() {
-            if !text.starts_with('+') {
-                return Value::from(i);
-            }
-        }
+    if !text.is_empty()
+        && !text.starts_with('0')
+        && let Ok(i) = text.parse::<i64>()
+    {
+        return Value::from(i);
     }
     Value::String(text.to_string())
 }

@@ -130,10 +130,10 @@ impl State<'_> {
     fn branch(&mut self, dot: &Value, branch: &Branch, body: impl FnOnce(&mut Self, Value) -> Flow<bool>) -> Flow<()> {
         let mark = self.vars.len();
         let value = self.pipe(dot, &branch.pipe)?;
-        if !body(self, value)? {
-            if let Some(else_list) = &branch.else_list {
-                self.nested(dot, else_list)?;
-            }
+        if !body(self, value)?
+            && let Some(else_list) = &branch.else_list
+        {
+            self.nested(dot, else_list)?;
         }
         self.vars.truncate(mark);
         Ok(())

@@ -225,7 +225,7 @@ impl Parser {
     fn else_list(&mut self, keyword: &str, pos: usize) -> Result<Vec<Node>, ParseError> {
         if let Some(tokens) = self.chained_else.take() {
             let word = match &tokens[0].tok {
-                Tok::Ident(w) if (w == "if" || w == "with") && (keyword != "range" || w == "if") => w.clone(),
+                Tok::Ident(w) if w == "if" || (w == "with" && keyword != "range") => w.clone(),
                 _ => return Err(ParseError { pos, message: "unexpected tokens after else".into() }),
             };
             return Ok(vec![self.branch(&word, &tokens[1..], tokens[0].pos)?]);
@@ -367,10 +367,8 @@ impl Parser {
             let found = tokens.first().map_or("end of action".to_string(), describe);
             return Err(ParseError { pos, message: format!("missing value for command; found {found}") });
         }
-        if let Arg::Nil(p) = args[0] {
-            if args.len() == 1 {
-                return Err(ParseError { pos: p, message: "nil is not a command".into() });
-            }
+        if let [Arg::Nil(p)] = args.as_slice() {
+            return Err(ParseError { pos: *p, message: "nil is not a command".into() });
         }
         Ok((Command { pos, args }, at))
     }
