@@ -36,7 +36,6 @@ LIBFUZZER_FLAGS=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 
 triple="$(rustc -vV | sed -n 's/^host: //p')"
 export CARGO_TARGET_DIR="$root/target/fuzz"
-bin_dir="$CARGO_TARGET_DIR/$triple/fuzz"
 work="$CARGO_TARGET_DIR"
 
 die() { printf 'fuzz: error: %s\n' "$*" >&2; exit 2; }
@@ -56,6 +55,10 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || die "--seconds wants a whole number above 0, not $seconds"
 [[ ${#chosen[@]} -gt 0 ]] || chosen=("${TARGETS[@]}")
+# Short runs (the test stage) use a build optimised less, quicker to make (fuzz/Cargo.toml).
+profile=fuzz
+((seconds < 60)) && [[ $mode == run ]] && profile=fuzz-test
+bin_dir="$CARGO_TARGET_DIR/$triple/$profile"
 
 # cargo-fuzz's instrumentation: inline 8-bit counters with their PC table for coverage,
 # compares traced so libFuzzer learns the words the parsers look for, stack depth as a
@@ -73,10 +76,10 @@ build() {
     -Cllvm-args=-simplifycfg-branch-fold-threshold=0
   )
   command -v c++ >/dev/null || die "no C++ compiler for libFuzzer's sources (scripts/setup.sh installs g++)"
-  echo "fuzz: building ${#TARGETS[@]} targets into target/fuzz (a few minutes from cold)"
+  echo "fuzz: building ${#TARGETS[@]} targets into target/fuzz (profile $profile; a few minutes from cold)"
   local start=$SECONDS
   # Not --quiet: cargo's "Compiling …" lines show the build moving.
-  RUSTFLAGS="${flags[*]}" cargo build --manifest-path fuzz/Cargo.toml --profile fuzz \
+  RUSTFLAGS="${flags[*]}" cargo build --manifest-path fuzz/Cargo.toml --profile "$profile" \
     --target "$triple" --bins
   echo "fuzz: built in $((SECONDS - start))s"
 }

