@@ -25,10 +25,6 @@ const NOT_RUN: &[(&str, &str)] = &[
         "kubectl drain evicts a node's pods concurrently, one goroutine per pod, so the order of its `evicting pod` and retry lines varies from run to run; the lab's drain prints them in the order upstream's loop usually does",
     ),
     (
-        "kube_system",
-        "kubectl drain looks up each DaemonSet-owned pod's DaemonSet, and DaemonSets are not objects in the lab yet (the day-2 operations issue), so it words the refusal as a lookup failure",
-    ),
-    (
         "quotas_and_limits",
         "kubectl config set-context and get-contexts edit the kubeconfig on the learner's machine, whose context is named for the served lab (kubelab-…), where the lab's own kubectl keeps kind's (kind-kind)",
     ),

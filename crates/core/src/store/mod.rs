@@ -582,6 +582,7 @@ impl Store {
         self.admit(admission::Operation::Update, (namespace, name, ""), &mut object)?;
         object.keep_status_from(&old);
         object.apply_defaults();
+        object.prepare_for_update(&old);
         let causes = validation::validate_object(&object, Some(&old));
         let validated = if causes.is_empty() {
             Ok(())
