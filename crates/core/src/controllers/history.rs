@@ -20,7 +20,8 @@ const MAX_PREFIX: usize = 223;
 
 /// `ControllerRevisionName`: the owner's name (truncated) and the hash.
 pub fn controller_revision_name(prefix: &str, hash: &str) -> String {
-    let prefix = if prefix.len() > MAX_PREFIX { &prefix[..MAX_PREFIX] } else { prefix };
+    // Names are ASCII once validated; a cut inside a character keeps the whole prefix.
+    let prefix = prefix.get(..MAX_PREFIX).unwrap_or(prefix);
     format!("{prefix}-{hash}")
 }
 

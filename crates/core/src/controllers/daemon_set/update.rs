@@ -70,13 +70,12 @@ pub fn by_creation_and_phase(a: &Pod, b: &Pod) -> std::cmp::Ordering {
         .then(a.metadata.name.cmp(&b.metadata.name))
 }
 
+/// A node's pod of the current revision and its pod of an older one.
+type NewAndOld<'a> = (Option<&'a Arc<Pod>>, Option<&'a Arc<Pod>>);
+
 /// `findUpdatedPodsOnNode`: the node's one new and one old pod; `None` when it has more than
 /// one of either (the manage loop will tidy it first).
-fn updated_pods_on_node<'a>(
-    pods: &'a [Arc<Pod>],
-    hash: &str,
-    generation: Option<i64>,
-) -> Option<(Option<&'a Arc<Pod>>, Option<&'a Arc<Pod>>)> {
+fn updated_pods_on_node<'a>(pods: &'a [Arc<Pod>], hash: &str, generation: Option<i64>) -> Option<NewAndOld<'a>> {
     let (mut new, mut old) = (None, None);
     for pod in pods.iter().filter(|p| !p.metadata.is_being_deleted()) {
         let slot = if is_pod_updated(pod, hash, generation) { &mut new } else { &mut old };

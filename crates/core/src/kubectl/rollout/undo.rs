@@ -53,7 +53,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             |kind: Kind| format!("error: no rollbacker has been implemented for \"{}\"", group_kind(kind));
         let daemon_set = ctx.sim.store().try_get::<DaemonSet>(&namespace, &name).filter(|_| kind == Kind::DaemonSet);
         let result = match daemon_set.cloned() {
-            Some(ds) => rollback_daemon_set(ctx, ds, to_revision),
+            Some(ds) => rollback_daemon_set(ctx, ds, to_revision, &mut out),
             None => deployment_target(ctx, &namespace, kind, &name, unsupported)
                 .and_then(|deployment| rollback(ctx, deployment, to_revision, &mut out)),
         };
@@ -101,7 +101,12 @@ fn rollback(
 
 /// Upstream `DaemonSetRollbacker.Rollback`: the revision's patch applied to the DaemonSet (its
 /// whole template replaced), or skipped when the template already is that revision's.
-fn rollback_daemon_set(ctx: &mut Context<'_>, ds: DaemonSet, to_revision: i64) -> Result<String, String> {
+fn rollback_daemon_set(
+    ctx: &mut Context<'_>,
+    ds: DaemonSet,
+    to_revision: i64,
+    out: &mut Output,
+) -> Result<String, String> {
     if to_revision < 0 {
         return Err(revision_not_found(to_revision));
     }
@@ -117,6 +122,12 @@ fn rollback_daemon_set(ctx: &mut Context<'_>, ds: DaemonSet, to_revision: i64) -
     let template = found.and_then(super::history::revision_template).ok_or_else(|| revision_not_found(to_revision))?;
     if template == ds.spec.template {
         return Ok(format!("skipped rollback (current template already matches revision {to_revision})"));
+    }
+    if ds.metadata.annotations.contains_key(LAST_APPLIED) {
+        out.warn(format!(
+            "Warning: resource daemonsets/{} was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.",
+            ds.metadata.name
+        ));
     }
     let mut restored = ds;
     restored.spec.template = template;
