@@ -10,10 +10,12 @@
 
 pub mod active_pods;
 pub mod cron_job;
+pub mod daemon_set;
 pub mod deployment;
 pub mod disruption;
 pub mod endpoint_slice;
 pub mod garbage_collector;
+pub mod history;
 pub mod horizontal_pod_autoscaler;
 pub mod job;
 pub mod namespace;
@@ -42,6 +44,7 @@ pub struct Controllers {
     pub namespace: namespace::NamespaceController,
     pub resource_quota: resource_quota::ResourceQuotaController,
     pub replica_set: replica_set::ReplicaSetController,
+    pub daemon_set: daemon_set::DaemonSetsController,
     pub deployment: deployment::DeploymentController,
     pub cron_job: cron_job::CronJobController,
     pub job: job::JobController,
@@ -221,6 +224,7 @@ impl Controllers {
             ControllerName::Namespace => self.namespace.sync(store),
             ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
+            ControllerName::DaemonSet => QueueWorker::sync(&mut self.daemon_set, store),
             ControllerName::CronJob => QueueWorker::sync(&mut self.cron_job, store),
             ControllerName::Job => self.job.sync(store),
             ControllerName::TtlAfterFinished => self.ttl_after_finished.sync(store),
@@ -260,6 +264,7 @@ impl Controllers {
             (ControllerName::ResourceQuota, &self.resource_quota.informer),
             (ControllerName::Deployment, &self.deployment.informer),
             (ControllerName::ReplicaSet, &self.replica_set.informer),
+            (ControllerName::DaemonSet, &self.daemon_set.informer),
             (ControllerName::CronJob, &self.cron_job.informer),
             (ControllerName::Job, &self.job.informer),
             (ControllerName::TtlAfterFinished, &self.ttl_after_finished.informer),
@@ -285,6 +290,7 @@ impl Controllers {
         let wakes = [
             (ControllerName::ReplicaSet, self.replica_set.next_wake()),
             (ControllerName::Deployment, self.deployment.next_wake()),
+            (ControllerName::DaemonSet, self.daemon_set.next_wake()),
             (ControllerName::CronJob, self.cron_job.next_wake()),
             (ControllerName::Job, self.job.next_wake()),
             (ControllerName::TtlAfterFinished, self.ttl_after_finished.next_wake()),

@@ -13,6 +13,7 @@ pub enum ControllerName {
     ResourceQuota,
     Deployment,
     ReplicaSet,
+    DaemonSet,
     CronJob,
     Job,
     TtlAfterFinished,
@@ -38,7 +39,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 25] = [
+    pub const PASS: [ControllerName; 26] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -52,6 +53,7 @@ impl ControllerName {
         ControllerName::ResourceQuota,
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
+        ControllerName::DaemonSet,
         // A CronJob's new Job gets its pods, and they their node, in the same pass.
         ControllerName::CronJob,
         ControllerName::Job,
@@ -82,6 +84,7 @@ impl ControllerName {
             ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::DaemonSet => "daemonset-controller",
             ControllerName::CronJob => "cronjob-controller",
             ControllerName::Job => "job-controller",
             ControllerName::TtlAfterFinished => "ttl-after-finished-controller",
@@ -116,6 +119,7 @@ impl ControllerName {
             ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::DaemonSet => "daemon-set-controller",
             ControllerName::CronJob => "cronjob-controller",
             ControllerName::Job => "job-controller",
             ControllerName::TtlAfterFinished => "ttl-after-finished-controller",

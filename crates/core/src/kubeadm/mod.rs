@@ -4,11 +4,11 @@
 //! kube-proxy and kindnet on every node — what `kubectl get pods -n kube-system` shows on a
 //! real cluster, and what lessons on the control plane point at.
 
-mod daemon_pods;
+mod pod_gc;
 mod static_pods;
 pub(crate) use static_pods::post_mirror_pod;
 
-pub use daemon_pods::SystemDaemons;
+pub use pod_gc::node_left;
 
 use crate::api::node::Taint;
 use crate::api::{Node, Object};
@@ -45,9 +45,10 @@ pub fn control_plane_template() -> NodeTemplate {
 }
 
 /// `kubeadm init` once the control-plane node has registered: its kubelet posts the static
-/// pods' mirrors, the API server publishes where it listens, kubeadm installs CoreDNS; the
-/// DaemonSets for kube-proxy and kindnet then put their pods on every node that joins.
-pub fn init(store: &mut Store, control_plane: &Node) -> SystemDaemons {
+/// pods' mirrors, the API server publishes where it listens, kubeadm installs CoreDNS and
+/// kube-proxy's DaemonSet, kind installs kindnet's; the DaemonSet controller then puts their
+/// pods on every node, and on every node that joins.
+pub fn init(store: &mut Store, control_plane: &Node) {
     static_pods::post_mirror_pods(store, control_plane);
     let mut apiserver = Client::new(store, UserInfo::apiserver());
     for object in manifest(APISERVER_ENDPOINTS, control_plane) {
@@ -57,7 +58,9 @@ pub fn init(store: &mut Store, control_plane: &Node) -> SystemDaemons {
     for object in manifest(include_str!("manifests/addons.yaml"), control_plane) {
         let _ = kubeadm.create(object);
     }
-    SystemDaemons::new(store)
+    for object in manifest(include_str!("manifests/daemon-sets.yaml"), control_plane) {
+        let _ = kubeadm.create(object);
+    }
 }
 
 /// The `kubernetes` Service's endpoints, as the API server's endpoint reconciler writes them.

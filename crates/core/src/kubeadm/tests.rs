@@ -15,7 +15,7 @@ fn every_manifest_object_decodes() {
     for text in [
         include_str!("manifests/addons.yaml"),
         include_str!("manifests/static-pods.yaml"),
-        include_str!("manifests/daemon-pods.yaml"),
+        include_str!("manifests/daemon-sets.yaml"),
         APISERVER_ENDPOINTS,
     ] {
         let decoded = manifest(text, &node);

@@ -128,19 +128,25 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
 enum Verdict {
     Delete,
     Skip,
-    Warn(&'static str),
-    Refuse(&'static str),
+    Warn(String),
+    /// Left on the node, with a warning (a DaemonSet's pod under `--ignore-daemonsets`).
+    Ignore(String),
+    Refuse(String),
 }
 
 /// Upstream `makeFilters`: DaemonSet pods, mirror pods, local storage, unmanaged pods.
-fn verdict(pod: &Pod, options: &Options) -> Verdict {
+fn verdict(store: &crate::store::Store, pod: &Pod, options: &Options) -> Verdict {
     let finished = matches!(pod.phase(), "Succeeded" | "Failed");
     let controller = pod.metadata.controller_ref();
-    if controller.is_some_and(|r| r.kind == "DaemonSet") {
+    if let Some(owner) = controller.filter(|r| r.kind == "DaemonSet" && !finished) {
+        // Upstream `daemonSetFilter`: the DaemonSet is looked up; an orphan goes only with --force.
+        if let Err(err) = store.get::<crate::api::DaemonSet>(&pod.metadata.namespace, &owner.name) {
+            return if options.force { Verdict::Warn(err.to_string()) } else { Verdict::Refuse(err.to_string()) };
+        }
         return if options.ignore_daemonsets {
-            Verdict::Skip
+            Verdict::Ignore("ignoring DaemonSet-managed Pods".into())
         } else {
-            Verdict::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
+            Verdict::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)".into())
         };
     }
     if pod.metadata.annotations.contains_key("kubernetes.io/config.mirror") {
@@ -148,24 +154,24 @@ fn verdict(pod: &Pod, options: &Options) -> Verdict {
     }
     if !finished && pod.spec.volumes.iter().any(|v| v.empty_dir.is_some()) {
         if !options.delete_emptydir_data {
-            return Verdict::Refuse("Pods with local storage (use --delete-emptydir-data to override)");
+            return Verdict::Refuse("Pods with local storage (use --delete-emptydir-data to override)".into());
         }
         if controller.is_some() {
-            return Verdict::Warn("deleting Pods with local storage");
+            return Verdict::Warn("deleting Pods with local storage".into());
         }
     }
     if controller.is_none() && !finished {
         return if options.force {
-            Verdict::Warn("deleting Pods that declare no controller")
+            Verdict::Warn("deleting Pods that declare no controller".into())
         } else {
-            Verdict::Refuse("cannot delete Pods that declare no controller (use --force to override)")
+            Verdict::Refuse("cannot delete Pods that declare no controller (use --force to override)".into())
         };
     }
     Verdict::Delete
 }
 
 /// Groups `ns/name` under each message, in the order the messages first appear.
-fn grouped(items: &[(&'static str, String)]) -> Vec<String> {
+fn grouped(items: &[(String, String)]) -> Vec<String> {
     let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
     for (message, pod) in items {
         match groups.iter_mut().find(|(m, _)| m == message) {
@@ -182,8 +188,9 @@ fn drain_node(ctx: &mut Context<'_>, node: &str, options: &Options, out: &mut Ou
     let (mut evict, mut warnings, mut refusals) = (Vec::new(), Vec::new(), Vec::new());
     for pod in pods {
         let key = format!("{}/{}", pod.metadata.namespace, pod.metadata.name);
-        match verdict(&pod, options) {
+        match verdict(ctx.sim.store(), &pod, options) {
             Verdict::Skip => {}
+            Verdict::Ignore(message) => warnings.push((message, key)),
             Verdict::Delete => evict.push(pod),
             Verdict::Warn(message) => {
                 warnings.push((message, key));

@@ -6,6 +6,7 @@
 pub mod control_plane;
 pub mod interrupt;
 pub mod load;
+pub mod load_daemon_sets;
 pub mod load_jobs;
 pub mod node_input;
 mod pending;
@@ -93,9 +94,6 @@ pub struct Sim {
     traffic: Option<crate::network::traffic::Generator>,
     /// The last generator stopped.
     last_traffic: Option<crate::network::traffic::Generator>,
-    /// kube-proxy's and kindnet's DaemonSets, when the lab has a control plane: every node
-    /// that joins gets their pods (`kubeadm/`).
-    system_daemons: Option<crate::kubeadm::SystemDaemons>,
     /// Who kubectl's requests are made as while a command with `--as` runs (`None`: the
     /// kubeconfig's user, kubeadm's admin).
     kubectl_user: Option<std::sync::Arc<crate::store::UserInfo>>,
@@ -133,7 +131,6 @@ impl Sim {
             api_answer: None,
             traffic: None,
             last_traffic: None,
-            system_daemons: None,
             kubectl_user: None,
         };
         sim.store.set_now(start);
@@ -247,14 +244,12 @@ impl Sim {
         }
         let Ok(created) = self.store.create(node) else { return };
         self.store.start_heartbeat(&created);
-        let daemons = crate::kubeadm::init(&mut self.store, &created);
-        daemons.node_joined(&mut self.store, &created);
-        self.system_daemons = Some(daemons);
+        crate::kubeadm::init(&mut self.store, &created);
         self.settle();
     }
 
-    /// Registers a machine as a Ready node; with a control plane, it joins with its
-    /// kube-proxy and kindnet pods.
+    /// Registers a machine as a Ready node; the DaemonSet controller gives it its pods (with a
+    /// control plane, kube-proxy's and kindnet's).
     pub fn add_node(&mut self, template: &NodeTemplate) -> Result<Node, ApiError> {
         let machine = template.gpu_machine().map_err(|message| ApiError::BadRequest { message })?;
         let node = node_from_template(template, self.nodes_added, self.now);
@@ -265,18 +260,13 @@ impl Sim {
         }
         // Its kubelet's first act: create the node's Lease and start renewing it.
         self.store.start_heartbeat(&created);
-        if let Some(daemons) = &self.system_daemons {
-            daemons.node_joined(&mut self.store, &created);
-        }
         Ok(created)
     }
 
     /// Removes a node object (the machine is gone from the cluster), and its DaemonSet pods.
     pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
         self.store.delete::<Node>("", name, &DeleteOptions::default())?;
-        if let Some(daemons) = &self.system_daemons {
-            daemons.node_left(&mut self.store, name);
-        }
+        crate::kubeadm::node_left(&mut self.store, name);
         self.store.forget_heartbeat(name);
         self.controllers.gpu_operator.remove_machine(name);
         Ok(())

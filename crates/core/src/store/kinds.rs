@@ -3,7 +3,7 @@
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
 use super::{
-    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, batch,
+    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, apps_validation, batch,
     custom_resource_definition, defaults, gateway_api_defaults, networking_validation, priority_class,
     quota_validation, rbac_validation, resource_validation, validation,
 };
@@ -11,11 +11,12 @@ use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
-    ConfigMap, CronJob, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
-    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange, MutatingAdmissionPolicy,
-    MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod, PodDisruptionBudget, PodGroup, PriorityClass,
-    ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service,
-    ServiceAccount, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
+    ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, DaemonSet, Deployment, DeviceClass,
+    EndpointSlice, Event, Gateway, GatewayClass, HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind,
+    Lease, LimitRange, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod,
+    PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate,
+    ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, ValidatingAdmissionPolicy,
+    ValidatingAdmissionPolicyBinding,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -36,6 +37,9 @@ pub trait Stored: Resource {
     /// What the kind's REST storage does to a new object once admitted (a Service's ClusterIP
     /// and NodePorts are allocated here, as upstream's service REST does).
     fn before_create(&mut self, _store: &mut Store) {}
+    /// What the kind's strategy derives from the stored object on an update (a DaemonSet's
+    /// template generation, upstream's PrepareForUpdate).
+    fn prepare_for_update(&mut self, _old: &Self) {}
     /// What follows from the uid the store has just given a new object (a Job's generated
     /// selector, which upstream's strategy makes in PrepareForCreate once the uid is filled in).
     fn with_uid(&mut self) {}
@@ -227,6 +231,34 @@ impl Stored for Deployment {
     }
     fn spec_value(&self) -> Value {
         crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for DaemonSet {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        apps_validation::default_daemon_set(self);
+    }
+    fn before_create(&mut self, _store: &mut Store) {
+        apps_validation::prepare_daemon_set_for_create(self);
+    }
+    fn prepare_for_update(&mut self, old: &Self) {
+        apps_validation::prepare_daemon_set_for_update(self, old);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        apps_validation::validate_daemon_set(self, old)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for ControllerRevision {
+    table_fns!();
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        apps_validation::controller_revision(self, old)
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod admission;
 pub mod admission_policy_validation;
+pub mod apps_validation;
 pub mod authorizer;
 pub mod autoscaling_validation;
 pub mod batch;
@@ -581,6 +582,7 @@ impl Store {
         self.admit(admission::Operation::Update, (namespace, name, ""), &mut object)?;
         object.keep_status_from(&old);
         object.apply_defaults();
+        object.prepare_for_update(&old);
         let causes = validation::validate_object(&object, Some(&old));
         let validated = if causes.is_empty() {
             Ok(())

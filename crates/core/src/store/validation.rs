@@ -231,7 +231,7 @@ pub fn replica_set(rs: &ReplicaSet, old: Option<&ReplicaSet>) -> Vec<FieldError>
 }
 
 /// A pod template inside a controller: pod spec rules plus restartPolicy Always.
-fn template_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
+pub(crate) fn template_spec(spec: &PodSpec, path: &str) -> Vec<FieldError> {
     let mut causes = pod_spec(spec, path);
     if let Some(policy) = spec.restart_policy.as_deref().filter(|p| *p != "Always") {
         causes.push(FieldError::not_supported(format!("{path}.restartPolicy"), policy, &["Always"]));

@@ -339,7 +339,7 @@ fn malformed_bodies_are_errors() {
 /// kind's protobuf body as Go writes it, with every field filled, and the JSON of the same object.
 #[test]
 fn upstream_fixtures_match_their_json() {
-    let fixtures: [(&[u8], &str); 16] = [
+    let fixtures: [(&[u8], &str); 18] = [
         (include_bytes!("testdata/core.v1.Namespace.pb"), include_str!("testdata/core.v1.Namespace.json")),
         (include_bytes!("testdata/core.v1.ConfigMap.pb"), include_str!("testdata/core.v1.ConfigMap.json")),
         (include_bytes!("testdata/core.v1.Secret.pb"), include_str!("testdata/core.v1.Secret.json")),
@@ -348,6 +348,11 @@ fn upstream_fixtures_match_their_json() {
         (include_bytes!("testdata/core.v1.Service.pb"), include_str!("testdata/core.v1.Service.json")),
         (include_bytes!("testdata/core.v1.Pod.pb"), include_str!("testdata/core.v1.Pod.json")),
         (include_bytes!("testdata/apps.v1.Deployment.pb"), include_str!("testdata/apps.v1.Deployment.json")),
+        (include_bytes!("testdata/apps.v1.DaemonSet.pb"), include_str!("testdata/apps.v1.DaemonSet.json")),
+        (
+            include_bytes!("testdata/apps.v1.ControllerRevision.pb"),
+            include_str!("testdata/apps.v1.ControllerRevision.json"),
+        ),
         (
             include_bytes!("testdata/autoscaling.v2.HorizontalPodAutoscaler.pb"),
             include_str!("testdata/autoscaling.v2.HorizontalPodAutoscaler.json"),

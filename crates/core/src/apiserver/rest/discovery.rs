@@ -171,6 +171,7 @@ pub fn subresources(kind: Kind) -> Vec<Subresource> {
         | HttpRoute
         | PodGroup
         | PodDisruptionBudget
+        | DaemonSet
         | ResourceClaim => vec![STATUS],
         _ => vec![],
     }
@@ -190,6 +191,9 @@ mod tests {
         assert_eq!(
             names,
             [
+                "controllerrevisions",
+                "daemonsets",
+                "daemonsets/status",
                 "deployments",
                 "deployments/scale",
                 "deployments/status",
@@ -198,8 +202,9 @@ mod tests {
                 "replicasets/status"
             ]
         );
-        assert_eq!(list["resources"][1]["group"], "autoscaling");
-        assert_eq!(list["resources"][0]["shortNames"], json!(["deploy"]));
+        assert_eq!(list["resources"][4]["group"], "autoscaling", "deployments/scale");
+        assert_eq!(list["resources"][3]["shortNames"], json!(["deploy"]));
+        assert_eq!(list["resources"][1]["shortNames"], json!(["ds"]));
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! staging/src/k8s.io/kubectl/pkg/describe/describe.go (the describers and their layout).
 
 mod config;
+mod daemon_set;
+pub use daemon_set::format_labels;
 mod containers;
 mod deployment;
 mod events;
@@ -206,6 +208,7 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::Pod(pod) => pod::describe(describer, pod),
         Object::Deployment(d) => deployment::describe(describer, d),
         Object::ReplicaSet(rs) => replica_set::describe(describer, rs),
+        Object::DaemonSet(ds) => daemon_set::describe(describer, ds),
         Object::Job(job) => job::describe_job(describer, job),
         Object::CronJob(cron_job) => job::describe_cron_job(describer, cron_job),
         Object::Node(node) => node::describe(describer, node),

@@ -6,6 +6,7 @@ use super::containers::describe_pod_template;
 use super::events::{self, EventQuery};
 use super::pod::controlled_by;
 use super::{Describer, LEVEL_0, LEVEL_1, PrefixWriter, annotations_multiline, labels_multiline};
+use crate::api::label_selector::LabelSelector;
 use crate::api::meta::Uid;
 use crate::api::{Pod, ReplicaSet};
 
@@ -23,7 +24,8 @@ pub fn describe(describer: &Describer<'_>, rs: &ReplicaSet) -> String {
     }
     let desired = rs.spec.replicas.unwrap_or(0);
     w.write(LEVEL_0, &format!("Replicas:\t{} current / {desired} desired\n", rs.status.replicas));
-    let [running, waiting, succeeded, failed] = pod_phases(describer, rs);
+    let [running, waiting, succeeded, failed] =
+        pod_phases(describer, &meta.namespace, rs.spec.selector.as_ref(), meta.uid);
     w.write(
         LEVEL_0,
         &format!("Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed\n"),
@@ -40,13 +42,19 @@ pub fn describe(describer: &Describer<'_>, rs: &ReplicaSet) -> String {
     w.finish()
 }
 
-/// Pods selected and controlled by the ReplicaSet, counted as Running, Pending, Succeeded, Failed.
-fn pod_phases(describer: &Describer<'_>, rs: &ReplicaSet) -> [usize; 4] {
+/// Pods selected and controlled by the owner `uid`, counted as Running, Pending, Succeeded,
+/// Failed (`getPodStatusForController`).
+pub(super) fn pod_phases(
+    describer: &Describer<'_>,
+    namespace: &str,
+    selector: Option<&LabelSelector>,
+    uid: Uid,
+) -> [usize; 4] {
     let mut counts = [0; 4];
-    let Some(selector) = rs.spec.selector.as_ref().and_then(|s| s.to_selector().ok()) else { return counts };
-    let controlled = |pod: &&Pod, uid: Uid| pod.metadata.controller_ref().is_some_and(|owner| owner.uid == uid);
-    let pods = describer.store.list::<Pod>(Some(&rs.metadata.namespace));
-    for pod in pods.filter(|p| selector.matches(&p.metadata.labels)).filter(|p| controlled(p, rs.metadata.uid)) {
+    let Some(selector) = selector.and_then(|s| s.to_selector().ok()) else { return counts };
+    let controlled = |pod: &&Pod| pod.metadata.controller_ref().is_some_and(|owner| owner.uid == uid);
+    let pods = describer.store.list::<Pod>(Some(namespace));
+    for pod in pods.filter(|p| selector.matches(&p.metadata.labels)).filter(controlled) {
         match pod.status.phase.as_deref() {
             Some("Running") => counts[0] += 1,
             Some("Pending") => counts[1] += 1,

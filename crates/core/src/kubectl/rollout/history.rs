@@ -7,7 +7,7 @@ use super::{
     template,
 };
 use crate::api::pod::PodTemplateSpec;
-use crate::api::{Deployment, Kind};
+use crate::api::{ControllerRevision, DaemonSet, Deployment, Kind};
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
@@ -43,8 +43,12 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     for (kind, name) in found {
         let unsupported =
             |kind: Kind| format!("error: no history viewer has been implemented for \"{}\"", super::group_kind(kind));
-        let viewed = deployment_target(ctx, &namespace, kind, &name, unsupported)
-            .and_then(|d| view_history(ctx.sim.store(), &d, revision).map_err(|e| format!("error: {e}")));
+        let store = ctx.sim.store();
+        let viewed = match store.try_get::<DaemonSet>(&namespace, &name).filter(|_| kind == Kind::DaemonSet) {
+            Some(ds) => print_history(daemon_set_revisions(store, ds), revision).map_err(|e| format!("error: {e}")),
+            None => deployment_target(ctx, &namespace, kind, &name, unsupported)
+                .and_then(|d| view_history(ctx.sim.store(), &d, revision).map_err(|e| format!("error: {e}"))),
+        };
         match viewed {
             Ok(text) => {
                 let with_revision = if revision > 0 { format!("with revision #{revision}") } else { String::new() };
@@ -73,9 +77,48 @@ fn revisions(store: &Store, deployment: &Deployment) -> BTreeMap<i64, PodTemplat
     history
 }
 
+/// A DaemonSet's revisions (`DaemonSetHistoryViewer`): the ControllerRevisions it controls,
+/// each template as the revision's patch would make it, its change-cause from the revision's
+/// own annotations.
+pub fn daemon_set_revisions(store: &Store, ds: &DaemonSet) -> BTreeMap<i64, PodTemplateSpec> {
+    let mut history = BTreeMap::new();
+    for cr in daemon_set_history(store, ds) {
+        let mut template = revision_template(&cr).unwrap_or_default();
+        template.metadata.annotations.remove(CHANGE_CAUSE_ANNOTATION);
+        if let Some(cause) = cr.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION).filter(|c| !c.is_empty()) {
+            template.metadata.annotations.insert(CHANGE_CAUSE_ANNOTATION, cause);
+        }
+        history.insert(cr.revision, template);
+    }
+    history
+}
+
+/// The ControllerRevisions a DaemonSet controls, by revision.
+pub fn daemon_set_history(store: &Store, ds: &DaemonSet) -> Vec<ControllerRevision> {
+    let mut owned: Vec<ControllerRevision> = store
+        .list::<ControllerRevision>(Some(&ds.metadata.namespace))
+        .filter(|cr| cr.metadata.controller_ref().is_some_and(|r| r.uid == ds.metadata.uid))
+        .cloned()
+        .collect();
+    owned.sort_by_key(|cr| cr.revision);
+    owned
+}
+
+/// The pod template a DaemonSet revision's patch (`spec.template` with `$patch: replace`)
+/// puts back.
+pub fn revision_template(cr: &ControllerRevision) -> Option<PodTemplateSpec> {
+    let mut template = cr.data.as_ref()?.get("spec")?.get("template")?.clone();
+    template.as_object_mut()?.remove("$patch");
+    serde_json::from_value(template).ok()
+}
+
 /// Upstream `ViewHistory`: the `REVISION  CHANGE-CAUSE` table, or one revision's pod template.
 pub fn view_history(store: &Store, deployment: &Deployment, revision: i64) -> Result<String, String> {
-    let history = revisions(store, deployment);
+    print_history(revisions(store, deployment), revision)
+}
+
+/// Upstream `printHistory`: the table, or the one revision's template.
+fn print_history(history: BTreeMap<i64, PodTemplateSpec>, revision: i64) -> Result<String, String> {
     if history.is_empty() {
         return Ok("No rollout history found.".into());
     }

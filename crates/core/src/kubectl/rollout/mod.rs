@@ -109,6 +109,9 @@ pub fn require_resources(args: &Args) -> Result<(), String> {
 /// ObjectRestarter); an `Err` is the reason, printed after the object's name.
 pub type Mutation = fn(&mut Deployment, SimTime) -> Result<(), String>;
 
+/// The same for a DaemonSet, where the subcommand supports one (restart does).
+pub type DaemonSetMutation = fn(&mut crate::api::DaemonSet, SimTime);
+
 /// Runs a mutation over every named object, as `set.CalculatePatches` and the patch loop of
 /// rollout_pause.go / rollout_resume.go / rollout_restart.go do: objects are looked up first
 /// (a missing one stops everything), then each is changed and printed as `NAME OPERATION`,
@@ -116,7 +119,7 @@ pub type Mutation = fn(&mut Deployment, SimTime) -> Result<(), String>;
 pub fn patch_deployments(
     ctx: &mut Context<'_>,
     args: &Args,
-    mutation: Mutation,
+    (mutation, daemon_sets): (Mutation, Option<DaemonSetMutation>),
     not_supported: &str,
     operation: &str,
 ) -> Output {
@@ -137,6 +140,17 @@ pub fn patch_deployments(
     let mut errors = Vec::new();
     for (kind, name) in found {
         let resource = kind.info().plural_qualified();
+        if let (Kind::DaemonSet, Some(mutate)) = (kind, daemon_sets)
+            && let Some(ds) = ctx.sim.store().try_get::<crate::api::DaemonSet>(&namespace, &name).cloned()
+        {
+            let mut changed = ds;
+            mutate(&mut changed, ctx.sim.now());
+            match ctx.api().update_typed(changed) {
+                Ok(_) => out.line(format!("{} {operation}", object_name(kind, &name))),
+                Err(err) => errors.push(format!("error: failed to patch: {}", err.message())),
+            }
+            continue;
+        }
         let Some(deployment) = ctx.sim.store().try_get::<Deployment>(&namespace, &name).cloned() else {
             errors.push(format!("error: {resource} {name:?} {not_supported}"));
             continue;

@@ -18,7 +18,7 @@ pub const VERB: Verb = Verb {
 };
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
-    patch_deployments(ctx, &args, pause, "pausing is not supported", "paused")
+    patch_deployments(ctx, &args, (pause, None), "pausing is not supported", "paused")
 }
 
 /// Upstream `defaultObjectPauser`.

@@ -21,7 +21,7 @@ pub const VERB: Verb = Verb {
 pub const RESTARTED_AT_ANNOTATION: &str = "kubectl.kubernetes.io/restartedAt";
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
-    patch_deployments(ctx, &args, restart, "restarting is not supported", "restarted")
+    patch_deployments(ctx, &args, (restart, Some(restart_daemon_set)), "restarting is not supported", "restarted")
 }
 
 /// Upstream `defaultObjectRestarter`, with virtual time for `time.Now()`.
@@ -31,6 +31,11 @@ fn restart(deployment: &mut Deployment, now: SimTime) -> Result<(), String> {
     }
     deployment.spec.template.metadata.annotations.insert(RESTARTED_AT_ANNOTATION, now.to_rfc3339());
     Ok(())
+}
+
+/// The same stamp on a DaemonSet's template.
+fn restart_daemon_set(ds: &mut crate::api::DaemonSet, now: SimTime) {
+    ds.spec.template.metadata.annotations.insert(RESTARTED_AT_ANNOTATION, now.to_rfc3339());
 }
 
 #[cfg(test)]

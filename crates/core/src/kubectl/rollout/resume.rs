@@ -18,7 +18,7 @@ pub const VERB: Verb = Verb {
 };
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
-    patch_deployments(ctx, &args, resume, "resuming is not supported", "resumed")
+    patch_deployments(ctx, &args, (resume, None), "resuming is not supported", "resumed")
 }
 
 /// Upstream `defaultObjectResumer`. `paused: false` is omitted on the wire, so it is unset here.

@@ -1,9 +1,10 @@
-//! `kubectl rollout status`: watch a Deployment until its rollout is done, moving virtual time
-//! forward while it waits. Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go
-//! and `DeploymentStatusViewer` in pkg/polymorphichelpers/rollout_status.go.
+//! `kubectl rollout status`: watch a Deployment or DaemonSet until its rollout is done, moving
+//! virtual time forward while it waits. Mirrors
+//! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go and `DeploymentStatusViewer`
+//! and `DaemonSetStatusViewer` in pkg/polymorphichelpers/rollout_status.go.
 
 use super::{deployment_target, group_kind, require_resources, revision_of};
-use crate::api::{Deployment, Kind};
+use crate::api::{DaemonSet, Deployment, Kind, Object};
 use crate::kubectl::args::{Args, Flag, duration_flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
@@ -71,6 +72,37 @@ pub fn deployment_status(deployment: &Deployment, revision: i64) -> Result<(Stri
     Ok((format!("deployment {name:?} successfully rolled out"), true))
 }
 
+/// What `rollout status` reports for a DaemonSet (upstream `DaemonSetStatusViewer.Status`).
+pub fn daemon_set_status(ds: &DaemonSet) -> Result<(String, bool), String> {
+    if ds.spec.update_strategy.type_.as_deref() != Some(crate::api::daemon_set::ROLLING_UPDATE) {
+        // Upstream names the StatefulSet's constant here; both are `RollingUpdate`.
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
+    }
+    let (name, status) = (&ds.metadata.name, &ds.status);
+    if ds.metadata.generation > status.observed_generation {
+        return Ok(("Waiting for daemon set spec update to be observed...".into(), false));
+    }
+    let (desired, updated, available) =
+        (status.desired_number_scheduled, status.updated_number_scheduled, status.number_available);
+    let waiting = |what: String| Ok((format!("Waiting for daemon set {name:?} rollout to finish: {what}..."), false));
+    if updated < desired {
+        return waiting(format!("{updated} out of {desired} new pods have been updated"));
+    }
+    if available < desired {
+        return waiting(format!("{available} of {desired} updated pods are available"));
+    }
+    Ok((format!("daemon set {name:?} successfully rolled out"), true))
+}
+
+/// The status viewer for an object of either kind.
+fn status_of(object: &Object, revision: i64) -> Result<(String, bool), String> {
+    match object {
+        Object::Deployment(d) => deployment_status(d, revision),
+        Object::DaemonSet(ds) => daemon_set_status(ds),
+        _ => Err("no status viewer".into()),
+    }
+}
+
 struct Options {
     watch: bool,
     revision: i64,
@@ -107,35 +139,39 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         ));
     };
     let unsupported = |kind: Kind| format!("error: no status viewer has been implemented for {}", group_kind(kind));
-    if let Err(message) = deployment_target(ctx, &namespace, *kind, name, unsupported) {
+    if *kind == Kind::DaemonSet {
+        if let Err(err) = ctx.sim.store().get_object(*kind, &namespace, name) {
+            return Output::failed(err.to_string());
+        }
+    } else if let Err(message) = deployment_target(ctx, &namespace, *kind, name, unsupported) {
         return Output::failed(message);
     }
-    watch(ctx, &namespace, name, &options)
+    watch(ctx, (*kind, &namespace, name), &options)
 }
 
 /// Prints the status for the Deployment as it is, then again for every write to it (each
 /// MODIFIED event kubectl's watch receives, the same message or not), letting virtual time pass
 /// until the rollout is done, fails, or time runs out. Mirrors rollout_status.go's
 /// `UntilWithSync` condition, which prints on every ADDED and MODIFIED event.
-fn watch(ctx: &mut Context<'_>, namespace: &str, name: &str, options: &Options) -> Output {
+fn watch(ctx: &mut Context<'_>, (kind, namespace, name): (Kind, &str, &str), options: &Options) -> Output {
     let mut out = Output::default();
     let wait = if options.timeout == Duration::ZERO { DEFAULT_WAIT } else { options.timeout };
     let deadline = ctx.sim.now().plus(wait);
-    ctx.sim.store_mut().snapshots_mut().open(Kind::Deployment);
+    ctx.sim.store_mut().snapshots_mut().open(kind);
     let mut read_to: Option<u64> = None;
     let ended = ctx.sim.wait_until(deadline, |store| {
         let states = match read_to {
             // The first look: the object as it is (the watch's ADDED event).
-            None => store.try_get::<Deployment>(namespace, name).map(|d| vec![d.clone()]).unwrap_or_default(),
-            Some(after) => written_since(store, (namespace, name), after),
+            None => store.get_object(kind, namespace, name).ok().into_iter().collect(),
+            Some(after) => written_since(store, (kind, namespace, name), after),
         };
         read_to = Some(store.resource_version());
-        if store.try_get::<Deployment>(namespace, name).is_none() && states.is_empty() {
+        if store.get_object(kind, namespace, name).is_err() && states.is_empty() {
             out.error("error: object has been deleted");
             return true;
         }
-        for deployment in &states {
-            match deployment_status(deployment, options.revision) {
+        for object in &states {
+            match status_of(object, options.revision) {
                 Err(message) => {
                     out.error(format!("error: {message}"));
                     return true;
@@ -150,24 +186,24 @@ fn watch(ctx: &mut Context<'_>, namespace: &str, name: &str, options: &Options) 
         }
         false
     });
-    ctx.sim.store_mut().snapshots_mut().close(Kind::Deployment);
+    ctx.sim.store_mut().snapshots_mut().close(kind);
     if !ended {
         out.error("error: timed out waiting for the condition");
     }
     out
 }
 
-/// The Deployment as each write since `after` left it, oldest first; as it is now when the
-/// log no longer reaches back that far (a watch that must relist).
-fn written_since(store: &crate::store::Store, (namespace, name): (&str, &str), after: u64) -> Vec<Deployment> {
+/// The object as each write since `after` left it, oldest first; as it is now when the log
+/// no longer reaches back that far (a watch that must relist).
+fn written_since(store: &crate::store::Store, (kind, namespace, name): (Kind, &str, &str), after: u64) -> Vec<Object> {
     let Ok(events) = store.watch_log().since(after) else {
-        return store.try_get::<Deployment>(namespace, name).cloned().into_iter().collect();
+        return store.get_object(kind, namespace, name).ok().into_iter().collect();
     };
-    let ours = events.filter(|e| e.kind == Kind::Deployment && e.namespace == namespace && e.name == name);
+    let ours = events.filter(|e| e.kind == kind && e.namespace == namespace && e.name == name);
     ours.filter(|e| e.type_ != crate::store::watch::WatchEventType::Deleted)
         .filter_map(|e| match store.snapshots().at(e.resource_version) {
-            Some(crate::api::Object::Deployment(d)) => Some(d.clone()),
-            _ => store.try_get::<Deployment>(namespace, name).cloned(),
+            Some(object) if object.kind() == kind => Some(object.clone()),
+            _ => store.get_object(kind, namespace, name).ok(),
         })
         .collect()
 }

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::api::pod::PodTemplateSpec;
 use crate::api::string_map::StringMap;
-use crate::api::{Deployment, Kind, ReplicaSet};
+use crate::api::{DaemonSet, Deployment, Kind, ReplicaSet};
 use crate::kubectl::apply::LAST_APPLIED;
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
@@ -51,8 +51,12 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     for (kind, name) in found {
         let unsupported =
             |kind: Kind| format!("error: no rollbacker has been implemented for \"{}\"", group_kind(kind));
-        let result = deployment_target(ctx, &namespace, kind, &name, unsupported)
-            .and_then(|deployment| rollback(ctx, deployment, to_revision, &mut out));
+        let daemon_set = ctx.sim.store().try_get::<DaemonSet>(&namespace, &name).filter(|_| kind == Kind::DaemonSet);
+        let result = match daemon_set.cloned() {
+            Some(ds) => rollback_daemon_set(ctx, ds, to_revision, &mut out),
+            None => deployment_target(ctx, &namespace, kind, &name, unsupported)
+                .and_then(|deployment| rollback(ctx, deployment, to_revision, &mut out)),
+        };
         match result {
             Ok(result) => out.line(format!("{} {result}", object_name(kind, &name))),
             Err(message) => {
@@ -91,6 +95,44 @@ fn rollback(
     }
     let restored = restore(deployment, &rs);
     write_deployment(ctx, restored)
+        .map_err(|e| format!("error: failed restoring revision {to_revision}: {}", e.message()))?;
+    Ok("rolled back".into())
+}
+
+/// Upstream `DaemonSetRollbacker.Rollback`: the revision's patch applied to the DaemonSet (its
+/// whole template replaced), or skipped when the template already is that revision's.
+fn rollback_daemon_set(
+    ctx: &mut Context<'_>,
+    ds: DaemonSet,
+    to_revision: i64,
+    out: &mut Output,
+) -> Result<String, String> {
+    if to_revision < 0 {
+        return Err(revision_not_found(to_revision));
+    }
+    let history = super::history::daemon_set_history(ctx.sim.store(), &ds);
+    if to_revision == 0 && history.len() <= 1 {
+        return Err("error: no last revision to roll back to".into());
+    }
+    let found = if to_revision == 0 {
+        history.get(history.len() - 2)
+    } else {
+        history.iter().find(|cr| cr.revision == to_revision)
+    };
+    let template = found.and_then(super::history::revision_template).ok_or_else(|| revision_not_found(to_revision))?;
+    if template == ds.spec.template {
+        return Ok(format!("skipped rollback (current template already matches revision {to_revision})"));
+    }
+    if ds.metadata.annotations.contains_key(LAST_APPLIED) {
+        out.warn(format!(
+            "Warning: resource daemonsets/{} was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.",
+            ds.metadata.name
+        ));
+    }
+    let mut restored = ds;
+    restored.spec.template = template;
+    ctx.api()
+        .update_typed(restored)
         .map_err(|e| format!("error: failed restoring revision {to_revision}: {}", e.message()))?;
     Ok("rolled back".into())
 }

@@ -85,6 +85,8 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("v1", "Service", "Service"),
     ("v1", "Pod", "Pod"),
     ("apps/v1", "Deployment", "Deployment"),
+    ("apps/v1", "DaemonSet", "DaemonSet"),
+    ("apps/v1", "ControllerRevision", "ControllerRevision"),
     ("batch/v1", "Job", "Job"),
     ("batch/v1", "CronJob", "CronJob"),
     ("policy/v1", "PodDisruptionBudget", "PodDisruptionBudget"),
