@@ -35,6 +35,28 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         PodDisruptionBudget => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
         PriorityClass => (&["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"], &[]),
         Lease => (&["NAME", "HOLDER", "AGE"], &[]),
+        PersistentVolume => (
+            &[
+                "NAME",
+                "CAPACITY",
+                "ACCESS MODES",
+                "RECLAIM POLICY",
+                "STATUS",
+                "CLAIM",
+                "STORAGECLASS",
+                "VOLUMEATTRIBUTESCLASS",
+                "REASON",
+                "AGE",
+            ],
+            &["VOLUMEMODE"],
+        ),
+        PersistentVolumeClaim => (
+            &["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"],
+            &["VOLUMEMODE"],
+        ),
+        StorageClass => {
+            (&["NAME", "PROVISIONER", "RECLAIMPOLICY", "VOLUMEBINDINGMODE", "ALLOWVOLUMEEXPANSION", "AGE"], &[])
+        }
         // The default table of a kind without its own printer: the name and when it was made.
         CustomResourceDefinition | LimitRange => (&["NAME", "CREATED AT"], &[]),
         ResourceQuota => (&["NAME", "AGE", "REQUEST", "LIMIT"], &[]),
@@ -109,6 +131,9 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             let policy = pc.preemption_policy.clone().unwrap_or_else(|| "<none>".into());
             (vec![pc.value.to_string(), global, age, policy], vec![])
         }
+        Object::PersistentVolume(volume) => super::storage_printers::persistent_volume_row(volume, age),
+        Object::PersistentVolumeClaim(claim) => super::storage_printers::persistent_volume_claim_row(claim, age),
+        Object::StorageClass(class) => return super::storage_printers::storage_class_row(class, name, age),
         Object::Lease(lease) => (vec![lease.spec.holder_identity.clone().unwrap_or_default(), age], vec![]),
         Object::CustomResourceDefinition(_) | Object::LimitRange(_) => {
             (vec![object.metadata().creation_timestamp.map(|t| t.0.to_rfc3339()).unwrap_or_default()], vec![])

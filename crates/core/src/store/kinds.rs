@@ -5,7 +5,7 @@
 use super::{
     DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, batch,
     custom_resource_definition, defaults, gateway_api_defaults, networking_validation, priority_class,
-    quota_validation, rbac_validation, resource_validation, validation,
+    quota_validation, rbac_validation, resource_validation, storage_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
@@ -13,9 +13,10 @@ use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
     ConfigMap, CronJob, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
     HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange, MutatingAdmissionPolicy,
-    MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod, PodDisruptionBudget, PodGroup, PriorityClass,
-    ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service,
-    ServiceAccount, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
+    MutatingAdmissionPolicyBinding, Namespace, Node, Object, PersistentVolume, PersistentVolumeClaim, Pod,
+    PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate,
+    ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, StorageClass, ValidatingAdmissionPolicy,
+    ValidatingAdmissionPolicyBinding,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -586,6 +587,38 @@ impl Stored for PodDisruptionBudget {
     }
     fn spec_value(&self) -> Value {
         crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for PersistentVolumeClaim {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        storage_validation::default_claim(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        storage_validation::persistent_volume_claim(self, old)
+    }
+}
+
+impl Stored for PersistentVolume {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        storage_validation::default_volume(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        storage_validation::persistent_volume(self)
+    }
+}
+
+impl Stored for StorageClass {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        storage_validation::default_storage_class(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        storage_validation::storage_class(self, old)
     }
 }
 

@@ -36,6 +36,7 @@ pub mod rbac_validation;
 pub mod request_path;
 pub mod resource_validation;
 pub mod service_account_token;
+pub mod storage_validation;
 pub mod table;
 pub mod trace;
 pub mod user;
