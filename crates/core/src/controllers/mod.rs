@@ -18,6 +18,7 @@ pub mod horizontal_pod_autoscaler;
 pub mod job;
 pub mod namespace;
 pub mod node_lifecycle;
+pub mod persistent_volume;
 pub mod pod_group;
 pub mod registry;
 pub mod replica_set;
@@ -49,6 +50,8 @@ pub struct Controllers {
     pub ttl_after_finished: ttl_after_finished::TtlAfterFinishedController,
     /// Claims for pods from ResourceClaimTemplates, and their release (DRA).
     pub resource_claim: resource_claim::ResourceClaimController,
+    /// Claims bound to volumes, the local-path provisioner, and the protection finalizers.
+    pub persistent_volume: persistent_volume::PersistentVolumeController,
     pub scheduler: crate::scheduler::Scheduler,
     /// The simulated kubelets of every node (not a controller upstream, but the same loop shape).
     pub kubelet: crate::kubelet::Kubelet,
@@ -221,6 +224,7 @@ impl Controllers {
             ControllerName::Namespace => self.namespace.sync(store),
             ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
+            ControllerName::PersistentVolume => self.persistent_volume.sync(store),
             ControllerName::CronJob => QueueWorker::sync(&mut self.cron_job, store),
             ControllerName::Job => self.job.sync(store),
             ControllerName::TtlAfterFinished => self.ttl_after_finished.sync(store),
@@ -264,6 +268,7 @@ impl Controllers {
             (ControllerName::Job, &self.job.informer),
             (ControllerName::TtlAfterFinished, &self.ttl_after_finished.informer),
             (ControllerName::ResourceClaim, &self.resource_claim.informer),
+            (ControllerName::PersistentVolume, &self.persistent_volume.informer),
             (ControllerName::Scheduler, &self.scheduler.informer),
             (ControllerName::Kubelet, &self.kubelet.informer),
             (ControllerName::GpuOperator, &self.gpu_operator.informer),
@@ -288,6 +293,7 @@ impl Controllers {
             (ControllerName::CronJob, self.cron_job.next_wake()),
             (ControllerName::Job, self.job.next_wake()),
             (ControllerName::TtlAfterFinished, self.ttl_after_finished.next_wake()),
+            (ControllerName::PersistentVolume, self.persistent_volume.next_wake()),
             (ControllerName::Scheduler, self.scheduler.next_wake()),
             (ControllerName::Kubelet, self.kubelet.next_wake()),
             (ControllerName::GpuOperator, self.gpu_operator.next_wake()),

@@ -17,6 +17,7 @@ pub enum ControllerName {
     Job,
     TtlAfterFinished,
     ResourceClaim,
+    PersistentVolume,
     Scheduler,
     Kubelet,
     GpuOperator,
@@ -38,7 +39,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 25] = [
+    pub const PASS: [ControllerName; 26] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -57,6 +58,8 @@ impl ControllerName {
         ControllerName::Job,
         ControllerName::TtlAfterFinished,
         ControllerName::ResourceClaim,
+        // Before the scheduler: a claim bound now is one a pod may be placed with in this pass.
+        ControllerName::PersistentVolume,
         ControllerName::Scheduler,
         ControllerName::Kubelet,
         ControllerName::GpuOperator,
@@ -86,6 +89,7 @@ impl ControllerName {
             ControllerName::Job => "job-controller",
             ControllerName::TtlAfterFinished => "ttl-after-finished-controller",
             ControllerName::ResourceClaim => "resourceclaim-controller",
+            ControllerName::PersistentVolume => "persistentvolume-binder-controller",
             ControllerName::Scheduler => "default-scheduler",
             ControllerName::Kubelet => "kubelet",
             ControllerName::GpuOperator => "gpu-operator",
@@ -138,6 +142,9 @@ impl ControllerName {
             ControllerName::IngressNginx => return Some(UserInfo::service_account("ingress-nginx", "ingress-nginx")),
             ControllerName::MetalLb => return Some(UserInfo::service_account("metallb-system", "controller")),
             ControllerName::NginxGateway => return Some(UserInfo::service_account("nginx-gateway", "nginx-gateway")),
+            // The binder, the protection controllers and the local-path provisioner each write
+            // as their own service account (`controllers/persistent_volume/`).
+            ControllerName::PersistentVolume => return None,
             // Its parts write as their own service accounts (`gpu/operator.rs`).
             ControllerName::GpuOperator => return None,
         };

@@ -194,6 +194,7 @@ fn in_controller_manager(name: ControllerName) -> bool {
         | ControllerName::Job
         | ControllerName::TtlAfterFinished
         | ControllerName::ResourceClaim
+        | ControllerName::PersistentVolume
         | ControllerName::NodeLifecycle
         | ControllerName::TaintEviction
         | ControllerName::Disruption
