@@ -9,6 +9,7 @@ pub mod codec;
 pub mod condition;
 pub mod config_map;
 pub mod container;
+pub mod controller_revision;
 pub mod cron_job;
 pub mod custom_resource_definition;
 pub mod deployment;
@@ -58,6 +59,7 @@ pub mod validating_admission_policy;
 pub mod volume;
 
 pub use config_map::ConfigMap;
+pub use controller_revision::ControllerRevision;
 pub use cron_job::CronJob;
 pub use custom_resource_definition::CustomResourceDefinition;
 pub use deployment::Deployment;
@@ -115,6 +117,7 @@ macro_rules! for_each_kind {
             Pod => pods ("", "v1", "pods", "pod", ["po"], namespaced),
             ReplicaSet => replica_sets ("apps", "v1", "replicasets", "replicaset", ["rs"], namespaced),
             Deployment => deployments ("apps", "v1", "deployments", "deployment", ["deploy"], namespaced),
+            ControllerRevision => controller_revisions ("apps", "v1", "controllerrevisions", "controllerrevision", [], namespaced),
             Job => jobs ("batch", "v1", "jobs", "job", [], namespaced),
             CronJob => cron_jobs ("batch", "v1", "cronjobs", "cronjob", ["cj"], namespaced),
             Service => services ("", "v1", "services", "service", ["svc"], namespaced),

@@ -14,6 +14,7 @@ pub mod deployment;
 pub mod disruption;
 pub mod endpoint_slice;
 pub mod garbage_collector;
+pub mod history;
 pub mod horizontal_pod_autoscaler;
 pub mod job;
 pub mod namespace;

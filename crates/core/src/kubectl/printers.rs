@@ -12,6 +12,7 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         Pod => (&["NAME", "READY", "STATUS", "RESTARTS", "AGE"], &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]),
         Deployment => (&["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         ReplicaSet => (&["NAME", "DESIRED", "CURRENT", "READY", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        ControllerRevision => (&["NAME", "CONTROLLER", "REVISION", "AGE"], &[]),
         Job => (&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         CronJob => (
             &["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"],
@@ -108,6 +109,15 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
                 vec![rs.spec.replicas.unwrap_or(1).to_string(), s.replicas.to_string(), num(s.ready_replicas), age],
                 vec![containers(template), images(template), sel],
             )
+        }
+        Object::ControllerRevision(cr) => {
+            // printControllerRevision: the controller as `kind.group/name`, lower-cased.
+            let controller = cr.metadata.controller_ref().map_or("<none>".to_string(), |r| {
+                let group = r.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+                let kind = if group.is_empty() { r.kind.clone() } else { format!("{}.{group}", r.kind) };
+                format!("{}/{}", kind.to_ascii_lowercase(), r.name)
+            });
+            (vec![controller, cr.revision.to_string(), age], vec![])
         }
         Object::Job(job) => job_row(job, age, now),
         Object::CronJob(cron_job) => cron_job_row(cron_job, age, now),

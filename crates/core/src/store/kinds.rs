@@ -3,7 +3,7 @@
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
 use super::{
-    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, batch,
+    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, apps_validation, batch,
     custom_resource_definition, defaults, gateway_api_defaults, networking_validation, priority_class,
     quota_validation, rbac_validation, resource_validation, storage_validation, validation,
 };
@@ -11,12 +11,12 @@ use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
-    ConfigMap, CronJob, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event, Gateway, GatewayClass,
-    HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange, MutatingAdmissionPolicy,
-    MutatingAdmissionPolicyBinding, Namespace, Node, Object, PersistentVolume, PersistentVolumeClaim, Pod,
-    PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate,
-    ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, StorageClass, ValidatingAdmissionPolicy,
-    ValidatingAdmissionPolicyBinding,
+    ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, Deployment, DeviceClass, EndpointSlice, Event,
+    Gateway, GatewayClass, HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange,
+    MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Namespace, Node, Object, PersistentVolume,
+    PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim,
+    ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, StorageClass,
+    ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -228,6 +228,13 @@ impl Stored for Deployment {
     }
     fn spec_value(&self) -> Value {
         crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for ControllerRevision {
+    table_fns!();
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        apps_validation::controller_revision(self, old)
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod admission;
 pub mod admission_policy_validation;
+pub mod apps_validation;
 pub mod authorizer;
 pub mod autoscaling_validation;
 pub mod batch;

@@ -20,7 +20,8 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) ->
     safe_encode(&hash.0.to_string())
 }
 
-fn safe_encode(s: &str) -> String {
+/// `rand.SafeEncodeString`: each byte mapped onto the alphabet above.
+pub(crate) fn safe_encode(s: &str) -> String {
     s.bytes().map(|b| ALPHANUMS[usize::from(b) % ALPHANUMS.len()] as char).collect()
 }
 
@@ -38,6 +39,29 @@ impl Fnv32a {
             self.0 ^= u32::from(*b);
             self.0 = self.0.wrapping_mul(0x0100_0193);
         }
+    }
+}
+
+/// FNV-1 (32 bit), Go's `fnv.New32`: multiply, then xor (FNV-1a's order reversed). Upstream
+/// hashes ControllerRevisions with it.
+pub(crate) struct Fnv32(u32);
+
+impl Default for Fnv32 {
+    fn default() -> Self {
+        Fnv32(0x811c_9dc5)
+    }
+}
+
+impl Fnv32 {
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.wrapping_mul(0x0100_0193);
+            self.0 ^= u32::from(*b);
+        }
+    }
+
+    pub(crate) fn value(&self) -> u32 {
+        self.0
     }
 }
 
