@@ -52,6 +52,7 @@ pub mod secret;
 pub mod service;
 pub mod service_account;
 pub mod shared;
+pub mod stateful_set;
 pub mod storage_class;
 pub mod strict_decoder;
 pub mod string_map;
@@ -94,6 +95,7 @@ pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
 pub use service::Service;
 pub use service_account::ServiceAccount;
+pub use stateful_set::StatefulSet;
 pub use storage_class::StorageClass;
 pub use validating_admission_policy::{ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding};
 
@@ -118,6 +120,7 @@ macro_rules! for_each_kind {
             ReplicaSet => replica_sets ("apps", "v1", "replicasets", "replicaset", ["rs"], namespaced),
             Deployment => deployments ("apps", "v1", "deployments", "deployment", ["deploy"], namespaced),
             ControllerRevision => controller_revisions ("apps", "v1", "controllerrevisions", "controllerrevision", [], namespaced),
+            StatefulSet => stateful_sets ("apps", "v1", "statefulsets", "statefulset", ["sts"], namespaced),
             Job => jobs ("batch", "v1", "jobs", "job", [], namespaced),
             CronJob => cron_jobs ("batch", "v1", "cronjobs", "cronjob", ["cj"], namespaced),
             Service => services ("", "v1", "services", "service", ["svc"], namespaced),

@@ -27,6 +27,7 @@ pub mod resource_claim;
 pub mod resource_quota;
 pub mod root_ca_publisher;
 pub mod service_account;
+pub mod stateful_set;
 pub mod taint_eviction;
 pub mod ttl_after_finished;
 
@@ -45,6 +46,7 @@ pub struct Controllers {
     pub resource_quota: resource_quota::ResourceQuotaController,
     pub replica_set: replica_set::ReplicaSetController,
     pub deployment: deployment::DeploymentController,
+    pub stateful_set: stateful_set::StatefulSetController,
     pub cron_job: cron_job::CronJobController,
     pub job: job::JobController,
     /// Deletes finished Jobs once their ttlSecondsAfterFinished has passed.
@@ -226,6 +228,7 @@ impl Controllers {
             ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
             ControllerName::PersistentVolume => self.persistent_volume.sync(store),
+            ControllerName::StatefulSet => QueueWorker::sync(&mut self.stateful_set, store),
             ControllerName::CronJob => QueueWorker::sync(&mut self.cron_job, store),
             ControllerName::Job => self.job.sync(store),
             ControllerName::TtlAfterFinished => self.ttl_after_finished.sync(store),
@@ -265,6 +268,7 @@ impl Controllers {
             (ControllerName::ResourceQuota, &self.resource_quota.informer),
             (ControllerName::Deployment, &self.deployment.informer),
             (ControllerName::ReplicaSet, &self.replica_set.informer),
+            (ControllerName::StatefulSet, &self.stateful_set.informer),
             (ControllerName::CronJob, &self.cron_job.informer),
             (ControllerName::Job, &self.job.informer),
             (ControllerName::TtlAfterFinished, &self.ttl_after_finished.informer),
@@ -291,6 +295,7 @@ impl Controllers {
         let wakes = [
             (ControllerName::ReplicaSet, self.replica_set.next_wake()),
             (ControllerName::Deployment, self.deployment.next_wake()),
+            (ControllerName::StatefulSet, self.stateful_set.next_wake()),
             (ControllerName::CronJob, self.cron_job.next_wake()),
             (ControllerName::Job, self.job.next_wake()),
             (ControllerName::TtlAfterFinished, self.ttl_after_finished.next_wake()),

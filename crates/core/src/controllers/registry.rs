@@ -13,6 +13,7 @@ pub enum ControllerName {
     ResourceQuota,
     Deployment,
     ReplicaSet,
+    StatefulSet,
     CronJob,
     Job,
     TtlAfterFinished,
@@ -39,7 +40,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 26] = [
+    pub const PASS: [ControllerName; 27] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -53,6 +54,9 @@ impl ControllerName {
         ControllerName::ResourceQuota,
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
+        // Before the scheduler and the kubelets: a new member is bound and started in the pass
+        // that makes it.
+        ControllerName::StatefulSet,
         // A CronJob's new Job gets its pods, and they their node, in the same pass.
         ControllerName::CronJob,
         ControllerName::Job,
@@ -85,6 +89,7 @@ impl ControllerName {
             ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::StatefulSet => "statefulset-controller",
             ControllerName::CronJob => "cronjob-controller",
             ControllerName::Job => "job-controller",
             ControllerName::TtlAfterFinished => "ttl-after-finished-controller",
@@ -120,6 +125,7 @@ impl ControllerName {
             ControllerName::ResourceQuota => "resourcequota-controller",
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
+            ControllerName::StatefulSet => "statefulset-controller",
             ControllerName::CronJob => "cronjob-controller",
             ControllerName::Job => "job-controller",
             ControllerName::TtlAfterFinished => "ttl-after-finished-controller",

@@ -13,6 +13,7 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         Deployment => (&["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         ReplicaSet => (&["NAME", "DESIRED", "CURRENT", "READY", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         ControllerRevision => (&["NAME", "CONTROLLER", "REVISION", "AGE"], &[]),
+        StatefulSet => (&["NAME", "READY", "AGE"], &["CONTAINERS", "IMAGES"]),
         Job => (&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         CronJob => (
             &["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"],
@@ -118,6 +119,12 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
                 format!("{}/{}", kind.to_ascii_lowercase(), r.name)
             });
             (vec![controller, cr.revision.to_string(), age], vec![])
+        }
+        Object::StatefulSet(set) => {
+            // printStatefulSet: ready of desired, no selector column.
+            let ready = format!("{}/{}", set.status.ready_replicas, set.spec.replicas.unwrap_or(1));
+            let template = &set.spec.template.spec;
+            (vec![ready, age], vec![containers(template), images(template)])
         }
         Object::Job(job) => job_row(job, age, now),
         Object::CronJob(cron_job) => cron_job_row(cron_job, age, now),

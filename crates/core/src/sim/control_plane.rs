@@ -190,6 +190,7 @@ fn in_controller_manager(name: ControllerName) -> bool {
         | ControllerName::ResourceQuota
         | ControllerName::Deployment
         | ControllerName::ReplicaSet
+        | ControllerName::StatefulSet
         | ControllerName::CronJob
         | ControllerName::Job
         | ControllerName::TtlAfterFinished

@@ -542,6 +542,24 @@ fn controller_roles() -> Vec<ClusterRole> {
         ),
         controller("root-ca-cert-publisher", vec![rule(&["create", "update"], &[""], &["configmaps"]), events()]),
         controller("service-account-controller", vec![rule(&["create"], &[""], &["serviceaccounts"]), events()]),
+        controller(
+            "statefulset-controller",
+            vec![
+                rule(&["list", "watch"], &[""], &["pods"]),
+                rule(&["list", "watch"], &["apps"], &["statefulsets"]),
+                rule(&["update"], &["apps"], &["statefulsets/status"]),
+                rule(&["update"], &["apps"], &["statefulsets/finalizers"]),
+                rule(&["create", "delete", "get", "patch", "update"], &[""], &["pods"]),
+                rule(
+                    &["create", "delete", "get", "list", "patch", "update", "watch"],
+                    &["apps"],
+                    &["controllerrevisions"],
+                ),
+                rule(&["create", "get"], &[""], &["persistentvolumeclaims"]),
+                rule(&["delete", "update"], &[""], &["persistentvolumeclaims"]),
+                events(),
+            ],
+        ),
         controller("taint-eviction-controller", pod_deletion()),
         controller(
             "ttl-after-finished-controller",
