@@ -1,13 +1,14 @@
-//! `kubectl rollout history`: a Deployment's revisions, read from the ReplicaSets it owns.
-//! Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go and
-//! `DeploymentHistoryViewer` in pkg/polymorphichelpers/history.go.
+//! `kubectl rollout history`: a Deployment's revisions, read from the ReplicaSets it owns, or a
+//! StatefulSet's, read from its ControllerRevisions. Mirrors
+//! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go and `DeploymentHistoryViewer`
+//! and `StatefulSetHistoryViewer` in pkg/polymorphichelpers/history.go.
 
 use super::{
     CHANGE_CAUSE_ANNOTATION, deployment_target, object_name, owned_replica_sets, require_resources, revision_of,
     template,
 };
 use crate::api::pod::PodTemplateSpec;
-use crate::api::{Deployment, Kind};
+use crate::api::{Deployment, Kind, StatefulSet};
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
@@ -43,8 +44,15 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     for (kind, name) in found {
         let unsupported =
             |kind: Kind| format!("error: no history viewer has been implemented for \"{}\"", super::group_kind(kind));
-        let viewed = deployment_target(ctx, &namespace, kind, &name, unsupported)
-            .and_then(|d| view_history(ctx.sim.store(), &d, revision).map_err(|e| format!("error: {e}")));
+        let store = ctx.sim.store();
+        let viewed = match kind {
+            Kind::StatefulSet => store
+                .get::<StatefulSet>(&namespace, &name)
+                .map_err(|e| e.to_string())
+                .and_then(|set| render(stateful_set_revisions(store, set), revision).map_err(|e| format!("error: {e}"))),
+            _ => deployment_target(ctx, &namespace, kind, &name, unsupported)
+                .and_then(|d| view_history(ctx.sim.store(), &d, revision).map_err(|e| format!("error: {e}"))),
+        };
         match viewed {
             Ok(text) => {
                 let with_revision = if revision > 0 { format!("with revision #{revision}") } else { String::new() };
@@ -73,9 +81,29 @@ fn revisions(store: &Store, deployment: &Deployment) -> BTreeMap<i64, PodTemplat
     history
 }
 
+/// A StatefulSet's ControllerRevisions by number, each the template it restores with the
+/// revision's change-cause (upstream `statefulSetHistory` and `applyStatefulSetHistory`).
+fn stateful_set_revisions(store: &Store, set: &StatefulSet) -> BTreeMap<i64, PodTemplateSpec> {
+    use crate::controllers::stateful_set::revisions;
+    let mut history = BTreeMap::new();
+    for revision in revisions::owned_revisions(store, set) {
+        let mut template = revisions::template_of(&revision).unwrap_or_default();
+        template.metadata.annotations.remove(CHANGE_CAUSE_ANNOTATION);
+        if let Some(cause) = revision.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION).filter(|c| !c.is_empty()) {
+            template.metadata.annotations.insert(CHANGE_CAUSE_ANNOTATION, cause);
+        }
+        history.insert(revision.revision, template);
+    }
+    history
+}
+
 /// Upstream `ViewHistory`: the `REVISION  CHANGE-CAUSE` table, or one revision's pod template.
 pub fn view_history(store: &Store, deployment: &Deployment, revision: i64) -> Result<String, String> {
-    let history = revisions(store, deployment);
+    render(revisions(store, deployment), revision)
+}
+
+/// `printHistory`: the table of revisions and their change-causes, or one revision's template.
+fn render(history: BTreeMap<i64, PodTemplateSpec>, revision: i64) -> Result<String, String> {
     if history.is_empty() {
         return Ok("No rollout history found.".into());
     }
