@@ -147,7 +147,6 @@ fn pod_to_endpoint(store: &Store, service: &Service, pod: &Pod, publish_not_read
             uid: Some(pod.metadata.uid),
             ..Default::default()
         }),
-        ..Default::default()
     }
 }
 

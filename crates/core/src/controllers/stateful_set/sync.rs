@@ -61,8 +61,11 @@ fn owned_pods(store: &Store, set: &StatefulSet) -> Vec<Arc<Pod>> {
         .collect()
 }
 
+/// Members by ordinal.
+type Members = BTreeMap<i32, Arc<Pod>>;
+
 /// The members in the ordinal range, by ordinal, and those past it (condemned), highest first.
-fn members(store: &Store, set: &StatefulSet) -> (BTreeMap<i32, Arc<Pod>>, Vec<(i32, Arc<Pod>)>) {
+fn members(store: &Store, set: &StatefulSet) -> (Members, Vec<(i32, Arc<Pod>)>) {
     let mut replicas = BTreeMap::new();
     let mut condemned = Vec::new();
     for pod in owned_pods(store, set) {
@@ -73,7 +76,7 @@ fn members(store: &Store, set: &StatefulSet) -> (BTreeMap<i32, Arc<Pod>>, Vec<(i
             condemned.push((ordinal, pod));
         }
     }
-    condemned.sort_by(|a, b| b.0.cmp(&a.0));
+    condemned.sort_by_key(|(ordinal, _)| std::cmp::Reverse(*ordinal));
     (replicas, condemned)
 }
 
@@ -99,7 +102,7 @@ fn process_replicas(
     store: &mut Store,
     set: &StatefulSet,
     revs: &Revisions,
-    replicas: &BTreeMap<i32, Arc<Pod>>,
+    replicas: &Members,
     monotonic: bool,
 ) -> bool {
     let start = set.spec.start_ordinal();
@@ -150,7 +153,7 @@ fn versioned_pod(set: &StatefulSet, revs: &Revisions, ordinal: i32) -> Pod {
 fn process_condemned(
     store: &mut Store,
     set: &StatefulSet,
-    replicas: &BTreeMap<i32, Arc<Pod>>,
+    replicas: &Members,
     condemned: &[(i32, Arc<Pod>)],
     monotonic: bool,
 ) -> bool {
@@ -186,7 +189,7 @@ fn process_condemned(
 /// `updateStatefulSetAfterInvariantEstablished`: while fewer than maxUnavailable members are
 /// unavailable, deletes the highest members at or above the partition that are not at the
 /// update revision; the pass that replaces them makes them at it.
-fn rolling_update(store: &mut Store, set: &StatefulSet, revs: &Revisions, replicas: &BTreeMap<i32, Arc<Pod>>) -> bool {
+fn rolling_update(store: &mut Store, set: &StatefulSet, revs: &Revisions, replicas: &Members) -> bool {
     let strategy = &set.spec.update_strategy;
     if strategy.type_.as_deref() == Some(ON_DELETE) {
         return true;
