@@ -198,16 +198,21 @@ mod tests {
         assert_eq!(
             names,
             [
+                "controllerrevisions",
                 "deployments",
                 "deployments/scale",
                 "deployments/status",
                 "replicasets",
                 "replicasets/scale",
-                "replicasets/status"
+                "replicasets/status",
+                "statefulsets",
+                "statefulsets/scale",
+                "statefulsets/status",
             ]
         );
-        assert_eq!(list["resources"][1]["group"], "autoscaling");
-        assert_eq!(list["resources"][0]["shortNames"], json!(["deploy"]));
+        assert_eq!(list["resources"][2]["group"], "autoscaling");
+        assert_eq!(list["resources"][1]["shortNames"], json!(["deploy"]));
+        assert_eq!(list["resources"][7]["shortNames"], json!(["sts"]));
     }
 
     #[test]
