@@ -46,10 +46,11 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             |kind: Kind| format!("error: no history viewer has been implemented for \"{}\"", super::group_kind(kind));
         let store = ctx.sim.store();
         let viewed = match kind {
-            Kind::StatefulSet => store
-                .get::<StatefulSet>(&namespace, &name)
-                .map_err(|e| e.to_string())
-                .and_then(|set| render(stateful_set_revisions(store, set), revision).map_err(|e| format!("error: {e}"))),
+            Kind::StatefulSet => {
+                store.get::<StatefulSet>(&namespace, &name).map_err(|e| e.to_string()).and_then(|set| {
+                    render(stateful_set_revisions(store, set), revision).map_err(|e| format!("error: {e}"))
+                })
+            }
             _ => deployment_target(ctx, &namespace, kind, &name, unsupported)
                 .and_then(|d| view_history(ctx.sim.store(), &d, revision).map_err(|e| format!("error: {e}"))),
         };
