@@ -34,6 +34,8 @@ pub mod meta;
 pub mod mutating_admission_policy;
 pub mod namespace;
 pub mod node;
+pub mod persistent_volume;
+pub mod persistent_volume_claim;
 pub mod pod;
 pub mod pod_disruption_budget;
 pub mod pod_group;
@@ -51,6 +53,8 @@ pub mod secret;
 pub mod service;
 pub mod service_account;
 pub mod shared;
+pub mod stateful_set;
+pub mod storage_class;
 pub mod strict_decoder;
 pub mod string_map;
 pub mod validating_admission_policy;
@@ -78,6 +82,8 @@ pub use meta::ObjectMeta;
 pub use mutating_admission_policy::{MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding};
 pub use namespace::Namespace;
 pub use node::Node;
+pub use persistent_volume::PersistentVolume;
+pub use persistent_volume_claim::PersistentVolumeClaim;
 pub use pod::Pod;
 pub use pod_disruption_budget::PodDisruptionBudget;
 pub use pod_group::PodGroup;
@@ -91,6 +97,8 @@ pub use resource_slice::ResourceSlice;
 pub use secret::Secret;
 pub use service::Service;
 pub use service_account::ServiceAccount;
+pub use stateful_set::StatefulSet;
+pub use storage_class::StorageClass;
 pub use validating_admission_policy::{ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding};
 
 use serde::Serialize;
@@ -115,6 +123,7 @@ macro_rules! for_each_kind {
             Deployment => deployments ("apps", "v1", "deployments", "deployment", ["deploy"], namespaced),
             DaemonSet => daemon_sets ("apps", "v1", "daemonsets", "daemonset", ["ds"], namespaced),
             ControllerRevision => controller_revisions ("apps", "v1", "controllerrevisions", "controllerrevision", [], namespaced),
+            StatefulSet => stateful_sets ("apps", "v1", "statefulsets", "statefulset", ["sts"], namespaced),
             Job => jobs ("batch", "v1", "jobs", "job", [], namespaced),
             CronJob => cron_jobs ("batch", "v1", "cronjobs", "cronjob", ["cj"], namespaced),
             Service => services ("", "v1", "services", "service", ["svc"], namespaced),
@@ -124,6 +133,10 @@ macro_rules! for_each_kind {
             Event => events ("", "v1", "events", "event", ["ev"], namespaced),
             ResourceQuota => resource_quotas ("", "v1", "resourcequotas", "resourcequota", ["quota"], namespaced),
             LimitRange => limit_ranges ("", "v1", "limitranges", "limitrange", ["limits"], namespaced),
+            PersistentVolumeClaim => persistent_volume_claims
+                ("", "v1", "persistentvolumeclaims", "persistentvolumeclaim", ["pvc"], namespaced),
+            PersistentVolume => persistent_volumes ("", "v1", "persistentvolumes", "persistentvolume", ["pv"], cluster),
+            StorageClass => storage_classes ("storage.k8s.io", "v1", "storageclasses", "storageclass", ["sc"], cluster),
             HorizontalPodAutoscaler => horizontal_pod_autoscalers
                 ("autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", ["hpa"], namespaced),
             PodDisruptionBudget => pod_disruption_budgets ("policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", ["pdb"], namespaced),

@@ -105,7 +105,7 @@ fn desired_slices(store: &Store, service: &Service) -> Vec<(Vec<Endpoint>, Vec<E
         .collect();
     let ports = pods.first().map_or_else(|| endpoint_ports(service, None), |p| endpoint_ports(service, Some(p)));
     let publish_not_ready = service.spec.publish_not_ready_addresses == Some(true);
-    let endpoints: Vec<Endpoint> = pods.iter().map(|p| pod_to_endpoint(store, p, publish_not_ready)).collect();
+    let endpoints: Vec<Endpoint> = pods.iter().map(|p| pod_to_endpoint(store, service, p, publish_not_ready)).collect();
     if endpoints.is_empty() {
         return vec![(Vec::new(), ports)];
     }
@@ -129,7 +129,7 @@ pub fn endpoint_conditions(pod: &Pod, publish_not_ready: bool) -> EndpointCondit
     }
 }
 
-fn pod_to_endpoint(store: &Store, pod: &Pod, publish_not_ready: bool) -> Endpoint {
+fn pod_to_endpoint(store: &Store, service: &Service, pod: &Pod, publish_not_ready: bool) -> Endpoint {
     let zone = pod
         .node_name()
         .and_then(|n| store.try_get::<Node>("", n))
@@ -139,6 +139,7 @@ fn pod_to_endpoint(store: &Store, pod: &Pod, publish_not_ready: bool) -> Endpoin
         conditions: endpoint_conditions(pod, publish_not_ready),
         node_name: pod.node_name().map(str::to_string),
         zone,
+        hostname: endpoint_hostname(service, pod),
         target_ref: Some(ObjectReference {
             kind: Some("Pod".to_string()),
             namespace: Some(pod.metadata.namespace.clone()),
@@ -146,8 +147,17 @@ fn pod_to_endpoint(store: &Store, pod: &Pod, publish_not_ready: bool) -> Endpoin
             uid: Some(pod.metadata.uid),
             ..Default::default()
         }),
-        ..Default::default()
     }
+}
+
+/// A pod whose subdomain is the Service's name is published under its hostname, so
+/// `web-0.web.default.svc.cluster.local` resolves (upstream's endpointslice util,
+/// `podToEndpoint`).
+fn endpoint_hostname(service: &Service, pod: &Pod) -> Option<String> {
+    let hostname = pod.spec.hostname.as_deref().filter(|h| !h.is_empty())?;
+    let same = pod.spec.subdomain.as_deref() == Some(service.metadata.name.as_str())
+        && pod.metadata.namespace == service.metadata.namespace;
+    same.then(|| hostname.to_string())
 }
 
 /// The slice's ports: each Service port's target, a named port resolved through the pod.

@@ -20,6 +20,7 @@ pub mod horizontal_pod_autoscaler;
 pub mod job;
 pub mod namespace;
 pub mod node_lifecycle;
+pub mod persistent_volume;
 pub mod pod_group;
 pub mod registry;
 pub mod replica_set;
@@ -27,6 +28,7 @@ pub mod resource_claim;
 pub mod resource_quota;
 pub mod root_ca_publisher;
 pub mod service_account;
+pub mod stateful_set;
 pub mod taint_eviction;
 pub mod ttl_after_finished;
 
@@ -46,12 +48,15 @@ pub struct Controllers {
     pub replica_set: replica_set::ReplicaSetController,
     pub daemon_set: daemon_set::DaemonSetsController,
     pub deployment: deployment::DeploymentController,
+    pub stateful_set: stateful_set::StatefulSetController,
     pub cron_job: cron_job::CronJobController,
     pub job: job::JobController,
     /// Deletes finished Jobs once their ttlSecondsAfterFinished has passed.
     pub ttl_after_finished: ttl_after_finished::TtlAfterFinishedController,
     /// Claims for pods from ResourceClaimTemplates, and their release (DRA).
     pub resource_claim: resource_claim::ResourceClaimController,
+    /// Claims bound to volumes, the local-path provisioner, and the protection finalizers.
+    pub persistent_volume: persistent_volume::PersistentVolumeController,
     pub scheduler: crate::scheduler::Scheduler,
     /// The simulated kubelets of every node (not a controller upstream, but the same loop shape).
     pub kubelet: crate::kubelet::Kubelet,
@@ -225,6 +230,8 @@ impl Controllers {
             ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
             ControllerName::DaemonSet => QueueWorker::sync(&mut self.daemon_set, store),
+            ControllerName::PersistentVolume => self.persistent_volume.sync(store),
+            ControllerName::StatefulSet => QueueWorker::sync(&mut self.stateful_set, store),
             ControllerName::CronJob => QueueWorker::sync(&mut self.cron_job, store),
             ControllerName::Job => self.job.sync(store),
             ControllerName::TtlAfterFinished => self.ttl_after_finished.sync(store),
@@ -265,10 +272,12 @@ impl Controllers {
             (ControllerName::Deployment, &self.deployment.informer),
             (ControllerName::ReplicaSet, &self.replica_set.informer),
             (ControllerName::DaemonSet, &self.daemon_set.informer),
+            (ControllerName::StatefulSet, &self.stateful_set.informer),
             (ControllerName::CronJob, &self.cron_job.informer),
             (ControllerName::Job, &self.job.informer),
             (ControllerName::TtlAfterFinished, &self.ttl_after_finished.informer),
             (ControllerName::ResourceClaim, &self.resource_claim.informer),
+            (ControllerName::PersistentVolume, &self.persistent_volume.informer),
             (ControllerName::Scheduler, &self.scheduler.informer),
             (ControllerName::Kubelet, &self.kubelet.informer),
             (ControllerName::GpuOperator, &self.gpu_operator.informer),
@@ -291,9 +300,11 @@ impl Controllers {
             (ControllerName::ReplicaSet, self.replica_set.next_wake()),
             (ControllerName::Deployment, self.deployment.next_wake()),
             (ControllerName::DaemonSet, self.daemon_set.next_wake()),
+            (ControllerName::StatefulSet, self.stateful_set.next_wake()),
             (ControllerName::CronJob, self.cron_job.next_wake()),
             (ControllerName::Job, self.job.next_wake()),
             (ControllerName::TtlAfterFinished, self.ttl_after_finished.next_wake()),
+            (ControllerName::PersistentVolume, self.persistent_volume.next_wake()),
             (ControllerName::Scheduler, self.scheduler.next_wake()),
             (ControllerName::Kubelet, self.kubelet.next_wake()),
             (ControllerName::GpuOperator, self.gpu_operator.next_wake()),

@@ -14,10 +14,12 @@ pub enum ControllerName {
     Deployment,
     ReplicaSet,
     DaemonSet,
+    StatefulSet,
     CronJob,
     Job,
     TtlAfterFinished,
     ResourceClaim,
+    PersistentVolume,
     Scheduler,
     Kubelet,
     GpuOperator,
@@ -39,7 +41,7 @@ pub enum ControllerName {
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 26] = [
+    pub const PASS: [ControllerName; 28] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -54,11 +56,16 @@ impl ControllerName {
         ControllerName::Deployment,
         ControllerName::ReplicaSet,
         ControllerName::DaemonSet,
+        // Before the scheduler and the kubelets: a new member is bound and started in the pass
+        // that makes it.
+        ControllerName::StatefulSet,
         // A CronJob's new Job gets its pods, and they their node, in the same pass.
         ControllerName::CronJob,
         ControllerName::Job,
         ControllerName::TtlAfterFinished,
         ControllerName::ResourceClaim,
+        // Before the scheduler: a claim bound now is one a pod may be placed with in this pass.
+        ControllerName::PersistentVolume,
         ControllerName::Scheduler,
         ControllerName::Kubelet,
         ControllerName::GpuOperator,
@@ -85,10 +92,12 @@ impl ControllerName {
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
             ControllerName::DaemonSet => "daemonset-controller",
+            ControllerName::StatefulSet => "statefulset-controller",
             ControllerName::CronJob => "cronjob-controller",
             ControllerName::Job => "job-controller",
             ControllerName::TtlAfterFinished => "ttl-after-finished-controller",
             ControllerName::ResourceClaim => "resourceclaim-controller",
+            ControllerName::PersistentVolume => "persistentvolume-binder-controller",
             ControllerName::Scheduler => "default-scheduler",
             ControllerName::Kubelet => "kubelet",
             ControllerName::GpuOperator => "gpu-operator",
@@ -120,6 +129,7 @@ impl ControllerName {
             ControllerName::Deployment => "deployment-controller",
             ControllerName::ReplicaSet => "replicaset-controller",
             ControllerName::DaemonSet => "daemon-set-controller",
+            ControllerName::StatefulSet => "statefulset-controller",
             ControllerName::CronJob => "cronjob-controller",
             ControllerName::Job => "job-controller",
             ControllerName::TtlAfterFinished => "ttl-after-finished-controller",
@@ -142,6 +152,9 @@ impl ControllerName {
             ControllerName::IngressNginx => return Some(UserInfo::service_account("ingress-nginx", "ingress-nginx")),
             ControllerName::MetalLb => return Some(UserInfo::service_account("metallb-system", "controller")),
             ControllerName::NginxGateway => return Some(UserInfo::service_account("nginx-gateway", "nginx-gateway")),
+            // The binder, the protection controllers and the local-path provisioner each write
+            // as their own service account (`controllers/persistent_volume/`).
+            ControllerName::PersistentVolume => return None,
             // Its parts write as their own service accounts (`gpu/operator.rs`).
             ControllerName::GpuOperator => return None,
         };

@@ -10,10 +10,12 @@ pub(crate) use static_pods::post_mirror_pod;
 
 pub use pod_gc::node_left;
 
+use crate::api::codec::decode_typed;
 use crate::api::node::Taint;
-use crate::api::{Node, Object};
+use crate::api::{Node, Object, StorageClass};
 use crate::apiserver::Client;
 use crate::cluster::NodeTemplate;
+use crate::sim::random::Purpose;
 use crate::store::{Store, UserInfo};
 
 /// The cluster's CA certificate (`/etc/kubernetes/pki/ca.crt`: CN `kubernetes`, ten years, as
@@ -61,6 +63,19 @@ pub fn init(store: &mut Store, control_plane: &Node) {
     for object in manifest(include_str!("manifests/daemon-sets.yaml"), control_plane) {
         let _ = kubeadm.create(object);
     }
+    install_default_storage_class(store);
+}
+
+/// kind's default StorageClass, with a uid from a stream of its own so that learners' uids
+/// stay as they were before the lab had one.
+fn install_default_storage_class(store: &mut Store) {
+    let documents = crate::manifest::parse_documents(include_str!("manifests/default-storage.yaml"));
+    let Some(Ok(class)) = documents.unwrap_or_default().into_iter().next().map(decode_typed::<StorageClass>) else {
+        return;
+    };
+    let caller = store.act_as(UserInfo::admin());
+    let _ = store.create_from_stream(Purpose::StorageClassUid, class);
+    store.act_as(caller);
 }
 
 /// The `kubernetes` Service's endpoints, as the API server's endpoint reconciler writes them.

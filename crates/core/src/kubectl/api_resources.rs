@@ -117,7 +117,7 @@ mod tests {
         assert_eq!(
             lines.last(),
             Some(
-                &"priorityclasses                     pc           scheduling.k8s.io/v1              false        PriorityClass"
+                &"storageclasses                      sc           storage.k8s.io/v1                 false        StorageClass"
             )
         );
         // Groups in name order: admissionregistration.k8s.io's policies right after the core group.

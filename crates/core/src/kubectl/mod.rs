@@ -50,6 +50,7 @@ pub mod scale;
 pub mod server_side_apply;
 pub mod set;
 pub mod sort_by;
+pub mod storage_printers;
 pub mod strategic_merge;
 pub mod taint;
 pub mod top;

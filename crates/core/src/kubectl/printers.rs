@@ -17,6 +17,7 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
             &["NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "NODE SELECTOR", "AGE"],
             &["CONTAINERS", "IMAGES", "SELECTOR"],
         ),
+        StatefulSet => (&["NAME", "READY", "AGE"], &["CONTAINERS", "IMAGES"]),
         Job => (&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         CronJob => (
             &["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"],
@@ -40,6 +41,28 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         PodDisruptionBudget => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
         PriorityClass => (&["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"], &[]),
         Lease => (&["NAME", "HOLDER", "AGE"], &[]),
+        PersistentVolume => (
+            &[
+                "NAME",
+                "CAPACITY",
+                "ACCESS MODES",
+                "RECLAIM POLICY",
+                "STATUS",
+                "CLAIM",
+                "STORAGECLASS",
+                "VOLUMEATTRIBUTESCLASS",
+                "REASON",
+                "AGE",
+            ],
+            &["VOLUMEMODE"],
+        ),
+        PersistentVolumeClaim => (
+            &["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"],
+            &["VOLUMEMODE"],
+        ),
+        StorageClass => {
+            (&["NAME", "PROVISIONER", "RECLAIMPOLICY", "VOLUMEBINDINGMODE", "ALLOWVOLUMEEXPANSION", "AGE"], &[])
+        }
         // The default table of a kind without its own printer: the name and when it was made.
         CustomResourceDefinition | LimitRange => (&["NAME", "CREATED AT"], &[]),
         ResourceQuota => (&["NAME", "AGE", "REQUEST", "LIMIT"], &[]),
@@ -114,6 +137,12 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             });
             (vec![controller, cr.revision.to_string(), age], vec![])
         }
+        Object::StatefulSet(set) => {
+            // printStatefulSet: ready of desired, no selector column.
+            let ready = format!("{}/{}", set.status.ready_replicas, set.spec.replicas.unwrap_or(1));
+            let template = &set.spec.template.spec;
+            (vec![ready, age], vec![containers(template), images(template)])
+        }
         Object::Job(job) => job_row(job, age, now),
         Object::CronJob(cron_job) => cron_job_row(cron_job, age, now),
         Object::Node(node) => node_row(node, age),
@@ -136,6 +165,9 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
             let policy = pc.preemption_policy.clone().unwrap_or_else(|| "<none>".into());
             (vec![pc.value.to_string(), global, age, policy], vec![])
         }
+        Object::PersistentVolume(volume) => super::storage_printers::persistent_volume_row(volume, age),
+        Object::PersistentVolumeClaim(claim) => super::storage_printers::persistent_volume_claim_row(claim, age),
+        Object::StorageClass(class) => return super::storage_printers::storage_class_row(class, name, age),
         Object::Lease(lease) => (vec![lease.spec.holder_identity.clone().unwrap_or_default(), age], vec![]),
         Object::CustomResourceDefinition(_) | Object::LimitRange(_) => {
             (vec![object.metadata().creation_timestamp.map(|t| t.0.to_rfc3339()).unwrap_or_default()], vec![])

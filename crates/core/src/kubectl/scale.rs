@@ -1,4 +1,4 @@
-//! `kubectl scale --replicas=N`: set a new size for Deployments and ReplicaSets, optionally
+//! `kubectl scale --replicas=N`: set a new size for Deployments, ReplicaSets and StatefulSets, optionally
 //! only if the current size is `--current-replicas`. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go and pkg/scale/scale.go.
 
@@ -6,7 +6,7 @@ use super::args::{Args, Flag, int_flag};
 use super::output::Output;
 use super::resource_args::targets;
 use super::{CommandError, Context, Verb, namespace_of};
-use crate::api::{Deployment, Kind, ReplicaSet};
+use crate::api::{Deployment, Kind, ReplicaSet, StatefulSet};
 use crate::apiserver::Client;
 
 pub const VERB: Verb = Verb {
@@ -102,6 +102,12 @@ fn scale_one(api: &mut Client<'_>, kind: Kind, namespace: &str, name: &str, requ
             check(request, rs.spec.replicas, rs.metadata.resource_version.0)?;
             rs.spec.replicas = Some(request.replicas);
             api.update_typed(rs).map(|_| ())
+        }
+        Kind::StatefulSet => {
+            let mut set = store.get::<StatefulSet>(namespace, name).map_err(|e| e.to_string())?.clone();
+            check(request, set.spec.replicas, set.metadata.resource_version.0)?;
+            set.spec.replicas = Some(request.replicas);
+            api.update_typed(set).map(|_| ())
         }
         // No scale subresource: the API server answers 404 for the URL itself.
         _ => return Err("Error from server (NotFound): the server could not find the requested resource".into()),

@@ -191,10 +191,12 @@ fn in_controller_manager(name: ControllerName) -> bool {
         | ControllerName::Deployment
         | ControllerName::ReplicaSet
         | ControllerName::DaemonSet
+        | ControllerName::StatefulSet
         | ControllerName::CronJob
         | ControllerName::Job
         | ControllerName::TtlAfterFinished
         | ControllerName::ResourceClaim
+        | ControllerName::PersistentVolume
         | ControllerName::NodeLifecycle
         | ControllerName::TaintEviction
         | ControllerName::Disruption

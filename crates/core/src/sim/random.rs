@@ -38,9 +38,11 @@ pub enum Purpose {
     RootCaConfigMapUid,
     /// The suffix of a pod's `kube-api-access-…` token volume (ServiceAccount admission).
     TokenVolumeName,
+    /// The uid of kind's default StorageClass, installed with the cluster.
+    StorageClassUid,
 }
 
-const PURPOSES: usize = 15;
+const PURPOSES: usize = 16;
 
 impl Purpose {
     const ALL: [Purpose; PURPOSES] = [
@@ -59,6 +61,7 @@ impl Purpose {
         Purpose::ServiceAccountUid,
         Purpose::RootCaConfigMapUid,
         Purpose::TokenVolumeName,
+        Purpose::StorageClassUid,
     ];
 
     /// A fixed tag per purpose, so a purpose added later gets a stream of its own without
@@ -80,6 +83,7 @@ impl Purpose {
             Purpose::ServiceAccountUid => 2403,
             Purpose::RootCaConfigMapUid => 2404,
             Purpose::TokenVolumeName => 2405,
+            Purpose::StorageClassUid => 2406,
         }
     }
 }

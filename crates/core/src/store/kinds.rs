@@ -5,18 +5,18 @@
 use super::{
     DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, apps_validation, batch,
     custom_resource_definition, defaults, gateway_api_defaults, networking_validation, priority_class,
-    quota_validation, rbac_validation, resource_validation, validation,
+    quota_validation, rbac_validation, resource_validation, stateful_set, storage_validation, validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
-    ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, DaemonSet, Deployment, DeviceClass,
-    EndpointSlice, Event, Gateway, GatewayClass, HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind,
-    Lease, LimitRange, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Namespace, Node, Object, Pod,
-    PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim, ResourceClaimTemplate,
-    ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, ValidatingAdmissionPolicy,
-    ValidatingAdmissionPolicyBinding,
+    ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, DaemonSet, Deployment, DeviceClass, EndpointSlice, Event,
+    Gateway, GatewayClass, HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange,
+    MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Namespace, Node, Object, PersistentVolume,
+    PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim,
+    ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, StatefulSet, StorageClass,
+    ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
@@ -259,6 +259,25 @@ impl Stored for ControllerRevision {
     table_fns!();
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         apps_validation::controller_revision(self, old)
+    }
+}
+
+impl Stored for StatefulSet {
+    const HAS_GENERATION: bool = true;
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        stateful_set::default_stateful_set(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        stateful_set::validate_stateful_set(self, old)
+    }
+    fn spec_value(&self) -> Value {
+        crate::api::codec::to_value(&self.spec)
+    }
+    /// ValidateStatefulSetName: a pod's hostname is the set's name and an ordinal.
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::Label
     }
 }
 
@@ -618,6 +637,38 @@ impl Stored for PodDisruptionBudget {
     }
     fn spec_value(&self) -> Value {
         crate::api::codec::to_value(&self.spec)
+    }
+}
+
+impl Stored for PersistentVolumeClaim {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        storage_validation::default_claim(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        storage_validation::persistent_volume_claim(self, old)
+    }
+}
+
+impl Stored for PersistentVolume {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        storage_validation::default_volume(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        storage_validation::persistent_volume(self)
+    }
+}
+
+impl Stored for StorageClass {
+    table_fns!();
+    fn apply_defaults(&mut self) {
+        storage_validation::default_storage_class(self);
+    }
+    fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
+        storage_validation::storage_class(self, old)
     }
 }
 

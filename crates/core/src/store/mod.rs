@@ -37,6 +37,8 @@ pub mod rbac_validation;
 pub mod request_path;
 pub mod resource_validation;
 pub mod service_account_token;
+pub mod stateful_set;
+pub mod storage_validation;
 pub mod table;
 pub mod trace;
 pub mod user;

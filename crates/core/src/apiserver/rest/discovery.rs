@@ -136,7 +136,15 @@ pub fn verbs(kind: Kind) -> Vec<&'static str> {
 
 /// Whether the kind is in the `all` category (`kubectl get all`).
 pub fn in_category_all(kind: Kind) -> bool {
-    matches!(kind, Kind::Pod | Kind::ReplicaSet | Kind::Deployment | Kind::Service | Kind::HorizontalPodAutoscaler)
+    matches!(
+        kind,
+        Kind::Pod
+            | Kind::ReplicaSet
+            | Kind::Deployment
+            | Kind::StatefulSet
+            | Kind::Service
+            | Kind::HorizontalPodAutoscaler
+    )
 }
 
 type Subresource = (&'static str, Option<&'static str>, &'static [&'static str]);
@@ -158,7 +166,7 @@ pub fn subresources(kind: Kind) -> Vec<Subresource> {
             ("portforward", Some("PodPortForwardOptions"), &["create", "get"]),
             STATUS,
         ],
-        Deployment | ReplicaSet => vec![("scale", Some("Scale"), &["get", "patch", "update"]), STATUS],
+        Deployment | ReplicaSet | StatefulSet => vec![("scale", Some("Scale"), &["get", "patch", "update"]), STATUS],
         Namespace => vec![("finalize", None, &["update"]), STATUS],
         ServiceAccount => vec![("token", Some("TokenRequest"), &["create"])],
         Node
@@ -199,12 +207,16 @@ mod tests {
                 "deployments/status",
                 "replicasets",
                 "replicasets/scale",
-                "replicasets/status"
+                "replicasets/status",
+                "statefulsets",
+                "statefulsets/scale",
+                "statefulsets/status",
             ]
         );
         assert_eq!(list["resources"][4]["group"], "autoscaling", "deployments/scale");
         assert_eq!(list["resources"][3]["shortNames"], json!(["deploy"]));
         assert_eq!(list["resources"][1]["shortNames"], json!(["ds"]));
+        assert_eq!(list["resources"][9]["shortNames"], json!(["sts"]));
     }
 
     #[test]

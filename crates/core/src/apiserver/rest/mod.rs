@@ -195,7 +195,7 @@ fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http:
         resource: path.resource.clone(),
     };
     let Some(kind) = gvr.kind().filter(|k| sim.store().serves(*k)) else { return not_found_path() };
-    let scalable = matches!(kind, Kind::Deployment | Kind::ReplicaSet);
+    let scalable = matches!(kind, Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet);
     match path.subresource.as_str() {
         "" | "status" => {}
         "log" if kind == Kind::Pod && !path.name.is_empty() && http.method == "GET" => {

@@ -1,4 +1,4 @@
-//! The `scale` subresource of Deployments and ReplicaSets: an `autoscaling/v1` Scale read from
+//! The `scale` subresource of Deployments, ReplicaSets and StatefulSets: an `autoscaling/v1` Scale read from
 //! the object, and written back as its `spec.replicas` (what `kubectl scale` and the HPA use).
 //! Mirrors pkg/registry/apps/deployment/storage's ScaleREST.
 
@@ -13,13 +13,14 @@ use crate::store::UserInfo;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-/// The Scale of a Deployment or ReplicaSet.
+/// The Scale of a Deployment, ReplicaSet or StatefulSet.
 fn scale_of(object: &Object) -> Option<Value> {
     let (replicas, current, selector) = match object {
         Object::Deployment(d) => {
             (d.spec.replicas.unwrap_or(1), d.status.replicas.unwrap_or(0), d.spec.selector.as_ref())
         }
         Object::ReplicaSet(rs) => (rs.spec.replicas.unwrap_or(1), rs.status.replicas, rs.spec.selector.as_ref()),
+        Object::StatefulSet(set) => (set.spec.replicas.unwrap_or(1), set.status.replicas, set.spec.selector.as_ref()),
         _ => return None,
     };
     let meta = object.metadata();

@@ -19,6 +19,7 @@ mod pod_disruption_budget;
 mod quota;
 mod replica_set;
 mod service;
+mod stateful_set;
 pub mod tabwriter;
 
 use super::args::{Args, Flag};
@@ -209,6 +210,7 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::Deployment(d) => deployment::describe(describer, d),
         Object::ReplicaSet(rs) => replica_set::describe(describer, rs),
         Object::DaemonSet(ds) => daemon_set::describe(describer, ds),
+        Object::StatefulSet(set) => stateful_set::describe(describer, set),
         Object::Job(job) => job::describe_job(describer, job),
         Object::CronJob(cron_job) => job::describe_cron_job(describer, cron_job),
         Object::Node(node) => node::describe(describer, node),

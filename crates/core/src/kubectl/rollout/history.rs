@@ -1,13 +1,14 @@
-//! `kubectl rollout history`: a Deployment's revisions, read from the ReplicaSets it owns.
-//! Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go and
-//! `DeploymentHistoryViewer` in pkg/polymorphichelpers/history.go.
+//! `kubectl rollout history`: a Deployment's revisions, read from the ReplicaSets it owns, or a
+//! StatefulSet's, read from its ControllerRevisions. Mirrors
+//! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go and `DeploymentHistoryViewer`
+//! and `StatefulSetHistoryViewer` in pkg/polymorphichelpers/history.go.
 
 use super::{
     CHANGE_CAUSE_ANNOTATION, deployment_target, object_name, owned_replica_sets, require_resources, revision_of,
     template,
 };
 use crate::api::pod::PodTemplateSpec;
-use crate::api::{ControllerRevision, DaemonSet, Deployment, Kind};
+use crate::api::{ControllerRevision, DaemonSet, Deployment, Kind, StatefulSet};
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
@@ -44,9 +45,16 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
         let unsupported =
             |kind: Kind| format!("error: no history viewer has been implemented for \"{}\"", super::group_kind(kind));
         let store = ctx.sim.store();
-        let viewed = match store.try_get::<DaemonSet>(&namespace, &name).filter(|_| kind == Kind::DaemonSet) {
-            Some(ds) => print_history(daemon_set_revisions(store, ds), revision).map_err(|e| format!("error: {e}")),
-            None => deployment_target(ctx, &namespace, kind, &name, unsupported)
+        let viewed = match kind {
+            Kind::DaemonSet => store.get::<DaemonSet>(&namespace, &name).map_err(|e| e.to_string()).and_then(|ds| {
+                print_history(daemon_set_revisions(store, ds), revision).map_err(|e| format!("error: {e}"))
+            }),
+            Kind::StatefulSet => {
+                store.get::<StatefulSet>(&namespace, &name).map_err(|e| e.to_string()).and_then(|set| {
+                    print_history(stateful_set_revisions(store, set), revision).map_err(|e| format!("error: {e}"))
+                })
+            }
+            _ => deployment_target(ctx, &namespace, kind, &name, unsupported)
                 .and_then(|d| view_history(ctx.sim.store(), &d, revision).map_err(|e| format!("error: {e}"))),
         };
         match viewed {
@@ -78,17 +86,32 @@ fn revisions(store: &Store, deployment: &Deployment) -> BTreeMap<i64, PodTemplat
 }
 
 /// A DaemonSet's revisions (`DaemonSetHistoryViewer`): the ControllerRevisions it controls,
-/// each template as the revision's patch would make it, its change-cause from the revision's
-/// own annotations.
+/// each template as the revision's patch would make it.
 pub fn daemon_set_revisions(store: &Store, ds: &DaemonSet) -> BTreeMap<i64, PodTemplateSpec> {
+    templates_by_revision(daemon_set_history(store, ds), revision_template)
+}
+
+/// A StatefulSet's ControllerRevisions by number, each the template it restores
+/// (upstream `statefulSetHistory` and `applyStatefulSetHistory`).
+fn stateful_set_revisions(store: &Store, set: &StatefulSet) -> BTreeMap<i64, PodTemplateSpec> {
+    use crate::controllers::stateful_set::revisions;
+    templates_by_revision(revisions::owned_revisions(store, set), revisions::template_of)
+}
+
+/// Each ControllerRevision's template by number, with the change-cause taken from the
+/// revision's own annotations rather than the template's, as both history viewers do.
+fn templates_by_revision(
+    owned: impl IntoIterator<Item = ControllerRevision>,
+    template_of: fn(&ControllerRevision) -> Option<PodTemplateSpec>,
+) -> BTreeMap<i64, PodTemplateSpec> {
     let mut history = BTreeMap::new();
-    for cr in daemon_set_history(store, ds) {
-        let mut template = revision_template(&cr).unwrap_or_default();
+    for revision in owned {
+        let mut template = template_of(&revision).unwrap_or_default();
         template.metadata.annotations.remove(CHANGE_CAUSE_ANNOTATION);
-        if let Some(cause) = cr.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION).filter(|c| !c.is_empty()) {
+        if let Some(cause) = revision.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION).filter(|c| !c.is_empty()) {
             template.metadata.annotations.insert(CHANGE_CAUSE_ANNOTATION, cause);
         }
-        history.insert(cr.revision, template);
+        history.insert(revision.revision, template);
     }
     history
 }

@@ -1,15 +1,16 @@
-//! `kubectl rollout status`: watch a Deployment or DaemonSet until its rollout is done, moving
+//! `kubectl rollout status`: watch a Deployment, DaemonSet or StatefulSet until its rollout is done, moving
 //! virtual time forward while it waits. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go and `DeploymentStatusViewer`
-//! and `DaemonSetStatusViewer` in pkg/polymorphichelpers/rollout_status.go.
+//! `DaemonSetStatusViewer` and `StatefulSetStatusViewer` in pkg/polymorphichelpers/rollout_status.go.
 
-use super::{deployment_target, group_kind, require_resources, revision_of};
-use crate::api::{DaemonSet, Deployment, Kind, Object};
+use super::{group_kind, require_resources, revision_of};
+use crate::api::{DaemonSet, Deployment, Kind, StatefulSet};
 use crate::kubectl::args::{Args, Flag, duration_flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
 use crate::kubectl::{Context, UsageError, Verb, namespace_of, usage_error};
 use crate::sim::time::Duration;
+use crate::store::kinds::Stored;
 
 pub const VERB: Verb = Verb {
     name: "rollout status",
@@ -73,7 +74,7 @@ pub fn deployment_status(deployment: &Deployment, revision: i64) -> Result<(Stri
 }
 
 /// What `rollout status` reports for a DaemonSet (upstream `DaemonSetStatusViewer.Status`).
-pub fn daemon_set_status(ds: &DaemonSet) -> Result<(String, bool), String> {
+pub fn daemon_set_status(ds: &DaemonSet, _revision: i64) -> Result<(String, bool), String> {
     if ds.spec.update_strategy.type_.as_deref() != Some(crate::api::daemon_set::ROLLING_UPDATE) {
         // Upstream names the StatefulSet's constant here; both are `RollingUpdate`.
         return Err("rollout status is only available for RollingUpdate strategy type".into());
@@ -94,13 +95,50 @@ pub fn daemon_set_status(ds: &DaemonSet) -> Result<(String, bool), String> {
     Ok((format!("daemon set {name:?} successfully rolled out"), true))
 }
 
-/// The status viewer for an object of either kind.
-fn status_of(object: &Object, revision: i64) -> Result<(String, bool), String> {
-    match object {
-        Object::Deployment(d) => deployment_status(d, revision),
-        Object::DaemonSet(ds) => daemon_set_status(ds),
-        _ => Err("no status viewer".into()),
+/// What `rollout status` reports for a StatefulSet. Upstream `StatefulSetStatusViewer.Status`:
+/// a defaulted set always has a rollingUpdate, so a finished rollout reads "partitioned roll
+/// out complete" even at partition 0.
+pub fn stateful_set_status(set: &StatefulSet, _revision: i64) -> Result<(String, bool), String> {
+    let (spec, status) = (&set.spec, &set.status);
+    if spec.update_strategy.type_.as_deref() != Some("RollingUpdate") {
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
     }
+    if status.observed_generation == 0 || set.metadata.generation > status.observed_generation {
+        return Ok(("Waiting for statefulset spec update to be observed...".into(), false));
+    }
+    if let Some(replicas) = spec.replicas
+        && status.ready_replicas < replicas
+    {
+        return Ok((format!("Waiting for {} pods to be ready...", replicas - status.ready_replicas), false));
+    }
+    if let Some(rolling) = &spec.update_strategy.rolling_update {
+        if let (Some(replicas), Some(partition)) = (spec.replicas, rolling.partition)
+            && status.updated_replicas < replicas - partition
+        {
+            let message = format!(
+                "Waiting for partitioned roll out to finish: {} out of {} new pods have been updated...",
+                status.updated_replicas,
+                replicas - partition
+            );
+            return Ok((message, false));
+        }
+        return Ok((
+            format!("partitioned roll out complete: {} new pods have been updated...", status.updated_replicas),
+            true,
+        ));
+    }
+    if status.update_revision != status.current_revision {
+        let message = format!(
+            "waiting for statefulset rolling update to complete {} pods at revision {}...",
+            status.updated_replicas, status.update_revision
+        );
+        return Ok((message, false));
+    }
+    let message = format!(
+        "statefulset rolling update complete {} pods at revision {}...",
+        status.current_replicas, status.current_revision
+    );
+    Ok((message, true))
 }
 
 struct Options {
@@ -138,40 +176,48 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             found.len()
         ));
     };
-    let unsupported = |kind: Kind| format!("error: no status viewer has been implemented for {}", group_kind(kind));
-    if *kind == Kind::DaemonSet {
-        if let Err(err) = ctx.sim.store().get_object(*kind, &namespace, name) {
-            return Output::failed(err.to_string());
-        }
-    } else if let Err(message) = deployment_target(ctx, &namespace, *kind, name, unsupported) {
-        return Output::failed(message);
+    if let Err(e) = ctx.sim.store().get_object(*kind, &namespace, name) {
+        return Output::failed(e.to_string());
     }
-    watch(ctx, (*kind, &namespace, name), &options)
+    match kind {
+        Kind::Deployment => watch(ctx, &namespace, name, &options, deployment_status),
+        Kind::StatefulSet => watch(ctx, &namespace, name, &options, stateful_set_status),
+        Kind::DaemonSet => watch(ctx, &namespace, name, &options, daemon_set_status),
+        other => Output::failed(format!("error: no status viewer has been implemented for {}", group_kind(*other))),
+    }
 }
 
-/// Prints the status for the Deployment as it is, then again for every write to it (each
+type StatusViewer<T> = fn(&T, i64) -> Result<(String, bool), String>;
+
+/// Prints the status for the object as it is, then again for every write to it (each
 /// MODIFIED event kubectl's watch receives, the same message or not), letting virtual time pass
 /// until the rollout is done, fails, or time runs out. Mirrors rollout_status.go's
 /// `UntilWithSync` condition, which prints on every ADDED and MODIFIED event.
-fn watch(ctx: &mut Context<'_>, (kind, namespace, name): (Kind, &str, &str), options: &Options) -> Output {
+fn watch<T: Stored + Clone>(
+    ctx: &mut Context<'_>,
+    namespace: &str,
+    name: &str,
+    options: &Options,
+    viewer: StatusViewer<T>,
+) -> Output {
     let mut out = Output::default();
     let wait = if options.timeout == Duration::ZERO { DEFAULT_WAIT } else { options.timeout };
     let deadline = ctx.sim.now().plus(wait);
-    ctx.sim.store_mut().snapshots_mut().open(kind);
+    ctx.sim.store_mut().snapshots_mut().open(T::KIND);
     let mut read_to: Option<u64> = None;
     let ended = ctx.sim.wait_until(deadline, |store| {
         let states = match read_to {
             // The first look: the object as it is (the watch's ADDED event).
-            None => store.get_object(kind, namespace, name).ok().into_iter().collect(),
-            Some(after) => written_since(store, (kind, namespace, name), after),
+            None => store.try_get::<T>(namespace, name).map(|d| vec![d.clone()]).unwrap_or_default(),
+            Some(after) => written_since(store, (namespace, name), after),
         };
         read_to = Some(store.resource_version());
-        if store.get_object(kind, namespace, name).is_err() && states.is_empty() {
+        if store.try_get::<T>(namespace, name).is_none() && states.is_empty() {
             out.error("error: object has been deleted");
             return true;
         }
         for object in &states {
-            match status_of(object, options.revision) {
+            match viewer(object, options.revision) {
                 Err(message) => {
                     out.error(format!("error: {message}"));
                     return true;
@@ -186,24 +232,28 @@ fn watch(ctx: &mut Context<'_>, (kind, namespace, name): (Kind, &str, &str), opt
         }
         false
     });
-    ctx.sim.store_mut().snapshots_mut().close(kind);
+    ctx.sim.store_mut().snapshots_mut().close(T::KIND);
     if !ended {
         out.error("error: timed out waiting for the condition");
     }
     out
 }
 
-/// The object as each write since `after` left it, oldest first; as it is now when the log
-/// no longer reaches back that far (a watch that must relist).
-fn written_since(store: &crate::store::Store, (kind, namespace, name): (Kind, &str, &str), after: u64) -> Vec<Object> {
+/// The object as each write since `after` left it, oldest first; as it is now when the
+/// log no longer reaches back that far (a watch that must relist).
+fn written_since<T: Stored + Clone>(
+    store: &crate::store::Store,
+    (namespace, name): (&str, &str),
+    after: u64,
+) -> Vec<T> {
     let Ok(events) = store.watch_log().since(after) else {
-        return store.get_object(kind, namespace, name).ok().into_iter().collect();
+        return store.try_get::<T>(namespace, name).cloned().into_iter().collect();
     };
-    let ours = events.filter(|e| e.kind == kind && e.namespace == namespace && e.name == name);
+    let ours = events.filter(|e| e.kind == T::KIND && e.namespace == namespace && e.name == name);
     ours.filter(|e| e.type_ != crate::store::watch::WatchEventType::Deleted)
-        .filter_map(|e| match store.snapshots().at(e.resource_version) {
-            Some(object) if object.kind() == kind => Some(object.clone()),
-            _ => store.get_object(kind, namespace, name).ok(),
+        .filter_map(|e| match store.snapshots().at(e.resource_version).and_then(T::from_object_ref) {
+            Some(object) => Some(object.clone()),
+            None => store.try_get::<T>(namespace, name).cloned(),
         })
         .collect()
 }

@@ -1,6 +1,6 @@
 //! `kubectl set SUBCOMMAND`: change one field of objects that carry a pod template. Mirrors
 //! staging/src/k8s.io/kubectl/pkg/cmd/set (set.go, helper.go); one file per subcommand, plus
-//! what they share here: reaching the pod spec of a Deployment, ReplicaSet, DaemonSet or Pod and writing
+//! what they share here: reaching the pod spec of a Deployment, ReplicaSet, DaemonSet, StatefulSet or Pod and writing
 //! back only what changed.
 
 pub mod env;
@@ -10,7 +10,7 @@ use super::args::Args;
 use super::output::Output;
 use super::{Context, Verb, group_run};
 use crate::api::pod::PodSpec;
-use crate::api::{DaemonSet, Deployment, Kind, Pod, ReplicaSet};
+use crate::api::{DaemonSet, Deployment, Kind, Pod, ReplicaSet, StatefulSet};
 use crate::apiserver::Client;
 use crate::error::ApiError;
 use crate::store::Stored;
@@ -47,6 +47,9 @@ pub fn update_pod_spec(
     let store = &mut ctx.api();
     let result = match kind {
         Kind::Deployment => patch::<Deployment>(store, (namespace, name), write, |d| &mut d.spec.template.spec, update),
+        Kind::StatefulSet => {
+            patch::<StatefulSet>(store, (namespace, name), write, |set| &mut set.spec.template.spec, update)
+        }
         Kind::ReplicaSet => {
             patch::<ReplicaSet>(store, (namespace, name), write, |rs| &mut rs.spec.template.spec, update)
         }

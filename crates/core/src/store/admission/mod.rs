@@ -6,6 +6,7 @@
 //! Adding a plugin (LimitRanger, PodSecurity, ResourceQuota) is its file here and one row in
 //! `CHAIN`.
 
+pub(crate) mod default_storage_class;
 mod default_toleration_seconds;
 pub use default_toleration_seconds::default_tolerations;
 mod lab_limits;
@@ -19,6 +20,7 @@ mod recorded;
 pub(crate) mod resource_quota;
 mod service_account;
 pub mod service_account_volume;
+mod storage_object_in_use_protection;
 
 use super::Store;
 use super::user::UserInfo;
@@ -67,6 +69,8 @@ pub const CHAIN: &[Plugin] = &[
     pod_security::PLUGIN,
     priority::PLUGIN,
     default_toleration_seconds::PLUGIN,
+    default_storage_class::PLUGIN,
+    storage_object_in_use_protection::PLUGIN,
     policy::mutating::PLUGIN,
     policy::validating::PLUGIN,
     resource_quota::PLUGIN,
@@ -133,6 +137,8 @@ mod tests {
                 "PodSecurity",
                 "Priority",
                 "DefaultTolerationSeconds",
+                "DefaultStorageClass",
+                "StorageObjectInUseProtection",
                 "MutatingAdmissionPolicy",
                 "ValidatingAdmissionPolicy",
                 "ResourceQuota",

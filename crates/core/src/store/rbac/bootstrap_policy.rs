@@ -477,11 +477,37 @@ fn controller_roles() -> Vec<ClusterRole> {
         ),
         controller("node-controller", node_controller),
         controller(
+            "persistent-volume-binder",
+            vec![
+                rule(&["create", "delete", "get", "list", "update", "watch"], &[""], &["persistentvolumes"]),
+                rule(&["update"], &[""], &["persistentvolumes/status"]),
+                rule(&["get", "list", "update", "watch"], &[""], &["persistentvolumeclaims"]),
+                rule(&["update"], &[""], &["persistentvolumeclaims/status"]),
+                rule(&["create", "delete", "get", "list", "watch"], &[""], &["pods"]),
+                rule(READ, &["storage.k8s.io"], &["storageclasses"]),
+                rule(&["get", "list"], &[""], &["nodes"]),
+                rule(&["watch"], &[""], &["events"]),
+                events(),
+            ],
+        ),
+        controller(
             "pod-garbage-collector",
             vec![
                 rule(&["delete", "list", "watch"], &[""], &["pods"]),
                 rule(&["get", "list"], &[""], &["nodes"]),
                 rule(&["patch"], &[""], &["pods/status"]),
+            ],
+        ),
+        controller(
+            "pv-protection-controller",
+            vec![rule(&["get", "list", "update", "watch"], &[""], &["persistentvolumes"]), events()],
+        ),
+        controller(
+            "pvc-protection-controller",
+            vec![
+                rule(&["get", "list", "update", "watch"], &[""], &["persistentvolumeclaims"]),
+                rule(&["get", "list", "watch"], &[""], &["pods"]),
+                events(),
             ],
         ),
         controller(
@@ -516,6 +542,24 @@ fn controller_roles() -> Vec<ClusterRole> {
         ),
         controller("root-ca-cert-publisher", vec![rule(&["create", "update"], &[""], &["configmaps"]), events()]),
         controller("service-account-controller", vec![rule(&["create"], &[""], &["serviceaccounts"]), events()]),
+        controller(
+            "statefulset-controller",
+            vec![
+                rule(&["list", "watch"], &[""], &["pods"]),
+                rule(&["list", "watch"], &["apps"], &["statefulsets"]),
+                rule(&["update"], &["apps"], &["statefulsets/status"]),
+                rule(&["update"], &["apps"], &["statefulsets/finalizers"]),
+                rule(&["create", "delete", "get", "patch", "update"], &[""], &["pods"]),
+                rule(
+                    &["create", "delete", "get", "list", "patch", "update", "watch"],
+                    &["apps"],
+                    &["controllerrevisions"],
+                ),
+                rule(&["create", "get"], &[""], &["persistentvolumeclaims"]),
+                rule(&["delete", "update"], &[""], &["persistentvolumeclaims"]),
+                events(),
+            ],
+        ),
         controller("taint-eviction-controller", pod_deletion()),
         controller(
             "ttl-after-finished-controller",
@@ -534,6 +578,17 @@ fn component_roles() -> Vec<ClusterRole> {
     vec![
         role("gpu-operator:gpu-feature-discovery", &[], node_labeller()),
         role("gpu-operator:nvidia-mig-manager", &[], node_labeller()),
+        // kind's local-path provisioner (its default-storage manifest's ClusterRole).
+        role(
+            "local-path-provisioner-role",
+            &[],
+            vec![
+                rule(READ, &[""], &["nodes", "persistentvolumeclaims", "configmaps", "pods", "pods/log"]),
+                rule(&["create", "delete", "get", "list", "patch", "update", "watch"], &[""], &["persistentvolumes"]),
+                rule(&["create", "patch"], &[""], &["events"]),
+                rule(READ, &["storage.k8s.io"], &["storageclasses"]),
+            ],
+        ),
         role(
             "nvidia-dra-driver-gpu:kubelet-plugin",
             &[],
@@ -585,6 +640,11 @@ pub fn cluster_role_bindings() -> Vec<ClusterRoleBinding> {
             "gpu-operator:nvidia-mig-manager",
             "gpu-operator:nvidia-mig-manager",
             vec![Subject::service_account("gpu-operator", "nvidia-mig-manager")],
+        ),
+        binding(
+            "local-path-provisioner-bind",
+            "local-path-provisioner-role",
+            vec![Subject::service_account("local-path-storage", "local-path-provisioner-service-account")],
         ),
         binding(
             "nvidia-dra-driver-gpu:kubelet-plugin",
