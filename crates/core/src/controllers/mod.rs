@@ -224,7 +224,10 @@ impl Controllers {
             ControllerName::Namespace => self.namespace.sync(store),
             ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
-            ControllerName::PersistentVolume => self.persistent_volume.sync(store),
+            ControllerName::PersistentVolume => {
+                self.persistent_volume.sync(store);
+                self.kubelet.disks.collect_garbage(store);
+            }
             ControllerName::CronJob => QueueWorker::sync(&mut self.cron_job, store),
             ControllerName::Job => self.job.sync(store),
             ControllerName::TtlAfterFinished => self.ttl_after_finished.sync(store),

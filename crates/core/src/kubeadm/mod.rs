@@ -10,8 +10,8 @@ pub(crate) use static_pods::post_mirror_pod;
 
 pub use daemon_pods::SystemDaemons;
 
-use crate::api::node::Taint;
 use crate::api::codec::decode_typed;
+use crate::api::node::Taint;
 use crate::api::{Node, Object, StorageClass};
 use crate::apiserver::Client;
 use crate::cluster::NodeTemplate;
