@@ -143,7 +143,8 @@ fn fits(volume: &PersistentVolume, claim: &PersistentVolumeClaim, node: Option<&
         _ => false,
     };
     let modes = claim.spec.access_modes.iter().all(|m| volume.spec.access_modes.contains(m));
-    let selector = crate::api::label_selector::matches_optional(claim.spec.selector.as_ref(), &volume.metadata.labels);
+    // A claim without a selector takes any volume.
+    let selector = claim.spec.selector.as_ref().is_none_or(|s| s.matches(&volume.metadata.labels));
     let mode = volume.spec.volume_mode == claim.spec.volume_mode;
     let on_node = match (node, volume.pinned_node()) {
         (Some(node), Some(pinned)) => node == pinned,
