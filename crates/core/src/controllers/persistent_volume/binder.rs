@@ -63,8 +63,16 @@ fn sync_claim(store: &mut Store, claim: PersistentVolumeClaim) {
         }
     }
     if waits && selected_node.is_none() {
-        let message = "waiting for first consumer to be created before binding".to_string();
-        return event(store, &claim, EventType::Normal, "WaitForFirstConsumer", message);
+        return match unscheduled_user(store, &claim) {
+            Some(pod) => {
+                let message = format!("waiting for pod {pod} to be scheduled");
+                event(store, &claim, EventType::Normal, "WaitForPodScheduled", message)
+            }
+            None => {
+                let message = "waiting for first consumer to be created before binding".to_string();
+                event(store, &claim, EventType::Normal, "WaitForFirstConsumer", message)
+            }
+        };
     }
     match class {
         Some(class) if !claim.class().is_empty() => provision(store, claim, &class),
@@ -77,6 +85,20 @@ fn sync_claim(store: &mut Store, claim: PersistentVolumeClaim) {
             event(store, &claim, EventType::Normal, "FailedBinding", message);
         }
     }
+}
+
+/// `findNonScheduledPodsByPVC`: a pod that uses the claim and has no node yet.
+fn unscheduled_user(store: &Store, claim: &PersistentVolumeClaim) -> Option<String> {
+    store
+        .list::<crate::api::Pod>(Some(&claim.metadata.namespace))
+        .filter(|pod| pod.node_name().is_none())
+        .find(|pod| {
+            pod.spec
+                .volumes
+                .iter()
+                .any(|v| v.persistent_volume_claim.as_ref().is_some_and(|c| c.claim_name == claim.metadata.name))
+        })
+        .map(|pod| pod.metadata.name.clone())
 }
 
 /// `provisionClaim` for an external provisioner: the claim is marked for it, and waits.

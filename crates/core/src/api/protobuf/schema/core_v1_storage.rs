@@ -46,7 +46,6 @@ pub(super) const MESSAGES: &[Message] = &[
         "VolumeHealthStatus",
         &[f(1, "healthConditions", List, Msg("VolumeHealthCondition")), f(2, "lastTransitionTime", Opt, Time)],
     ),
-    ("VolumeHealthCondition", &[f(1, "status", One, Str), f(2, "reason", One, Str), f(3, "message", Opt, Str)]),
     (
         "PersistentVolume",
         &[
