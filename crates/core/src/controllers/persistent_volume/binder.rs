@@ -57,10 +57,10 @@ fn sync_claim(store: &mut Store, claim: PersistentVolumeClaim) {
     let class = store.try_get::<StorageClass>("", claim.class()).cloned();
     let waits = class.as_ref().is_some_and(StorageClass::waits_for_first_consumer);
     let selected_node = claim.metadata.annotations.get(ANN_SELECTED_NODE).map(str::to_string);
-    if let Some(volume) = find_volume(store, &claim, selected_node.as_deref()) {
-        if !waits || selected_node.is_some() || pre_bound(&volume, &claim) {
-            return bind(store, volume, claim);
-        }
+    if let Some(volume) = find_volume(store, &claim, selected_node.as_deref())
+        && (!waits || selected_node.is_some() || pre_bound(&volume, &claim))
+    {
+        return bind(store, volume, claim);
     }
     if waits && selected_node.is_none() {
         return match unscheduled_user(store, &claim) {
@@ -250,7 +250,7 @@ fn sync_volume(store: &mut Store, mut volume: PersistentVolume) {
             }
         }
     };
-    if volume.phase() != wanted && !(volume.phase() == crate::api::persistent_volume::VOLUME_FAILED) {
+    if volume.phase() != wanted && volume.phase() != crate::api::persistent_volume::VOLUME_FAILED {
         volume.status.phase = Some(wanted.to_string());
         volume.status.last_phase_transition_time = Some(crate::api::meta::Time(store.now()));
         let _ = store.update_status(volume);

@@ -124,7 +124,7 @@ fn volume_for(claim: &PersistentVolumeClaim, class: &StorageClass, node: &str) -
             .requests
             .iter()
             .filter(|(k, _)| *k == "storage")
-            .map(|(k, v)| (k.clone(), v.clone()))
+            .map(|(k, v)| (k.clone(), *v))
             .collect(),
         host_path: Some(HostPathVolumeSource {
             path: volume_path(claim, &name),
