@@ -189,3 +189,12 @@ pub fn access_modes_string(modes: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn access_modes_print_short_in_a_fixed_order() {
+        let modes = ["ReadWriteMany".to_string(), "ReadWriteOnce".to_string()];
+        assert_eq!(super::access_modes_string(&modes), "RWO,RWX");
+    }
+}

@@ -133,3 +133,29 @@ pub fn written(image_files: &Files, now_files: &Files) -> Vec<FileChange> {
     changes.extend(image_files.keys().filter(|p| !now_files.contains_key(*p)).map(|p| FileChange::Remove(p.clone())));
     changes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_under_a_mount_land_in_the_nodes_directory_and_show_under_any_mount_of_it() {
+        let mut disks = NodeDisks::default();
+        let at = |mount_path: &str| DiskMount {
+            node: "node-1".into(),
+            dir: "/opt/local-path-provisioner/pvc-1_default_data".into(),
+            mount_path: mount_path.into(),
+        };
+        let write = |path: &str, content: &str| FileChange::Write { path: path.into(), content: content.into() };
+        disks.apply(&[at("/data")], &write("/data/note", "kept\n"));
+        disks.apply(&[at("/data")], &write("/tmp/elsewhere", "lost\n"));
+        disks.apply(&[at("/data")], &FileChange::Append { path: "/data/note".into(), text: "more\n".into() });
+        let seen = disks.files(&at("/var/lib/app"));
+        assert_eq!(
+            seen.into_iter().collect::<Vec<_>>(),
+            [("/var/lib/app/note".to_string(), "kept\nmore\n".to_string())]
+        );
+        let elsewhere = DiskMount { node: "node-2".into(), ..at("/data") };
+        assert!(disks.files(&elsewhere).is_empty());
+    }
+}
