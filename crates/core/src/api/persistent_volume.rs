@@ -82,6 +82,19 @@ pub struct CsiPersistentVolumeSource {
     pub fs_type: Option<String>,
     #[serde(default, skip_serializing_if = "StringMap::is_empty")]
     pub volume_attributes: StringMap,
+    pub controller_publish_secret_ref: Option<SecretReference>,
+    pub node_stage_secret_ref: Option<SecretReference>,
+    pub node_publish_secret_ref: Option<SecretReference>,
+    pub controller_expand_secret_ref: Option<SecretReference>,
+    pub node_expand_secret_ref: Option<SecretReference>,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SecretReference {
+    pub name: Option<String>,
+    pub namespace: Option<String>,
 }
 
 #[skip_serializing_none]

@@ -1,10 +1,9 @@
 //! PersistentVolumeClaim (core/v1): a namespace's request for storage of a size, access modes
 //! and class; the PV controller binds it to a PersistentVolume, one to one.
 
-use super::condition::Condition;
 use super::container::ResourceList;
 use super::label_selector::LabelSelector;
-use super::meta::ObjectMeta;
+use super::meta::{ObjectMeta, Time};
 use super::quantity::Quantity;
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
@@ -85,12 +84,58 @@ pub struct PersistentVolumeClaimStatus {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub capacity: ResourceList,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<Condition>,
+    pub conditions: Vec<PersistentVolumeClaimCondition>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub allocated_resources: ResourceList,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub allocated_resource_statuses: BTreeMap<String, String>,
     pub current_volume_attributes_class_name: Option<String>,
+    pub modify_volume_status: Option<ModifyVolumeStatus>,
+    pub health_status: Option<VolumeHealthStatus>,
+}
+
+/// core/v1 `PersistentVolumeClaimCondition` (with a probe time, unlike metav1's).
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PersistentVolumeClaimCondition {
+    #[serde(rename = "type", default)]
+    pub type_: String,
+    #[serde(default)]
+    pub status: String,
+    pub last_probe_time: Option<Time>,
+    pub last_transition_time: Option<Time>,
+    pub reason: Option<String>,
+    pub message: Option<String>,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ModifyVolumeStatus {
+    pub target_volume_attributes_class_name: Option<String>,
+    #[serde(default)]
+    pub status: String,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VolumeHealthStatus {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub health_conditions: Vec<VolumeHealthCondition>,
+    pub last_transition_time: Option<Time>,
+}
+
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VolumeHealthCondition {
+    #[serde(default)]
+    pub status: String,
+    #[serde(default)]
+    pub reason: String,
+    pub message: Option<String>,
 }
 
 /// Claim phases (core/v1 `PersistentVolumeClaimPhase`).
@@ -143,4 +188,13 @@ pub fn access_modes_string(modes: &[String]) -> String {
         .map(|(_, short)| *short)
         .collect::<Vec<_>>()
         .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn access_modes_print_short_in_a_fixed_order() {
+        let modes = ["ReadWriteMany".to_string(), "ReadWriteOnce".to_string()];
+        assert_eq!(super::access_modes_string(&modes), "RWO,RWX");
+    }
 }

@@ -230,7 +230,10 @@ impl Controllers {
             ControllerName::ResourceQuota => self.resource_quota.sync(store),
             ControllerName::ResourceClaim => self.resource_claim.sync(store),
             ControllerName::DaemonSet => QueueWorker::sync(&mut self.daemon_set, store),
-            ControllerName::PersistentVolume => self.persistent_volume.sync(store),
+            ControllerName::PersistentVolume => {
+                self.persistent_volume.sync(store);
+                self.kubelet.disks.collect_garbage(store);
+            }
             ControllerName::StatefulSet => QueueWorker::sync(&mut self.stateful_set, store),
             ControllerName::CronJob => QueueWorker::sync(&mut self.cron_job, store),
             ControllerName::Job => self.job.sync(store),

@@ -167,7 +167,7 @@ fn attach(
     let files = info.workload.files_at(&spec, crate::sim::time::Duration::ZERO);
     let env: Vec<(String, String)> =
         crate::kubelet::envvars::service_env(sim.store(), pod, sim.now()).into_iter().collect();
-    let (output, code, slept) = super::pod_shell::run(sim, (pod, &spec, &info), &env, files, &argv);
+    let (output, code, slept, _) = super::pod_shell::run(sim, (pod, &spec, &info), &env, files, &argv);
     if slept > crate::sim::time::Duration::ZERO {
         sim.advance(slept);
     }

@@ -110,7 +110,14 @@ pub(crate) fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -
     }
     let mut files = info.workload.files_at(&spec, since_start);
     files.extend(process.mounted_files);
-    let (output, code, slept) = pod_shell::run(sim, (pod, &spec, &info), &process.env, files, command);
+    let disk_mounts = crate::kubelet::node_disk::disk_mounts(sim.store(), pod, &spec);
+    for mount in &disk_mounts {
+        files.extend(sim.controllers().kubelet.disks.files(mount));
+    }
+    let (output, code, slept, changes) = pod_shell::run(sim, (pod, &spec, &info), &process.env, files, command);
+    for change in &changes {
+        sim.node_disks_mut().apply(&disk_mounts, change);
+    }
     if slept > crate::sim::time::Duration::ZERO {
         sim.advance(slept);
     }

@@ -216,7 +216,8 @@ fn print(
     let all_namespaces = args.switch("all-namespaces");
     if objects.is_empty() {
         if out.items.is_empty() && request.named.is_empty() {
-            let message = if all_namespaces || request.kinds.iter().all(|k| !k.info().namespaced) {
+            // Any cluster-scoped kind among those asked for drops the namespace (`get pv,pvc`).
+            let message = if all_namespaces || request.kinds.iter().any(|k| !k.info().namespaced) {
                 "No resources found".to_string()
             } else {
                 format!("No resources found in {} namespace.", namespace_of(args))

@@ -17,16 +17,19 @@ use std::collections::BTreeMap;
 const MAX_OUTPUT: usize = 256 << 10;
 /// Longest an exec may sleep in all: the lab's terminal never hangs.
 const MAX_SLEEP: Duration = Duration(3_600_000);
+/// Most file changes one exec hands back (the shell bounds the bytes each may hold).
+const MAX_CHANGES: usize = 4096;
 
 /// Runs `argv` in `container` of `pod` (with the environment the kubelet gave it); what it
-/// printed and its exit code, and how long it slept (the caller lets that much virtual time pass).
+/// printed and its exit code, how long it slept (the caller lets that much virtual time pass),
+/// and the files it changed (the caller keeps those under mounts on the node's disk).
 pub fn run(
     sim: &mut Sim,
     (pod, spec, image): (&Pod, &Container, &ImageInfo),
     container_env: &[(String, String)],
     files: BTreeMap<String, String>,
     argv: &[String],
-) -> (String, i32, Duration) {
+) -> (String, i32, Duration, Vec<FileChange>) {
     let env = environment(pod, container_env);
     let mut files = files;
     files.extend(kubelet_files(pod));
@@ -36,7 +39,8 @@ pub fn run(
     files.insert("/proc/1/status".into(), security_context::proc_status(pod, spec, &user, &main));
     let identity = security_context::identity(pod, spec, &user);
     let writable = security_context::writable_mounts(pod, spec);
-    let mut host = PodShell { sim, pod, container: spec, output: String::new(), slept: Duration::ZERO };
+    let mut host =
+        PodShell { sim, pod, container: spec, output: String::new(), slept: Duration::ZERO, changes: Vec::new() };
     let read_only = crate::kubelet::volumes::read_only_paths(pod, spec);
     let mut shell = Shell::new(&mut host, &env, files).with_read_only(read_only).with_identity(identity);
     if let Some(writable) = writable {
@@ -48,7 +52,7 @@ pub fn run(
         // The learner's Ctrl-C: busybox's shell exits with 128 + SIGINT.
         Ending::Forever => 130,
     };
-    (host.output, code, host.slept)
+    (host.output, code, host.slept, host.changes)
 }
 
 struct PodShell<'a> {
@@ -57,6 +61,7 @@ struct PodShell<'a> {
     container: &'a Container,
     output: String,
     slept: Duration,
+    changes: Vec<FileChange>,
 }
 
 impl Host for PodShell<'_> {
@@ -79,8 +84,13 @@ impl Host for PodShell<'_> {
         self.slept > MAX_SLEEP
     }
 
-    /// Writes last as long as the exec (the container's own files are its image's timeline).
-    fn file_changed(&mut self, _change: FileChange) {}
+    /// Writes last as long as the exec (the container's own files are its image's timeline),
+    /// but for those under a mount on the node's disk, which the caller keeps.
+    fn file_changed(&mut self, change: FileChange) {
+        if self.changes.len() < MAX_CHANGES {
+            self.changes.push(change);
+        }
+    }
 
     fn applet(&mut self, name: &str, args: &[String], io: &mut Io) -> Option<i32> {
         let pod = self.pod;

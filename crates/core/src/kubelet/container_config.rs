@@ -82,6 +82,13 @@ impl PodStep<'_> {
         if self.now < self.config.volumes_due_at {
             return mounted;
         }
+        if !mounted && !super::node_disk::claims_ready(self.store, self.pod) {
+            // The volume manager waits for the claim's volume without an event of its own.
+            let doubled = MOUNT_RETRY_FIRST.0.saturating_mul(1 << self.config.mount_failures.min(16));
+            self.config.mount_failures = self.config.mount_failures.saturating_add(1);
+            self.config.volumes_due_at = self.now.plus(Duration(doubled.min(MOUNT_RETRY_MAX.0)));
+            return false;
+        }
         match volumes::set_up_all(self.store, self.pod, &self.place()) {
             Ok(contents) => {
                 self.config.volumes = Some(contents);

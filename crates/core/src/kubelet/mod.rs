@@ -15,6 +15,7 @@ pub mod dynamic_resources;
 pub mod envvars;
 pub mod expansion;
 pub mod node;
+pub mod node_disk;
 pub mod node_server;
 mod partition;
 pub mod pod_worker;
@@ -66,6 +67,8 @@ pub struct Kubelet {
     agents: BTreeMap<String, std::sync::Arc<dyn node_server::NodeAgent>>,
     /// The request load on the lab's workloads, as the controllers' pass last handed it over.
     load: crate::metrics::load::LoadTable,
+    /// What containers wrote into volumes that live on their nodes' disks.
+    pub(crate) disks: node_disk::NodeDisks,
 }
 
 /// Due pods taken from the wake-ups at a time.
@@ -273,6 +276,7 @@ impl Kubelet {
             config: &mut config,
             container_runtime,
             devices,
+            disks: &mut self.disks,
             now,
             wake: None,
             served_rps,
@@ -333,6 +337,7 @@ impl Kubelet {
             config,
             container_runtime,
             devices,
+            disks: &mut self.disks,
             now,
             wake: None,
             served_rps: 0,

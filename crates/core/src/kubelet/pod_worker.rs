@@ -38,6 +38,8 @@ pub struct PodStep<'a> {
     /// The node's container runtime (what an image is and does).
     pub container_runtime: &'a dyn ContainerRuntime,
     pub devices: &'a mut super::device_manager::DeviceManager,
+    /// The nodes' disks, where what a process wrote under a claim's volume or an emptyDir stays.
+    pub disks: &'a mut super::node_disk::NodeDisks,
     pub now: SimTime,
     /// The earliest time this pod needs another step.
     pub wake: Option<SimTime>,
@@ -342,9 +344,24 @@ impl PodStep<'_> {
         (used > memory_limit(spec)?).then(|| oom_kill(self.now))
     }
 
+    /// What the process wrote under a mount on its node's disk stays there (`node_disk.rs`).
+    fn keep_written_files(&mut self, c: &RuntimeContainer, running: &Running, ended: SimTime) {
+        let Some(spec) = self.spec_of(c).cloned() else { return };
+        let mounts = super::node_disk::disk_mounts(self.store, self.pod, &spec);
+        if mounts.is_empty() {
+            return;
+        }
+        let Ok(info) = self.image_info(c) else { return };
+        let files = info.workload.files_at(&spec, ended.since(running.started_at));
+        for change in super::node_disk::written(&info.workload.behaviour.files, &files) {
+            self.disks.apply(&mounts, &change);
+        }
+    }
+
     /// The process is gone: record it, then restart now, after a back-off, or never.
     fn exited(&mut self, c: &mut RuntimeContainer, running: &Running, ending: Ending, killed_for_restart: bool) {
         let now = self.now;
+        self.keep_written_files(c, running, ending.at);
         self.devices.release(&self.pod.metadata.namespace, &self.pod.metadata.name, &c.name);
         c.last_gpu = c.gpu;
         let terminated = ContainerStateTerminated {

@@ -159,7 +159,14 @@ impl Scheduler {
                 .filter(|e| {
                     matches!(
                         e.kind,
-                        Kind::Pod | Kind::Node | Kind::ResourceClaim | Kind::ResourceSlice | Kind::DeviceClass
+                        Kind::Pod
+                            | Kind::Node
+                            | Kind::ResourceClaim
+                            | Kind::ResourceSlice
+                            | Kind::DeviceClass
+                            | Kind::PersistentVolumeClaim
+                            | Kind::PersistentVolume
+                            | Kind::StorageClass
                     )
                 })
                 .map(|e| (e.kind, e.namespace.clone(), e.name.clone()))
@@ -167,12 +174,17 @@ impl Scheduler {
             Changes::Relist => return self.relist(store),
         };
         let mut devices_changed = false;
+        let mut volumes_changed = false;
         for (kind, namespace, name) in events {
             match kind {
                 Kind::Node => self.on_node(store, &name),
                 Kind::Pod => self.on_pod(store, &namespace, &name),
+                Kind::PersistentVolumeClaim | Kind::PersistentVolume | Kind::StorageClass => volumes_changed = true,
                 _ => devices_changed = true,
             }
+        }
+        if volumes_changed {
+            self.queue.move_all_on_event(ClusterEvent::VolumeChange, store.now(), &plugins::DEFAULT_PROFILE);
         }
         // However many claims, slices and classes changed, the rejected pods move once.
         if devices_changed {

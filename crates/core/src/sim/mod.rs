@@ -385,6 +385,11 @@ impl Sim {
         &self.controllers
     }
 
+    /// The nodes' disks, where an exec's writes into a claim's volume or an emptyDir land.
+    pub fn node_disks_mut(&mut self) -> &mut crate::kubelet::node_disk::NodeDisks {
+        &mut self.controllers.kubelet.disks
+    }
+
     /// The GPU Operator's parts, for `nvidia-smi` on a node: it changes the machine's hardware
     /// state, which its feature discovery and device plugin publish at the next settle.
     pub fn gpu_operator_mut(&mut self) -> &mut crate::gpu::GpuOperator {

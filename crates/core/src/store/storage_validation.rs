@@ -187,3 +187,61 @@ fn volume_mode(field: &str, mode: Option<&str>) -> Vec<FieldError> {
         _ => Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(yaml: &str) -> PersistentVolumeClaim {
+        let value: serde_json::Value = serde_yaml::from_str(yaml).unwrap();
+        let mut claim: PersistentVolumeClaim = serde_json::from_value(value).unwrap();
+        default_claim(&mut claim);
+        claim
+    }
+
+    fn messages(errors: Vec<FieldError>) -> Vec<String> {
+        errors.iter().map(|e| format!("{}: {}", e.field, e.body())).collect()
+    }
+
+    #[test]
+    fn a_claim_needs_access_modes_and_a_size() {
+        let bad = claim("metadata: {name: bad}\nspec: {resources: {}}\n");
+        assert_eq!(
+            messages(persistent_volume_claim(&bad, None)),
+            [
+                "spec.accessModes: Required value: at least 1 access mode is required",
+                "spec.resources[storage]: Required value"
+            ]
+        );
+        let good = claim("spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n");
+        assert!(persistent_volume_claim(&good, None).is_empty());
+        assert_eq!(good.spec.volume_mode.as_deref(), Some("Filesystem"));
+    }
+
+    #[test]
+    fn a_bound_claim_may_grow_but_not_change_otherwise() {
+        let mut bound = claim("spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n");
+        bound.status.phase = Some(CLAIM_BOUND.to_string());
+        let mut grown = bound.clone();
+        grown.spec.resources.requests.insert("storage".into(), "2Gi".parse().unwrap());
+        assert!(persistent_volume_claim(&grown, Some(&bound)).is_empty());
+        let mut changed = bound.clone();
+        changed.spec.access_modes = vec!["ReadWriteMany".into()];
+        assert_eq!(
+            messages(persistent_volume_claim(&changed, Some(&bound))),
+            [
+                "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_class_defaults_to_delete_and_immediate() {
+        let mut class = StorageClass { provisioner: "example.com/nfs".into(), ..Default::default() };
+        default_storage_class(&mut class);
+        assert_eq!(class.reclaim_policy.as_deref(), Some("Delete"));
+        assert_eq!(class.volume_binding_mode.as_deref(), Some("Immediate"));
+        assert!(storage_class(&class, None).is_empty());
+        assert_eq!(messages(storage_class(&StorageClass::default(), None)), ["provisioner: Required value"]);
+    }
+}

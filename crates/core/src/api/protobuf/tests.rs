@@ -335,11 +335,33 @@ fn malformed_bodies_are_errors() {
     assert_eq!(err, "decoding protobuf ConfigMap.metadata.name: wire type 0 where 2 (length-delimited) was expected");
 }
 
+/// The PersistentVolumeSource fields the lab's PersistentVolume leaves out.
+const UNMODELLED_VOLUME_SOURCES: &[&str] = &[
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "glusterfs",
+    "rbd",
+    "iscsi",
+    "cinder",
+    "cephfs",
+    "fc",
+    "flocker",
+    "flexVolume",
+    "azureFile",
+    "vsphereVolume",
+    "quobyte",
+    "azureDisk",
+    "photonPersistentDisk",
+    "portworxVolume",
+    "scaleIO",
+    "storageos",
+];
+
 /// Upstream's round-trip fixtures (k8s.io/api testdata/HEAD at 10b39a39, copied unchanged): each
 /// kind's protobuf body as Go writes it, with every field filled, and the JSON of the same object.
 #[test]
 fn upstream_fixtures_match_their_json() {
-    let fixtures: [(&[u8], &str); 18] = [
+    let fixtures: [(&[u8], &str); 21] = [
         (include_bytes!("testdata/core.v1.Namespace.pb"), include_str!("testdata/core.v1.Namespace.json")),
         (include_bytes!("testdata/core.v1.ConfigMap.pb"), include_str!("testdata/core.v1.ConfigMap.json")),
         (include_bytes!("testdata/core.v1.Secret.pb"), include_str!("testdata/core.v1.Secret.json")),
@@ -376,6 +398,18 @@ fn upstream_fixtures_match_their_json() {
             include_str!("testdata/policy.v1.PodDisruptionBudget.json"),
         ),
         (include_bytes!("testdata/policy.v1.Eviction.pb"), include_str!("testdata/policy.v1.Eviction.json")),
+        (
+            include_bytes!("testdata/core.v1.PersistentVolumeClaim.pb"),
+            include_str!("testdata/core.v1.PersistentVolumeClaim.json"),
+        ),
+        (
+            include_bytes!("testdata/core.v1.PersistentVolume.pb"),
+            include_str!("testdata/core.v1.PersistentVolume.json"),
+        ),
+        (
+            include_bytes!("testdata/storage.k8s.io.v1.StorageClass.pb"),
+            include_str!("testdata/storage.k8s.io.v1.StorageClass.json"),
+        ),
     ];
     for (pb, json) in fixtures {
         let mut want: Value = serde_json::from_str(json).unwrap();
@@ -387,6 +421,13 @@ fn upstream_fixtures_match_their_json() {
             {
                 spec.remove("scheduling");
             }
+        }
+        // The lab's PersistentVolume has four of the volume sources; the decoder skips the
+        // others' fields.
+        if want["kind"] == "PersistentVolume"
+            && let Some(spec) = want.pointer_mut("/spec").and_then(Value::as_object_mut)
+        {
+            spec.retain(|key, _| !UNMODELLED_VOLUME_SOURCES.contains(&key.as_str()));
         }
         let got = decode(pb).unwrap();
         assert_eq!(got, want, "{}", want["kind"]);

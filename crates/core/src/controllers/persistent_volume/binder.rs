@@ -57,14 +57,22 @@ fn sync_claim(store: &mut Store, claim: PersistentVolumeClaim) {
     let class = store.try_get::<StorageClass>("", claim.class()).cloned();
     let waits = class.as_ref().is_some_and(StorageClass::waits_for_first_consumer);
     let selected_node = claim.metadata.annotations.get(ANN_SELECTED_NODE).map(str::to_string);
-    if let Some(volume) = find_volume(store, &claim, selected_node.as_deref()) {
-        if !waits || selected_node.is_some() || pre_bound(&volume, &claim) {
-            return bind(store, volume, claim);
-        }
+    if let Some(volume) = find_volume(store, &claim, selected_node.as_deref())
+        && (!waits || selected_node.is_some() || pre_bound(&volume, &claim))
+    {
+        return bind(store, volume, claim);
     }
     if waits && selected_node.is_none() {
-        let message = "waiting for first consumer to be created before binding".to_string();
-        return event(store, &claim, EventType::Normal, "WaitForFirstConsumer", message);
+        return match unscheduled_user(store, &claim) {
+            Some(pod) => {
+                let message = format!("waiting for pod {pod} to be scheduled");
+                event(store, &claim, EventType::Normal, "WaitForPodScheduled", message)
+            }
+            None => {
+                let message = "waiting for first consumer to be created before binding".to_string();
+                event(store, &claim, EventType::Normal, "WaitForFirstConsumer", message)
+            }
+        };
     }
     match class {
         Some(class) if !claim.class().is_empty() => provision(store, claim, &class),
@@ -77,6 +85,20 @@ fn sync_claim(store: &mut Store, claim: PersistentVolumeClaim) {
             event(store, &claim, EventType::Normal, "FailedBinding", message);
         }
     }
+}
+
+/// `findNonScheduledPodsByPVC`: a pod that uses the claim and has no node yet.
+fn unscheduled_user(store: &Store, claim: &PersistentVolumeClaim) -> Option<String> {
+    store
+        .list::<crate::api::Pod>(Some(&claim.metadata.namespace))
+        .filter(|pod| pod.node_name().is_none())
+        .find(|pod| {
+            pod.spec
+                .volumes
+                .iter()
+                .any(|v| v.persistent_volume_claim.as_ref().is_some_and(|c| c.claim_name == claim.metadata.name))
+        })
+        .map(|pod| pod.metadata.name.clone())
 }
 
 /// `provisionClaim` for an external provisioner: the claim is marked for it, and waits.
@@ -143,7 +165,8 @@ fn fits(volume: &PersistentVolume, claim: &PersistentVolumeClaim, node: Option<&
         _ => false,
     };
     let modes = claim.spec.access_modes.iter().all(|m| volume.spec.access_modes.contains(m));
-    let selector = crate::api::label_selector::matches_optional(claim.spec.selector.as_ref(), &volume.metadata.labels);
+    // A claim without a selector takes any volume.
+    let selector = claim.spec.selector.as_ref().is_none_or(|s| s.matches(&volume.metadata.labels));
     let mode = volume.spec.volume_mode == claim.spec.volume_mode;
     let on_node = match (node, volume.pinned_node()) {
         (Some(node), Some(pinned)) => node == pinned,
@@ -227,7 +250,7 @@ fn sync_volume(store: &mut Store, mut volume: PersistentVolume) {
             }
         }
     };
-    if volume.phase() != wanted && !(volume.phase() == crate::api::persistent_volume::VOLUME_FAILED) {
+    if volume.phase() != wanted && volume.phase() != crate::api::persistent_volume::VOLUME_FAILED {
         volume.status.phase = Some(wanted.to_string());
         volume.status.last_phase_transition_time = Some(crate::api::meta::Time(store.now()));
         let _ = store.update_status(volume);

@@ -49,9 +49,13 @@ impl LocalPathProvisioner {
         for (namespace, name) in self.due.take_due(store.now()) {
             self.finish(store, &namespace, &name);
         }
+        // A claim stays in hand until its volume is there or it no longer wants one.
+        self.provisioning.retain(|uid| {
+            store.list::<PersistentVolumeClaim>(None).any(|c| c.metadata.uid == *uid && wants_volume(store, c))
+        });
         let waiting: Vec<PersistentVolumeClaim> = store
             .list::<PersistentVolumeClaim>(None)
-            .filter(|c| wants_volume(c) && !self.provisioning.contains(&c.metadata.uid))
+            .filter(|c| wants_volume(store, c) && !self.provisioning.contains(&c.metadata.uid))
             .cloned()
             .collect();
         for claim in waiting {
@@ -70,8 +74,7 @@ impl LocalPathProvisioner {
     /// The directory is made: the volume is written, pre-bound to its claim.
     fn finish(&mut self, store: &mut Store, namespace: &str, name: &str) {
         let Some(claim) = store.try_get::<PersistentVolumeClaim>(namespace, name).cloned() else { return };
-        self.provisioning.remove(&claim.metadata.uid);
-        if !wants_volume(&claim) {
+        if !wants_volume(store, &claim) {
             return;
         }
         let Some(class) = store.try_get::<StorageClass>("", claim.class()).cloned() else { return };
@@ -87,9 +90,11 @@ impl LocalPathProvisioner {
 }
 
 /// A pending claim marked for this provisioner, with its node chosen, and no volume yet.
-fn wants_volume(claim: &PersistentVolumeClaim) -> bool {
+fn wants_volume(store: &Store, claim: &PersistentVolumeClaim) -> bool {
     let annotations = &claim.metadata.annotations;
-    claim.phase() == CLAIM_PENDING
+    let made = store.try_get::<PersistentVolume>("", &format!("pvc-{}", claim.metadata.uid)).is_some();
+    !made
+        && claim.phase() == CLAIM_PENDING
         && claim.metadata.deletion_timestamp.is_none()
         && claim.spec.volume_name.is_none()
         && annotations.get(ANN_STORAGE_PROVISIONER) == Some(PROVISIONER)
@@ -119,7 +124,7 @@ fn volume_for(claim: &PersistentVolumeClaim, class: &StorageClass, node: &str) -
             .requests
             .iter()
             .filter(|(k, _)| *k == "storage")
-            .map(|(k, v)| (k.clone(), v.clone()))
+            .map(|(k, v)| (k.clone(), *v))
             .collect(),
         host_path: Some(HostPathVolumeSource {
             path: volume_path(claim, &name),

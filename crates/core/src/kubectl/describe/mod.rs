@@ -20,6 +20,7 @@ mod quota;
 mod replica_set;
 mod service;
 mod stateful_set;
+mod storage;
 pub mod tabwriter;
 
 use super::args::{Args, Flag};
@@ -223,6 +224,9 @@ fn describe_object(describer: &Describer<'_>, object: &Object) -> String {
         Object::ResourceQuota(quota) => quota::describe_quota(quota),
         Object::LimitRange(limit_range) => quota::describe_limit_range(limit_range),
         Object::PodDisruptionBudget(pdb) => pod_disruption_budget::describe(describer, pdb),
+        Object::PersistentVolumeClaim(claim) => storage::describe_claim(describer, claim),
+        Object::PersistentVolume(volume) => storage::describe_volume(describer, volume),
+        Object::StorageClass(class) => storage::describe_storage_class(describer, class),
         other => generic::describe(describer, other),
     }
 }

@@ -11,6 +11,8 @@ pub enum ClusterEvent {
     AssignedPodDelete,
     /// A ResourceClaim, ResourceSlice or DeviceClass was added or changed (DRA).
     DeviceChange,
+    /// A PersistentVolumeClaim, PersistentVolume or StorageClass was added or changed.
+    VolumeChange,
 }
 
 /// For a plugin whose rejection only a node's change can lift (`FilterPlugin::requeue_on`).

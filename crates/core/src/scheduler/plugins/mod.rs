@@ -16,6 +16,7 @@ pub mod node_unschedulable;
 pub mod pod_topology_spread;
 pub mod resource_allocation;
 pub mod taint_toleration;
+pub mod volume_binding;
 
 use crate::scheduler::framework::registry::Profile;
 
@@ -28,6 +29,7 @@ pub const DEFAULT_PROFILE: Profile = Profile {
     scheduler_name: crate::scheduler::DEFAULT_SCHEDULER_NAME,
     pre_filter: &[
         node_affinity::PRE_FILTER,
+        volume_binding::PRE_FILTER,
         pod_topology_spread::PRE_FILTER,
         inter_pod_affinity::PRE_FILTER,
         coscheduling::PRE_FILTER,
@@ -39,6 +41,7 @@ pub const DEFAULT_PROFILE: Profile = Profile {
         taint_toleration::FILTER,
         node_affinity::FILTER,
         node_resources_fit::FILTER,
+        volume_binding::FILTER,
         pod_topology_spread::FILTER,
         inter_pod_affinity::FILTER,
         dynamic_resources::FILTER,
@@ -54,7 +57,7 @@ pub const DEFAULT_PROFILE: Profile = Profile {
         balanced_allocation::SCORE,
         image_locality::SCORE,
     ],
-    reserve: &[dynamic_resources::RESERVE],
+    reserve: &[volume_binding::RESERVE, dynamic_resources::RESERVE],
     permit: &[coscheduling::PERMIT],
     bind: &[default_binder::BIND],
 };
@@ -71,7 +74,14 @@ mod tests {
         let pre_filters: Vec<&str> = DEFAULT_PROFILE.pre_filter.iter().map(|p| p.name).collect();
         assert_eq!(
             pre_filters,
-            ["NodeAffinity", "PodTopologySpread", "InterPodAffinity", "Coscheduling", "DynamicResources"]
+            [
+                "NodeAffinity",
+                "VolumeBinding",
+                "PodTopologySpread",
+                "InterPodAffinity",
+                "Coscheduling",
+                "DynamicResources"
+            ]
         );
         let filters: Vec<&str> = DEFAULT_PROFILE.filter.iter().map(|p| p.name).collect();
         assert_eq!(
@@ -82,6 +92,7 @@ mod tests {
                 "TaintToleration",
                 "NodeAffinity",
                 "NodeResourcesFit",
+                "VolumeBinding",
                 "PodTopologySpread",
                 "InterPodAffinity",
                 "DynamicResources"

@@ -97,6 +97,8 @@ mod tests {
                 "ServiceAccount spec.containers,spec.serviceAccount,spec.serviceAccountName,spec.volumes",
                 "Priority spec.preemptionPolicy,spec.priority",
                 "DefaultTolerationSeconds spec.tolerations",
+                "DefaultStorageClass Admitted",
+                "StorageObjectInUseProtection Admitted",
                 "MutatingAdmissionPolicy Admitted",
                 "LimitRanger Admitted",
                 "ServiceAccount Admitted",

@@ -13,11 +13,13 @@ mod autoscaling_v1;
 mod autoscaling_v2;
 mod batch_v1;
 mod core_v1;
+mod core_v1_storage;
 mod meta_v1;
 mod networking_v1;
 mod policy_v1;
 mod rbac_v1;
 mod scheduling_v1;
+mod storage_v1;
 
 /// What a field's bytes hold and how they become JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +86,9 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("v1", "LimitRange", "LimitRange"),
     ("v1", "Service", "Service"),
     ("v1", "Pod", "Pod"),
+    ("v1", "PersistentVolumeClaim", "PersistentVolumeClaim"),
+    ("v1", "PersistentVolume", "PersistentVolume"),
+    ("storage.k8s.io/v1", "StorageClass", "StorageClass"),
     ("apps/v1", "Deployment", "Deployment"),
     ("apps/v1", "DaemonSet", "DaemonSet"),
     ("apps/v1", "ControllerRevision", "ControllerRevision"),
@@ -110,6 +115,7 @@ const KINDS: &[(&str, &str, &str)] = &[
 const GROUPS: &[&[Message]] = &[
     meta_v1::MESSAGES,
     core_v1::MESSAGES,
+    core_v1_storage::MESSAGES,
     apps_v1::MESSAGES,
     batch_v1::MESSAGES,
     policy_v1::MESSAGES,
@@ -117,6 +123,7 @@ const GROUPS: &[&[Message]] = &[
     autoscaling_v1::MESSAGES,
     networking_v1::MESSAGES,
     scheduling_v1::MESSAGES,
+    storage_v1::MESSAGES,
     rbac_v1::MESSAGES,
     authorization_v1::MESSAGES,
 ];
