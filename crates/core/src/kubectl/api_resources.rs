@@ -133,7 +133,7 @@ mod tests {
         let text = run(&mut sim, "kubectl api-resources --api-group=apps --no-headers");
         assert_eq!(
             text,
-            "controllerrevisions            apps/v1   true   ControllerRevision\ndaemonsets            ds       apps/v1   true   DaemonSet\ndeployments           deploy   apps/v1   true   Deployment\nreplicasets           rs       apps/v1   true   ReplicaSet\n"
+            "controllerrevisions            apps/v1   true   ControllerRevision\ndaemonsets            ds       apps/v1   true   DaemonSet\ndeployments           deploy   apps/v1   true   Deployment\nreplicasets           rs       apps/v1   true   ReplicaSet\nstatefulsets          sts      apps/v1   true   StatefulSet\n"
         );
     }
 }
