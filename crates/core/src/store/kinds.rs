@@ -11,12 +11,12 @@ use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
-    ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, DaemonSet, Deployment, DeviceClass, EndpointSlice, Event,
-    Gateway, GatewayClass, HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind, Lease, LimitRange,
-    MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Namespace, Node, Object, PersistentVolume,
-    PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource, ResourceClaim,
-    ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, StatefulSet, StorageClass,
-    ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
+    ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, DaemonSet, Deployment, DeviceClass,
+    EndpointSlice, Event, Gateway, GatewayClass, HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind,
+    Lease, LimitRange, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Namespace, Node, Object,
+    PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource,
+    ResourceClaim, ResourceClaimTemplate, ResourceQuota, ResourceSlice, Secret, Service, ServiceAccount, StatefulSet,
+    StorageClass, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
 };
 use crate::error::{ApiError, FieldError};
 use serde_json::Value;
