@@ -9,6 +9,7 @@
 //!   change", so a quiet cluster costs nothing while virtual time passes.
 
 pub mod active_pods;
+pub mod control_plane;
 pub mod cron_job;
 pub mod daemon_set;
 pub mod deployment;
@@ -84,7 +85,7 @@ pub struct Controllers {
     /// The RBAC generation the ClusterRole aggregation controller last synced at.
     pub cluster_role_aggregation: u64,
     /// Which control-plane processes run: a loop whose process (or API) is down skips its turn.
-    pub control_plane: crate::sim::control_plane::ControlPlane,
+    pub control_plane: control_plane::ControlPlane,
     /// Where a pass cut short by its budget stopped (`run_some`).
     stopped: Option<StoppedPass>,
     /// Each controller's share of a pass (`turn_share`); tests shrink them.

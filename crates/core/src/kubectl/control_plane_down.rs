@@ -5,7 +5,7 @@
 //! timeout and then fails (`sim/control_plane.rs` says which error and why).
 
 use super::{Context, Output, Verb, args};
-use crate::sim::control_plane::{Component, ETCD_TIMEOUT_ERROR, REQUEST_TIMEOUT_SECONDS, SERVER_ADDRESS};
+use crate::controllers::control_plane::{Component, ETCD_TIMEOUT_ERROR, REQUEST_TIMEOUT_SECONDS, SERVER_ADDRESS};
 use crate::sim::time::Duration;
 
 /// The failure the command meets before it can do anything, if the control plane is down.

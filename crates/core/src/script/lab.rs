@@ -366,17 +366,32 @@ fn pod_bind(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
 /// `lab load TYPE/NAME --rps N`: requests per second sent to a workload's ready pods.
 fn load(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     let target = one_name(args)?;
-    let (type_, name) = target.split_once('/').ok_or_else(|| "error: the target must be TYPE/NAME".to_string())?;
-    let kind = Kind::from_cli_name(type_)
-        .filter(|k| matches!(k, Kind::Deployment | Kind::ReplicaSet | Kind::Service | Kind::Pod))
-        .ok_or_else(|| format!("error: cannot send load to \"{type_}\" (deployments, replicasets, services, pods)"))?;
+    let kinds = [Kind::Deployment, Kind::ReplicaSet, Kind::Service, Kind::Pod];
+    let (namespace, kind, name) = workload_target(sim, args, &target, &kinds, "send load to")?;
     let rps = args.get("rps").ok_or("error: --rps is required")?;
     let rps: u64 = rps.parse().map_err(|_| format!("error: --rps: invalid number \"{rps}\""))?;
-    let namespace = args.get("namespace").unwrap_or("default").to_string();
-    sim.store().get_object(kind, &namespace, name).map_err(|e| e.to_string())?;
-    sim.set_load((namespace, kind, name.to_string()), rps);
+    sim.set_load((namespace, kind, name.clone()), rps);
     let object = format!("{}/{name}", kind.info().singular_qualified());
     Ok(if rps == 0 { format!("{object}: load stopped") } else { format!("{object}: {rps} requests per second") })
+}
+
+/// The `TYPE/NAME` a verb about a workload's pods names (`lab load`, `lab usage`): its
+/// namespace (`-n`, else `default`), kind (one of `kinds`) and name, once it is known to exist.
+pub(super) fn workload_target(
+    sim: &Sim,
+    args: &args::Args,
+    target: &str,
+    kinds: &[Kind],
+    what: &str,
+) -> Result<(String, Kind, String), String> {
+    let (type_, name) = target.split_once('/').ok_or_else(|| "error: the target must be TYPE/NAME".to_string())?;
+    let kind = Kind::from_cli_name(type_).filter(|k| kinds.contains(k)).ok_or_else(|| {
+        let plurals: Vec<&str> = kinds.iter().map(|k| k.info().plural).collect();
+        format!("error: cannot {what} \"{type_}\" ({})", plurals.join(", "))
+    })?;
+    let namespace = args.get("namespace").unwrap_or("default").to_string();
+    sim.store().get_object(kind, &namespace, name).map_err(|e| e.to_string())?;
+    Ok((namespace, kind, name.to_string()))
 }
 
 #[cfg(test)]

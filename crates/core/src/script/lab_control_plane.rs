@@ -3,9 +3,9 @@
 //! backups, as a learner works them on a kubeadm node (moving a static pod's manifest out of
 //! `/etc/kubernetes/manifests` and back, `etcdctl snapshot save`, `etcdutl snapshot restore`).
 
+use crate::controllers::control_plane::Component;
 use crate::kubectl::args;
 use crate::sim::Sim;
-use crate::sim::control_plane::Component;
 
 pub fn etcd_stop(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     set_running(sim, args, Component::Etcd, false)

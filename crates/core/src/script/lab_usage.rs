@@ -19,22 +19,18 @@ pub const FLAGS: &[Flag] = &[
 
 pub fn usage(sim: &mut Sim, args: &args::Args) -> Result<String, String> {
     let [target] = args.positionals.as_slice() else { return Err("error: exactly one TYPE/NAME is required".into()) };
-    let (type_, name) = target.split_once('/').ok_or_else(|| "error: the target must be TYPE/NAME".to_string())?;
-    let kind = Kind::from_cli_name(type_)
-        .filter(|k| matches!(k, Kind::Deployment | Kind::ReplicaSet | Kind::Pod))
-        .ok_or_else(|| format!("error: cannot set usage of \"{type_}\" (deployments, replicasets, pods)"))?;
-    let namespace = args.get("namespace").unwrap_or("default").to_string();
-    sim.store().get_object(kind, &namespace, name).map_err(|e| e.to_string())?;
+    let kinds = [Kind::Deployment, Kind::ReplicaSet, Kind::Pod];
+    let (namespace, kind, name) = super::lab::workload_target(sim, args, target, &kinds, "set usage of")?;
     let set = SetUsage {
         cpu_millicores: quantity(args, "cpu")?.map(|q| q.milli_value().max(0) as u64),
         memory_bytes: quantity(args, "memory")?.map(|q| q.value().max(0) as u64),
     };
     if let Some(bytes) = set.memory_bytes {
-        for pod in selected_pods(sim.store(), &namespace, kind, name) {
+        for pod in selected_pods(sim.store(), &namespace, kind, &name) {
             over_memory_limit(pod, bytes)?;
         }
     }
-    sim.set_usage((namespace, kind, name.to_string()), set);
+    sim.set_usage((namespace, kind, name.clone()), set);
     let object = format!("{}/{name}", kind.info().singular_qualified());
     Ok(match (args.get("cpu"), args.get("memory")) {
         (None, None) => format!("{object}: usage from the workload model"),

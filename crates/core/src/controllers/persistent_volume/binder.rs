@@ -213,7 +213,7 @@ fn bind(store: &mut Store, mut volume: PersistentVolume, mut claim: PersistentVo
 }
 
 /// The claimRef a bound volume carries.
-fn claim_reference(claim: &PersistentVolumeClaim) -> ObjectReference {
+pub(super) fn claim_reference(claim: &PersistentVolumeClaim) -> ObjectReference {
     ObjectReference {
         kind: Some("PersistentVolumeClaim".to_string()),
         namespace: Some(claim.metadata.namespace.clone()),

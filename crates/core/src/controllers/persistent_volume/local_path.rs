@@ -4,7 +4,6 @@
 //! volume of its own with reclaim policy Delete is deleted, and its directory with it.
 
 use crate::api::affinity::{NodeSelector, NodeSelectorRequirement, NodeSelectorTerm};
-use crate::api::endpoint_slice::ObjectReference;
 use crate::api::meta::{ObjectMeta, Uid};
 use crate::api::persistent_volume::{
     ANN_DYNAMICALLY_PROVISIONED, HostPathVolumeSource, PersistentVolumeSpec, RECLAIM_DELETE, VOLUME_RELEASED,
@@ -131,15 +130,7 @@ fn volume_for(claim: &PersistentVolumeClaim, class: &StorageClass, node: &str) -
             type_: Some("DirectoryOrCreate".to_string()),
         }),
         access_modes: claim.spec.access_modes.clone(),
-        claim_ref: Some(ObjectReference {
-            kind: Some("PersistentVolumeClaim".to_string()),
-            namespace: Some(claim.metadata.namespace.clone()),
-            name: Some(claim.metadata.name.clone()),
-            uid: Some(claim.metadata.uid),
-            api_version: Some("v1".to_string()),
-            resource_version: Some(claim.metadata.resource_version.0.to_string()),
-            field_path: None,
-        }),
+        claim_ref: Some(super::binder::claim_reference(claim)),
         persistent_volume_reclaim_policy: class.reclaim_policy.clone(),
         storage_class_name: Some(class.metadata.name.clone()),
         volume_mode: claim.spec.volume_mode.clone(),

@@ -49,10 +49,16 @@ fn basic_info(w: &mut PrefixWriter, container: &Container, status: Option<&Conta
     if let Some(status) = status {
         w.write(LEVEL_2, &format!("Image ID:\t{}\n", status.image_id));
     }
-    let protocol = |p: &crate::api::container::ContainerPort| p.protocol.clone().unwrap_or_default();
-    let ports: Vec<String> = container.ports.iter().map(|p| format!("{}/{}", p.container_port, protocol(p))).collect();
-    let host_ports: Vec<String> =
-        container.ports.iter().map(|p| format!("{}/{}", p.host_port.unwrap_or(0), protocol(p))).collect();
+    // describeContainerPorts and describeContainerHostPorts: a named port carries its name.
+    let port = |number: i32, p: &crate::api::container::ContainerPort| {
+        let text = format!("{number}/{}", p.protocol.as_deref().unwrap_or_default());
+        match p.name.as_deref().filter(|n| !n.is_empty()) {
+            Some(name) => format!("{text} ({name})"),
+            None => text,
+        }
+    };
+    let ports: Vec<String> = container.ports.iter().map(|p| port(p.container_port, p)).collect();
+    let host_ports: Vec<String> = container.ports.iter().map(|p| port(p.host_port.unwrap_or(0), p)).collect();
     port_line(w, "Port", &ports.join(", "));
     port_line(w, "Host Port", &host_ports.join(", "));
     if let Some(profile) = container.security_context.as_ref().and_then(|s| s.seccomp_profile.as_ref()) {
