@@ -58,7 +58,10 @@ fn write_events(w: &mut PrefixWriter, mut events: Vec<Event>, now: SimTime) {
         w.write(LEVEL_0, "Events:\t<none>\n");
         return;
     }
-    events.sort_by_key(sort_time);
+    // Go's unstable sort.Sort, on times a client sees to the second (metav1.Time's JSON):
+    // Events of the same second stay where real kubectl leaves them.
+    let second = |e: &Event| sort_time(e).map(|t| t.0.0 / 1000);
+    crate::kubectl::go_sort::sort(&mut events, |a, b| second(a) < second(b));
     w.write(LEVEL_0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
     w.write(LEVEL_1, "----\t------\t----\t----\t-------\n");
     for event in &events {
