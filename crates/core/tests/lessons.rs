@@ -7,6 +7,8 @@
 //! fixtures' expected report; `KUBELAB_LESSONS=20-` replays only the lessons whose file name
 //! contains it (while writing one).
 
+mod support;
+
 use kubelab_core::lesson::{Lesson, lint, schema};
 use std::path::{Path, PathBuf};
 
@@ -58,11 +60,12 @@ fn golden(path: &Path, actual: &str) {
 fn every_lesson_passes_the_linter() {
     let files = lesson_files();
     assert!(files.len() >= 2 || only().is_some(), "lessons/ holds the curriculum");
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let problems: Vec<String> = lint(&text).iter().map(|d| d.render(&path.display().to_string())).collect();
-        assert!(problems.is_empty(), "{}", problems.join("\n"));
-    }
+    let problems = support::parallel_map(&files, |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        lint(&text).iter().map(|d| d.render(&path.display().to_string())).collect::<Vec<String>>()
+    });
+    let problems = problems.concat();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// The linter refuses a task that is done on arrival, so a solution that does nothing fails every

@@ -2,6 +2,8 @@
 //! end in an error or a success, never a panic. Manifests are cut at each byte; the long
 //! lesson files (tens of KB, and each cut re-parses the whole prefix) at each line's edges.
 
+mod support;
+
 use kubelab_core::cluster::ClusterSpec;
 use kubelab_core::kubectl::{self, Context, MemoryFiles};
 use kubelab_core::sim::Sim;
@@ -47,16 +49,16 @@ fn every_prefix_of_every_manifest_applies_or_fails_cleanly() {
     let argv: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
     let paths = manifests();
     assert!(paths.len() >= 3, "found {paths:?}");
-    let mut cuts = 0;
-    for path in paths {
-        let text = std::fs::read_to_string(&path).unwrap();
+    let cuts = support::parallel_map(&paths, |path| {
+        let text = std::fs::read_to_string(path).unwrap();
         let mut sim = Sim::new(1, &ClusterSpec::default());
-        for cut in cuts_of(&text) {
+        let cuts = cuts_of(&text);
+        for &cut in &cuts {
             let mut ctx = Context { sim: &mut sim, files: &files, stdin: Some(&text[..cut]) };
             let output = kubectl::run(&mut ctx, &argv);
             assert!(output.exit_code == 0 || output.exit_code == 1, "{}: cut {cut}", path.display());
-            cuts += 1;
         }
-    }
-    assert!(cuts > 1000);
+        cuts.len()
+    });
+    assert!(cuts.iter().sum::<usize>() > 1000);
 }

@@ -2,6 +2,8 @@
 //! against a fresh lab and its transcript must equal the `.out` file beside it.
 //! `KUBELAB_BLESS=1 cargo test -p kubelab-core --test scenarios` rewrites the `.out` files.
 
+mod support;
+
 use kubelab_core::api::labels::Selector;
 use kubelab_core::api::{Kind, RESOURCES};
 use kubelab_core::cluster::ClusterSpec;
@@ -62,20 +64,18 @@ fn scenario_scripts() -> Vec<PathBuf> {
 fn transcripts_match_their_golden_files() {
     let files = repo_files();
     let bless = std::env::var_os("KUBELAB_BLESS").is_some();
-    let mut failures = Vec::new();
-    for script in scenario_scripts() {
-        let actual = run(&script, &files);
+    let failures = support::parallel_map(&scenario_scripts(), |script| {
+        let actual = run(script, &files);
         let golden = script.with_extension("out");
         if bless {
             std::fs::write(&golden, &actual).unwrap();
-            continue;
+            return None;
         }
         let expected = std::fs::read_to_string(&golden).unwrap_or_default();
-        if actual != expected {
-            let line = actual.lines().zip(expected.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
-            failures.push(format!("{}: differs from {} at line {line}", script.display(), golden.display()));
-        }
-    }
+        let line = actual.lines().zip(expected.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
+        (actual != expected).then(|| format!("{}: differs from {} at line {line}", script.display(), golden.display()))
+    });
+    let failures: Vec<String> = failures.into_iter().flatten().collect();
     assert!(failures.is_empty(), "{}\n(rerun with KUBELAB_BLESS=1 to accept)", failures.join("\n"));
 }
 
