@@ -80,11 +80,27 @@ pub struct ClusterSpec {
     /// by default; benchmarks and focused unit tests turn it off.
     #[serde(default = "yes", rename = "controlPlane", skip_serializing_if = "is_true")]
     pub control_plane: bool,
+    /// The workers; left out, the default cluster's three.
+    #[serde(default = "default_nodes")]
     pub nodes: Vec<NodeTemplate>,
+    /// The add-ons installed once the nodes have joined (`addons/`), with a control plane only:
+    /// metrics-server unless the file says otherwise (`addons: []` is kind's bare cluster).
+    #[serde(default = "default_addons", skip_serializing_if = "is_default_addons")]
+    pub addons: Vec<String>,
 }
 
 fn yes() -> bool {
     true
+}
+
+/// What a new lab has beyond kind's own pods: metrics-server, which `kubectl top` and the HPA
+/// read, as most managed clusters install it.
+pub fn default_addons() -> Vec<String> {
+    vec!["metrics-server".to_string()]
+}
+
+fn is_default_addons(addons: &Vec<String>) -> bool {
+    *addons == default_addons()
 }
 
 fn is_true(value: &bool) -> bool {
@@ -93,18 +109,21 @@ fn is_true(value: &bool) -> bool {
 
 const ZONES: [&str; 3] = ["zone-a", "zone-b", "zone-c"];
 
+/// Three workers, `node-1`…`node-3`, 4 CPU / 16Gi / 110 pods, one per zone.
+fn default_nodes() -> Vec<NodeTemplate> {
+    (1..=3)
+        .map(|i| {
+            let mut node = NodeTemplate::named(&format!("node-{i}"));
+            node.labels.insert("topology.kubernetes.io/zone", ZONES[i - 1]);
+            node
+        })
+        .collect()
+}
+
 impl Default for ClusterSpec {
-    /// The control-plane node and three workers, `node-1`…`node-3`, 4 CPU / 16Gi / 110 pods,
-    /// one per zone.
+    /// The control-plane node, the three default workers and metrics-server.
     fn default() -> Self {
-        let nodes = (1..=3)
-            .map(|i| {
-                let mut node = NodeTemplate::named(&format!("node-{i}"));
-                node.labels.insert("topology.kubernetes.io/zone", ZONES[i - 1]);
-                node
-            })
-            .collect();
-        ClusterSpec { control_plane: true, nodes }
+        ClusterSpec { control_plane: true, nodes: default_nodes(), addons: default_addons() }
     }
 }
 
@@ -116,7 +135,7 @@ impl ClusterSpec {
 
     /// Only these workers: no control-plane node, no kube-system pods (benchmarks, unit tests).
     pub fn workers_only(nodes: Vec<NodeTemplate>) -> ClusterSpec {
-        ClusterSpec { control_plane: false, nodes }
+        ClusterSpec { control_plane: false, nodes, addons: default_addons() }
     }
 
     /// Parses a cluster file, with errors that name the problem.
@@ -124,6 +143,10 @@ impl ClusterSpec {
         let spec: ClusterSpec = serde_yaml::from_str(text).map_err(|e| format!("invalid cluster file: {e}"))?;
         for node in &spec.nodes {
             node.gpu_machine().map_err(|e| format!("invalid cluster file: {e}"))?;
+        }
+        for name in &spec.addons {
+            crate::addons::find(name)
+                .map_err(|e| format!("invalid cluster file: addons: {}", e.trim_start_matches("error: ")))?;
         }
         Ok(spec)
     }

@@ -9,6 +9,7 @@ mod coscheduling;
 mod gateway_api;
 mod ingress_nginx;
 mod metallb;
+mod metrics_server;
 mod nvidia_dra_driver;
 
 use crate::api::Object;
@@ -29,8 +30,14 @@ pub struct Addon {
 }
 
 /// Every add-on a lab can install, by name.
-pub const ADDONS: &[Addon] =
-    &[coscheduling::ADDON, gateway_api::ADDON, ingress_nginx::ADDON, metallb::ADDON, nvidia_dra_driver::ADDON];
+pub const ADDONS: &[Addon] = &[
+    coscheduling::ADDON,
+    gateway_api::ADDON,
+    ingress_nginx::ADDON,
+    metallb::ADDON,
+    metrics_server::ADDON,
+    nvidia_dra_driver::ADDON,
+];
 
 /// The objects of an add-on's manifest (YAML the add-on ships, checked by its test).
 fn manifest_objects(text: &str) -> Vec<Object> {

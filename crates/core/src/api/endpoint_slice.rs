@@ -4,6 +4,9 @@ use super::meta::{ObjectMeta, Uid};
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
+/// The label naming a slice's Service (discovery/v1 well_known_labels.go `LabelServiceName`).
+pub const SERVICE_NAME_LABEL: &str = "kubernetes.io/service-name";
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndpointSlice {

@@ -11,7 +11,7 @@ use crate::runtime::informer::{Changes, Informer};
 use crate::store::{DeleteOptions, Store};
 use std::collections::BTreeSet;
 
-pub const SERVICE_NAME_LABEL: &str = "kubernetes.io/service-name";
+pub use crate::api::endpoint_slice::SERVICE_NAME_LABEL;
 pub const MANAGED_BY_LABEL: &str = "endpointslice.kubernetes.io/managed-by";
 const MANAGED_BY: &str = "endpointslice-controller.k8s.io";
 /// `--max-endpoints-per-slice` default.

@@ -1,7 +1,9 @@
 //! `kubectl top pod|node`: CPU and memory use, computed from the workload model the way
 //! metrics-server would report it (every running container; a node adds its system daemons).
 //! Mirrors staging/src/k8s.io/kubectl/pkg/cmd/top/{top_pod,top_node}.go and
-//! pkg/metricsutil/metrics_printer.go. The lab always has metrics.
+//! pkg/metricsutil/metrics_printer.go. Without metrics-server (`lab addon remove
+//! metrics-server`, or its pod not ready) both answer as kubectl does when discovery lacks the
+//! group.
 
 use super::args::{Args, Flag};
 use super::output::{Output, Table};
@@ -94,6 +96,12 @@ fn pod_usage(sim: &Sim, pod: &Pod, demands: &PodDemands) -> Option<Vec<(String, 
     Some(usage.collect())
 }
 
+/// `SupportedMetricsAPIVersionAvailable` over discovery: the aggregated discovery document
+/// leaves out a group whose APIService is missing or unavailable, so both read the same.
+fn metrics_api_available(sim: &Sim) -> Result<(), String> {
+    metrics::api_service::resource_metrics_api(sim.store()).map_err(|_| "error: Metrics API not available".to_string())
+}
+
 fn sort_key(args: &Args) -> Result<Option<bool>, String> {
     match args.get("sort-by").unwrap_or("") {
         "" => Ok(None),
@@ -114,6 +122,7 @@ fn sort_rows<T>(rows: &mut [(T, Usage)], by_cpu: Option<bool>) {
 fn top_pods(sim: &Sim, args: &Args) -> Result<Output, String> {
     let by_cpu = sort_key(args)?;
     let selector = Selector::parse(args.get("selector").unwrap_or("")).map_err(|e| format!("error: {e}"))?;
+    metrics_api_available(sim)?;
     let namespace = namespace_of(args);
     let all = args.switch("all-namespaces");
     let name = args.positionals.first();
@@ -174,6 +183,7 @@ fn pod_cells(pod: &Pod, all: bool, names: Vec<String>, usage: Usage) -> Vec<Stri
 fn top_nodes(sim: &Sim, args: &Args) -> Result<Output, String> {
     let by_cpu = sort_key(args)?;
     let selector = Selector::parse(args.get("selector").unwrap_or("")).map_err(|e| format!("error: {e}"))?;
+    metrics_api_available(sim)?;
     let name = args.positionals.first();
     let nodes: Vec<&Node> = sim
         .store()

@@ -23,12 +23,17 @@ impl JsonSchema for ClusterSpec {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let quantity = json_schema!({"type": ["string", "integer"], "description": "A quantity: 4, 500m, 16Gi"});
+        let addon_names: Vec<&str> = crate::addons::ADDONS.iter().map(|a| a.name).collect();
         json_schema!({
-            "description": "The lab's machines. Anything a node leaves out takes the default: 4 CPU, 16Gi, 110 pods.",
+            "description": "The lab's machines and add-ons. Without nodes, the default three workers; anything a node leaves out takes the default: 4 CPU, 16Gi, 110 pods.",
             "type": "object",
             "additionalProperties": false,
-            "required": ["nodes"],
             "properties": {
+                "addons": {
+                    "type": "array",
+                    "items": {"enum": addon_names},
+                    "description": "The add-ons a new lab starts with; leave it out for metrics-server alone, [] for kind's bare cluster"
+                },
                 "nodes": {
                     "type": "array",
                     "items": {

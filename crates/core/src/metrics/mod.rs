@@ -2,6 +2,7 @@
 //! pod's CPU and memory, from the workload model and the request load. `kubectl top` and the
 //! HPA controller read these same numbers.
 
+pub mod api_service;
 pub mod demand;
 pub mod load;
 

@@ -28,7 +28,7 @@ pub fn cluster(nodes: usize) -> Sim {
 /// The same workers joined to a control-plane node, each with its kube-proxy and kindnet pods,
 /// as a real cluster has them.
 pub fn cluster_with_system_pods(nodes: usize) -> Sim {
-    Sim::new(1, &ClusterSpec { control_plane: true, nodes: workers(nodes) })
+    Sim::new(1, &ClusterSpec { nodes: workers(nodes), ..ClusterSpec::default() })
 }
 
 fn workers(nodes: usize) -> Vec<NodeTemplate> {

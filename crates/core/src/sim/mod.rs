@@ -143,9 +143,19 @@ impl Sim {
         }
         sim.settle();
         if cluster.control_plane {
+            sim.install_addons(&cluster.addons);
             sim.wait_for_system_pods();
         }
         sim
+    }
+
+    /// The cluster's add-ons, applied once its nodes have joined, as an operator applies them
+    /// after `kind create cluster` (`ClusterSpec::from_yaml` refuses an unknown name).
+    fn install_addons(&mut self, names: &[String]) {
+        for addon in names.iter().filter_map(|name| crate::addons::find(name).ok()) {
+            let _ = addon.install(&mut self.store);
+        }
+        self.settle();
     }
 
     /// What `kind create cluster --wait` waits for before it hands the cluster over: every

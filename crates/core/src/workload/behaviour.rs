@@ -124,6 +124,10 @@ pub struct Listen {
     pub port: u16,
     #[serde(default)]
     pub after_ms: u64,
+    /// The port speaks TLS (an HTTPS server): plain-HTTP clients get Go's 400, HTTPS ones an
+    /// answer. Otherwise HTTPS clients fail their handshake.
+    #[serde(default)]
+    pub tls: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -377,6 +381,11 @@ impl Workload {
     }
 
     /// Whether something accepts connections on `port` at `since_start`.
+    /// Whether `port` is one of the image's TLS listeners.
+    pub fn serves_tls(&self, port: i32) -> bool {
+        self.behaviour.listen.iter().any(|l| i32::from(l.port) == port && l.tls)
+    }
+
     pub fn listening(&self, container: &Container, port: i32, since_start: Duration) -> bool {
         let opened = self.behaviour.listen.iter().any(|l| i32::from(l.port) == port && l.after_ms <= since_start.0);
         let declared = self.behaviour.listen_declared_ports && container.ports.iter().any(|p| p.container_port == port);

@@ -133,8 +133,13 @@ fn http_probe(http_get: &HttpGetAction, ctx: &ProbeContext, timeout: Duration) -
             join_host_port(host, port)
         ));
     };
-    if scheme == "https" {
-        return ProbeOutcome::Failure(format!("Get {url:?}: http: server gave HTTP response to HTTPS client"));
+    match (scheme == "https", ctx.workload.serves_tls(port)) {
+        (true, false) => {
+            return ProbeOutcome::Failure(format!("Get {url:?}: http: server gave HTTP response to HTTPS client"));
+        }
+        // Go's server answers a plain request on a TLS port with 400 before any handler runs.
+        (false, true) => return ProbeOutcome::Failure("HTTP probe failed with statuscode: 400".into()),
+        _ => {}
     }
     let wait = ctx.workload.queueing_delay(ctx.since_start, ctx.load);
     if Duration(response.latency.0.saturating_add(wait.0)) >= timeout {

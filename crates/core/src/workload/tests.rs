@@ -149,6 +149,18 @@ fn ports_resolve_by_name_or_fail_as_upstream() {
     }
 }
 
+/// metrics-server serves HTTPS on 10250: an HTTPS probe gets its answer, a plain one Go's 400.
+#[test]
+fn a_tls_port_answers_https_probes_only() {
+    let image = "registry.k8s.io/metrics-server/metrics-server:v0.8.0";
+    let plain = container(&[], &[]);
+    let mut https = http_get("/readyz", IntOrString::Int(10250));
+    https.http_get.as_mut().unwrap().scheme = Some("HTTPS".into());
+    let http = http_get("/readyz", IntOrString::Int(10250));
+    assert_eq!(cell(probe_at(image, &plain, &https, 5_000)), "ok");
+    assert_eq!(cell(probe_at(image, &plain, &http, 5_000)), "failed: HTTP probe failed with statuscode: 400");
+}
+
 #[test]
 fn other_probe_failures_read_as_upstream() {
     let plain = container(&[], &[]);

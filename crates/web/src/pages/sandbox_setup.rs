@@ -71,7 +71,7 @@ pub fn cluster(nodes: usize) -> ClusterSpec {
             node
         })
         .collect();
-    ClusterSpec { control_plane: true, nodes }
+    ClusterSpec { nodes, ..ClusterSpec::default() }
 }
 
 /// A parameter of the hash's query (`#/sandbox?nodes=50&scenario=big`).

@@ -26,7 +26,7 @@ pub fn core(store: &Store) -> Value {
     list(vec![json!({"metadata": {"creationTimestamp": null}, "versions": versions})])
 }
 
-/// `/apis`: every named group the lab serves, the metrics API among them.
+/// `/apis`: every named group the lab serves, the metrics API among them while it answers.
 pub fn groups(store: &Store) -> Value {
     let mut items = Vec::new();
     for group in discovery::groups(store)["groups"].as_array().into_iter().flatten() {
@@ -36,8 +36,10 @@ pub fn groups(store: &Store) -> Value {
             items.push(group_entry(name, version_entry(&list, name, version)));
         }
     }
-    let list_of_metrics = metrics::resources();
-    items.push(group_entry(metrics::GROUP, version_entry(&list_of_metrics, metrics::GROUP, metrics::VERSION)));
+    if metrics::listed(store) {
+        let list_of_metrics = metrics::resources();
+        items.push(group_entry(metrics::GROUP, version_entry(&list_of_metrics, metrics::GROUP, metrics::VERSION)));
+    }
     list(items)
 }
 

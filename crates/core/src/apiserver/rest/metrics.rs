@@ -10,6 +10,7 @@ use crate::api::labels::Selector;
 use crate::api::{Node, Pod};
 use crate::error::ApiError;
 use crate::kubectl::top::{node_metrics, pod_metrics};
+use crate::metrics::api_service::{Unavailable, resource_metrics_api};
 use crate::sim::Sim;
 use serde_json::{Value, json};
 
@@ -17,6 +18,25 @@ pub const GROUP: &str = "metrics.k8s.io";
 pub const VERSION: &str = "v1beta1";
 /// The window metrics-server averages usage over (its default resolution).
 const WINDOW: &str = "15s";
+
+/// Whether discovery lists the group: only while metrics-server can answer (the aggregator
+/// leaves an unavailable APIService out of the aggregated document).
+pub fn listed(store: &crate::store::Store) -> bool {
+    resource_metrics_api(store).is_ok()
+}
+
+/// The answer to any request under `/apis/metrics.k8s.io` while metrics-server cannot serve it:
+/// the mux's 404 with no APIService, the aggregator's 503 with one but no ready endpoint.
+pub fn unavailable_answer(store: &crate::store::Store) -> Option<HttpResponse> {
+    let unavailable = resource_metrics_api(store).err()?;
+    let (reason, message) = match unavailable {
+        Unavailable::NotRegistered => ("NotFound", "the server could not find the requested resource"),
+        Unavailable::NoReadyEndpoint => ("ServiceUnavailable", "the server is currently unable to handle the request"),
+    };
+    let status = json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                        "message": message, "reason": reason, "details": {}, "code": unavailable.code()});
+    Some(HttpResponse::json(unavailable.code(), &status))
+}
 
 /// `/apis/metrics.k8s.io`'s entry in `/apis`.
 pub fn group() -> Value {

@@ -124,21 +124,26 @@ pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> H
             return answer;
         }
     }
+    if is_metrics_discovery(&target)
+        && let Some(answer) = metrics::unavailable_answer(store)
+    {
+        return answer;
+    }
     let document = match &target {
         Target::Version => Some(discovery::version()),
         Target::CoreVersions => Some(discovery::core_versions()),
         Target::Groups => {
             let mut groups = discovery::groups(store);
-            if let Some(list) = groups["groups"].as_array_mut() {
+            if let Some(list) = groups["groups"].as_array_mut().filter(|_| metrics::listed(store)) {
                 list.push(metrics::group());
             }
             Some(groups)
         }
         Target::Group(name) if name == metrics::GROUP => Some(metrics_group()),
-        Target::Group(name) => discovery::group(store, name),
         Target::Resources { group, version } if group == metrics::GROUP && version == metrics::VERSION => {
             Some(metrics::resources())
         }
+        Target::Group(name) => discovery::group(store, name),
         Target::Resources { group, version } => discovery::resources(store, group, version),
         Target::OpenApiV3(None) => Some(openapi::root(store)),
         Target::OpenApiV3(Some(key)) => openapi::document(store, key),
@@ -174,6 +179,11 @@ fn not_found_path() -> HttpResponse {
     )
 }
 
+/// Whether the path is the metrics API's discovery (`/apis/metrics.k8s.io[/VERSION]`).
+fn is_metrics_discovery(target: &Target) -> bool {
+    matches!(target, Target::Group(group) | Target::Resources { group, .. } if group == metrics::GROUP)
+}
+
 /// `/apis/metrics.k8s.io`.
 fn metrics_group() -> Value {
     let mut group = metrics::group();
@@ -184,6 +194,11 @@ fn metrics_group() -> Value {
 
 fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http: &HttpRequest<'_>) -> HttpResponse {
     if let Some(answer) = reviews::serve(sim.store(), &user, path, http) {
+        return answer;
+    }
+    if path.group == metrics::GROUP
+        && let Some(answer) = metrics::unavailable_answer(sim.store())
+    {
         return answer;
     }
     if path.group == metrics::GROUP && path.version == metrics::VERSION && http.method == "GET" {

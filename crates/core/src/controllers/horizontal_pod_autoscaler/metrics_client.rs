@@ -1,11 +1,13 @@
 //! Resource metrics as the HPA reads them from `metrics.k8s.io`: the PodMetrics of the pods the
 //! selector picks, per pod the sum over its containers (or one named container); a pod lacking
-//! the metric for a container is left out. Mirrors metrics/client.go `GetResourceMetric`.
+//! the metric for a container is left out; without metrics-server the API's answer is the
+//! error. Mirrors metrics/client.go `GetResourceMetric`.
 
 use super::replica_calculator::{PodMetric, PodMetricsInfo};
 use crate::api::Pod;
 use crate::api::labels::Selector;
 use crate::kubelet::Kubelet;
+use crate::metrics::api_service::resource_metrics_api;
 use crate::metrics::demand::PodDemands;
 use crate::metrics::scrape;
 use crate::store::Store;
@@ -17,7 +19,11 @@ pub fn get_resource_metric(
     (namespace, selector): (&str, &Selector),
     resource: &str,
     container: &str,
-) -> PodMetricsInfo {
+) -> Result<PodMetricsInfo, String> {
+    resource_metrics_api(store).map_err(|unavailable| {
+        let cause = unavailable.client_error("get pods.metrics.k8s.io");
+        format!("unable to fetch metrics from resource metrics API: {cause}")
+    })?;
     let mut info = PodMetricsInfo::new();
     for pod in store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels)) {
         let demand = demands.of(&pod.metadata.namespace, &pod.metadata.name);
@@ -33,5 +39,5 @@ pub fn get_resource_metric(
             PodMetric { timestamp: metrics.timestamp, window: metrics.window, value },
         );
     }
-    info
+    Ok(info)
 }

@@ -306,24 +306,26 @@ fn resource_metric(
     container: &str,
 ) -> Result<(i32, String, MetricValueStatus), String> {
     let namespace = hpa.metadata.namespace.as_str();
-    let metrics =
-        get_resource_metric(store, sources.kubelet, sources.demands, (namespace, selector), &resource.name, container);
-    let pods: Vec<&Pod> = store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels)).collect();
     let name = &resource.name;
+    let fetched = get_resource_metric(store, sources.kubelet, sources.demands, (namespace, selector), name, container)
+        .map_err(|cause| replica_calculator::unable_to_get_metrics(name, &cause));
+    let pods: Vec<&Pod> = store.list::<Pod>(Some(namespace)).filter(|p| selector.matches(&p.metadata.labels)).collect();
     let now = store.now();
     if let Some(target) = &resource.target.average_value {
-        let proposal =
-            replica_calculator::raw_resource_replicas(current, target.milli_value(), name, &pods, &metrics, now)
-                .map_err(|e| format!("failed to get {name} usage: {e}"))?;
+        let proposal = fetched
+            .and_then(|metrics| {
+                replica_calculator::raw_resource_replicas(current, target.milli_value(), name, &pods, &metrics, now)
+            })
+            .map_err(|e| format!("failed to get {name} usage: {e}"))?;
         let value = MetricValueStatus { average_value: Some(milli(proposal.raw_average_milli)), ..Default::default() };
         return Ok((proposal.replicas, format!("{name} resource"), value));
     }
     let Some(target) = resource.target.average_utilization else {
         return Err("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set".into());
     };
-    let Proposal { replicas, utilization, raw_average_milli } =
-        replica_calculator::resource_replicas(current, target, name, &pods, &metrics, now)
-            .map_err(|e| format!("failed to get {name} utilization: {e}"))?;
+    let Proposal { replicas, utilization, raw_average_milli } = fetched
+        .and_then(|metrics| replica_calculator::resource_replicas(current, target, name, &pods, &metrics, now))
+        .map_err(|e| format!("failed to get {name} utilization: {e}"))?;
     let value = MetricValueStatus {
         average_utilization: Some(utilization),
         average_value: Some(milli(raw_average_milli)),

@@ -150,6 +150,11 @@ fn usable(pods: &[&Pod], metrics: &PodMetricsInfo, cpu: bool, now: SimTime) -> (
     (values, groups)
 }
 
+/// How `GetResourceReplicas` and `GetRawResourceReplicas` wrap a failed read of the metrics.
+pub fn unable_to_get_metrics(resource: &str, cause: &str) -> String {
+    format!("unable to get metrics for resource {resource}: {cause}")
+}
+
 /// `GetResourceReplicas`: replicas for a Utilization target.
 pub fn resource_replicas(
     current_replicas: i32,
@@ -160,8 +165,7 @@ pub fn resource_replicas(
     now: SimTime,
 ) -> Result<Proposal, String> {
     if metrics.is_empty() {
-        let detail = "no metrics returned from resource metrics API";
-        return Err(format!("unable to get metrics for resource {resource}: {detail}"));
+        return Err(unable_to_get_metrics(resource, "no metrics returned from resource metrics API"));
     }
     if pods.is_empty() {
         return Err("no pods returned by selector while calculating replica count".into());
@@ -220,8 +224,7 @@ pub fn raw_resource_replicas(
     now: SimTime,
 ) -> Result<Proposal, String> {
     if metrics.is_empty() {
-        let detail = "no metrics returned from resource metrics API";
-        return Err(format!("unable to get metrics for resource {resource}: {detail}"));
+        return Err(unable_to_get_metrics(resource, "no metrics returned from resource metrics API"));
     }
     if pods.is_empty() {
         return Err("no pods returned by selector while calculating replica count".into());
