@@ -29,10 +29,6 @@ const NOT_RUN: &[(&str, &str)] = &[
         "its helm lines are the lab's own Helm, which real kubectl cannot run; the kubectl lines between them read Helm's objects and release Secrets as on a real cluster",
     ),
     (
-        "kube_system",
-        "kubectl drain --ignore-daemonsets evicts the CoreDNS pod through pods/eviction, and real kubectl 1.36 cannot read the lab's answer to that eviction (`couldn't get version/kind; json parse error: invalid character 'k'`: a protobuf body where it expects JSON); the DaemonSet lookups and the refusal before it now match",
-    ),
-    (
         "quotas_and_limits",
         "kubectl config set-context and get-contexts edit the kubeconfig on the learner's machine, whose context is named for the served lab (kubelab-…), where the lab's own kubectl keeps kind's (kind-kind)",
     ),
@@ -129,6 +125,38 @@ fn run_scenario(kubectl: &Path, path: &Path) -> Result<String, String> {
     Ok(transcript)
 }
 
+/// One scenario through the real kubectl against its golden transcript: where they differ, if
+/// they do (a scenario that is not run says why on stderr).
+fn compare(kubectl: &Path, path: &Path) -> Option<String> {
+    let name = path.file_stem().unwrap().to_string_lossy().to_string();
+    if let Some((_, reason)) = NOT_RUN.iter().find(|(n, _)| *n == name) {
+        eprintln!("{name}: not run: {reason}");
+        return None;
+    }
+    let transcript = match run_scenario(kubectl, path) {
+        Ok(transcript) => transcript,
+        Err(reason) => {
+            eprintln!("{name}: not run: {reason}");
+            return None;
+        }
+    };
+    let golden = std::fs::read_to_string(path.with_extension("out")).unwrap();
+    let (got, want) = (normalized(&transcript), normalized(&golden));
+    if got == want {
+        return None;
+    }
+    let at = got
+        .lines()
+        .zip(want.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.lines().count().min(want.lines().count()));
+    let show = |t: &str| t.lines().skip(at.saturating_sub(2)).take(6).collect::<Vec<_>>().join("\n");
+    if std::env::var_os("KUBELAB_SCENARIO_DUMP").is_some() {
+        std::fs::write(std::env::temp_dir().join(format!("{name}.real")), &transcript).unwrap();
+    }
+    Some(format!("{name}, line {}:\n--- real kubectl\n{}\n--- golden\n{}", at + 1, show(&got), show(&want)))
+}
+
 /// An age as kubectl prints one (`5s`, `3m20s`, `2d4h`, `703d`, `<invalid>`).
 fn is_age(word: &str) -> bool {
     if matches!(word, "<invalid>" | "<unknown>") {
@@ -176,42 +204,9 @@ fn every_scenario_prints_through_the_real_kubectl_what_the_lab_printed() {
         .collect();
     scripts.sort();
     let only = std::env::var("KUBELAB_SCENARIO").ok();
-    let mut failures = Vec::new();
-    for path in scripts {
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        if only.as_ref().is_some_and(|o| *o != name) {
-            continue;
-        }
-        if let Some((_, reason)) = NOT_RUN.iter().find(|(n, _)| *n == name) {
-            eprintln!("{name}: not run: {reason}");
-            continue;
-        }
-        let transcript = match run_scenario(&kubectl, &path) {
-            Ok(transcript) => transcript,
-            Err(reason) => {
-                eprintln!("{name}: not run: {reason}");
-                continue;
-            }
-        };
-        let golden = std::fs::read_to_string(path.with_extension("out")).unwrap();
-        let (got, want) = (normalized(&transcript), normalized(&golden));
-        if got != want {
-            let at = got
-                .lines()
-                .zip(want.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or(got.lines().count().min(want.lines().count()));
-            let show = |t: &str| t.lines().skip(at.saturating_sub(2)).take(6).collect::<Vec<_>>().join("\n");
-            failures.push(format!(
-                "{name}, line {}:\n--- real kubectl\n{}\n--- golden\n{}",
-                at + 1,
-                show(&got),
-                show(&want)
-            ));
-            if std::env::var_os("KUBELAB_SCENARIO_DUMP").is_some() {
-                std::fs::write(std::env::temp_dir().join(format!("{name}.real")), &transcript).unwrap();
-            }
-        }
-    }
+    scripts.retain(|path| only.as_ref().is_none_or(|o| *o == path.file_stem().unwrap().to_string_lossy()));
+    // Each scenario has a lab of its own, so they run side by side.
+    let failures = support::parallel::parallel_map(&scripts, |path| compare(&kubectl, path));
+    let failures: Vec<String> = failures.into_iter().flatten().collect();
     assert!(failures.is_empty(), "{} scenario(s) differ:\n\n{}", failures.len(), failures.join("\n\n"));
 }

@@ -114,12 +114,14 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             }
         }
     }
-    if let Some(err) = fatal {
+    if let Some(Aggregate(errors)) = fatal {
         out.error("There are pending nodes to be drained:");
         for node in pending {
             out.error(format!(" {node}"));
         }
-        out.error(err);
+        for error in errors {
+            out.error(error);
+        }
     }
     out
 }
@@ -182,7 +184,7 @@ fn grouped(items: &[(String, String)]) -> Vec<String> {
     groups.into_iter().map(|(message, pods)| format!("{message}: {}", pods.join(", "))).collect()
 }
 
-fn drain_node(ctx: &mut Context<'_>, node: &str, options: &Options, out: &mut Output) -> Result<(), String> {
+fn drain_node(ctx: &mut Context<'_>, node: &str, options: &Options, out: &mut Output) -> Result<(), Aggregate> {
     let on_node = |p: &&Pod| p.node_name() == Some(node) && options.pod_selector.matches(&p.metadata.labels);
     let pods: Vec<Pod> = ctx.sim.store().list::<Pod>(None).filter(on_node).cloned().collect();
     let (mut evict, mut warnings, mut refusals) = (Vec::new(), Vec::new(), Vec::new());
@@ -203,11 +205,7 @@ fn drain_node(ctx: &mut Context<'_>, node: &str, options: &Options, out: &mut Ou
         .into_iter()
         .map(|m| if m.starts_with("cannot delete") { m } else { format!("cannot delete {m}") })
         .collect();
-    match refused.as_slice() {
-        [] => {}
-        [one] => return Err(one.clone()),
-        many => return Err(format!("[{}]", many.join(", "))),
-    }
+    Aggregate::of(refused)?;
     if !warnings.is_empty() {
         out.warn(format!("Warning: {}", grouped(&warnings).join("; ")));
     }
@@ -232,7 +230,7 @@ const EVICT_RETRY: Duration = Duration::from_secs(5);
 /// `evictPods` (or `deletePods` with `--disable-eviction`): every pod is evicted through the
 /// Eviction subresource, a refusal (`429`: a disruption budget) retried every 5 s, then waited
 /// for until it is gone, printing `pod/NAME evicted` as each goes.
-fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &mut Output) -> Result<(), String> {
+fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &mut Output) -> Result<(), Aggregate> {
     let wait = if options.timeout == Duration::ZERO { DEFAULT_WAIT } else { options.timeout };
     let deadline = ctx.sim.now().plus(wait);
     let now = ctx.sim.now();
@@ -288,10 +286,25 @@ fn evict_and_wait(ctx: &mut Context<'_>, pods: &[Pod], options: &Options, out: &
             break;
         }
     }
-    match errors.as_slice() {
-        [] => Ok(()),
-        [one] => Err(one.clone()),
-        many => Err(format!("[{}]", many.join(", "))),
+    Aggregate::of(errors)
+}
+
+/// apimachinery's `utilerrors.Aggregate`: one error reads as itself, several as `[a, b]`;
+/// kubectl's `CheckErr` prints each of them on a line of its own.
+struct Aggregate(Vec<String>);
+
+impl Aggregate {
+    fn of(errors: Vec<String>) -> Result<(), Aggregate> {
+        if errors.is_empty() { Ok(()) } else { Err(Aggregate(errors)) }
+    }
+}
+
+impl std::fmt::Display for Aggregate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.as_slice() {
+            [one] => f.write_str(one),
+            many => write!(f, "[{}]", many.join(", ")),
+        }
     }
 }
 
@@ -345,14 +358,14 @@ fn try_eviction(
 }
 
 /// `deletePods`: every pod deleted at once, bypassing disruption budgets.
-fn delete_all(ctx: &mut Context<'_>, pods: &[Pod], options: &Options) -> Result<Vec<Progress>, String> {
+fn delete_all(ctx: &mut Context<'_>, pods: &[Pod], options: &Options) -> Result<Vec<Progress>, Aggregate> {
     let delete = DeleteOptions { grace_period_seconds: options.grace_period_seconds, ..Default::default() };
     for pod in pods {
         let (namespace, name) = (&pod.metadata.namespace, &pod.metadata.name);
         if let Err(err) = ctx.api().delete(Kind::Pod, namespace, name, &delete)
             && err.reason() != "NotFound"
         {
-            return Err(err.message());
+            return Err(Aggregate(vec![err.message()]));
         }
     }
     Ok(pods.iter().map(|pod| Progress::Waiting(pod.clone())).collect())

@@ -4,6 +4,9 @@
 #![allow(dead_code)]
 
 pub mod machines;
+/// Independent cases on every core, as the core's tests run their lessons and scenarios.
+#[path = "../../../core/tests/support/mod.rs"]
+pub mod parallel;
 pub mod up;
 
 use http_body_util::{BodyExt, Full};

@@ -1,5 +1,6 @@
-//! A request body read by its Content-Type: YAML for server-side apply's configuration and
-//! `application/yaml`, JSON otherwise. A JSON body that does not parse is refused with the
+//! A request body read by its Content-Type: protobuf from typed clients (client-go's, so
+//! `kubectl create deployment` and `kubectl drain`'s Evictions), YAML for server-side apply's
+//! configuration and `application/yaml`, JSON otherwise. A JSON body that does not parse is refused with the
 //! words Go's encoding/json uses, which the API server passes on
 //! (`couldn't get version/kind; json parse error: unexpected end of JSON input`).
 
@@ -8,6 +9,9 @@ use serde_json::Value;
 
 /// The body as a JSON value.
 pub fn parse(body: &[u8], content_type: &str) -> Result<Value, ApiError> {
+    if crate::api::protobuf::is_protobuf(content_type) {
+        return crate::api::protobuf::decode(body).map_err(|message| ApiError::BadRequest { message });
+    }
     let refuse = |detail: String| ApiError::BadRequest {
         message: format!("couldn't get version/kind; json parse error: {detail}"),
     };

@@ -60,6 +60,29 @@ mod tests {
         (answer.status, serde_json::from_str(&answer.body).unwrap())
     }
 
+    /// One length-delimited protobuf field (every length here is under 128 bytes).
+    fn field(number: u8, bytes: &[u8]) -> Vec<u8> {
+        [&[number << 3 | 2, bytes.len() as u8][..], bytes].concat()
+    }
+
+    /// `kubectl drain` posts its Evictions as protobuf (`k8s\0` and a runtime.Unknown).
+    #[test]
+    fn an_eviction_in_protobuf_is_read_as_kubectl_drain_sends_it() {
+        let mut sim = lab("kubectl run web --image=nginx\nsleep 10s\n");
+        let type_meta = [field(1, b"policy/v1"), field(2, b"Eviction")].concat();
+        let eviction = field(1, &[field(1, b"web"), field(3, b"default")].concat());
+        let body = [&b"k8s\0"[..], &field(1, &type_meta), &field(2, &eviction)].concat();
+        let request = HttpRequest {
+            method: "POST",
+            path: "/api/v1/namespaces/default/pods/web/eviction",
+            content_type: "application/vnd.kubernetes.protobuf",
+            body: &body,
+            ..Default::default()
+        };
+        let answer = serve(&mut sim, UserInfo::admin(), &request);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+
     #[test]
     fn an_eviction_a_budget_refuses_is_a_429_with_its_cause() {
         let mut sim = lab(

@@ -360,12 +360,7 @@ fn decode_body(
     kind: Kind,
     validation: FieldValidation,
 ) -> Result<(Object, Vec<String>), ApiError> {
-    // Typed clients (client-go's, so `kubectl create deployment`) send protobuf.
-    let mut value = if crate::api::protobuf::is_protobuf(http.content_type) {
-        crate::api::protobuf::decode(http.body).map_err(|message| ApiError::BadRequest { message })?
-    } else {
-        body::parse(http.body, http.content_type)?
-    };
+    let mut value = body::parse(http.body, http.content_type)?;
     if let Value::Object(map) = &mut value {
         let info = kind.info();
         map.entry("apiVersion").or_insert_with(|| json!(info.api_version()));
