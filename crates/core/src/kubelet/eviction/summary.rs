@@ -1,0 +1,71 @@
+//! What the eviction manager reads each time it looks at a node: the kubelet's summary of it
+//! (pkg/kubelet/server/stats `SummaryProvider`): the node's memory capacity and working set,
+//! and each active pod's running containers' working sets. The figures are metrics-server's
+//! (`metrics::node_usage`, `metrics::running_containers`), so `kubectl top` shows the same.
+
+use super::signals::Observation;
+use crate::api::{Node, Pod};
+use crate::kubelet::Kubelet;
+use crate::metrics;
+use crate::store::Store;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+type Key = (String, String);
+
+/// One node's summary.
+pub(super) struct NodeSummary {
+    pub observation: Observation,
+    /// The pods the manager may evict: running here, not stopping, not finished.
+    pub active: Vec<PodSummary>,
+}
+
+pub(super) struct PodSummary {
+    pub key: Key,
+    pub pod: Arc<Pod>,
+    /// Each running container's working set, in bytes.
+    pub containers: Vec<(String, u64)>,
+}
+
+impl PodSummary {
+    pub fn memory_bytes(&self) -> u64 {
+        self.containers.iter().map(|(_, bytes)| bytes).sum()
+    }
+}
+
+impl Kubelet {
+    /// The summaries of `nodes`, in one pass over the pods this kubelet runs.
+    pub(super) fn summarize(&self, store: &Store, nodes: &BTreeSet<String>) -> BTreeMap<String, NodeSummary> {
+        let mut pods_by_node: BTreeMap<&str, Vec<(&Key, Arc<Pod>, bool)>> = BTreeMap::new();
+        for (key, runtime) in &self.pods {
+            if !nodes.contains(&runtime.node) {
+                continue;
+            }
+            let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1) else { continue };
+            let active = !runtime.terminating
+                && pod.metadata.uid == runtime.uid
+                && !matches!(pod.phase(), "Succeeded" | "Failed")
+                && self.eviction.evicting(key, pod.metadata.uid).is_none();
+            pods_by_node.entry(runtime.node.as_str()).or_default().push((key, pod, active));
+        }
+        let demands = self.load.demands(store);
+        let now = store.now();
+        let mut summaries = BTreeMap::new();
+        for name in nodes {
+            let Some(node) = store.try_get::<Node>("", name) else { continue };
+            let server = self.node_server(node, now);
+            let pods = pods_by_node.remove(name.as_str()).unwrap_or_default();
+            let (_, working_set) = metrics::node_usage(now, &server, pods.iter().map(|(_, pod, _)| &**pod), &demands);
+            let capacity = node.status.capacity.get("memory").map_or(0, |q| q.value());
+            let active = pods.into_iter().filter(|(.., active)| *active).map(|(key, pod, _)| {
+                let demand = demands.of(&key.0, &key.1);
+                let running = metrics::running_containers(now, &server, &pod, demand);
+                let containers = running.into_iter().map(|c| (c.name, c.memory_bytes)).collect();
+                PodSummary { key: key.clone(), pod, containers }
+            });
+            let observation = Observation::memory_available(capacity, working_set);
+            summaries.insert(name.clone(), NodeSummary { observation, active: active.collect() });
+        }
+        summaries
+    }
+}
