@@ -33,39 +33,49 @@ impl PodSummary {
     }
 }
 
+/// A pod this kubelet runs on a node being summarized; `active` when the manager may evict it.
+struct RunningPod {
+    key: Key,
+    pod: Arc<Pod>,
+    active: bool,
+}
+
 impl Kubelet {
     /// The summaries of `nodes`, in one pass over the pods this kubelet runs.
     pub(super) fn summarize(&self, store: &Store, nodes: &BTreeSet<String>) -> BTreeMap<String, NodeSummary> {
-        let mut pods_by_node: BTreeMap<&str, Vec<(&Key, Arc<Pod>, bool)>> = BTreeMap::new();
-        for (key, runtime) in &self.pods {
-            if !nodes.contains(&runtime.node) {
-                continue;
-            }
-            let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1) else { continue };
-            let active = !runtime.terminating
-                && pod.metadata.uid == runtime.uid
-                && !matches!(pod.phase(), "Succeeded" | "Failed")
-                && self.eviction.evicting(key, pod.metadata.uid).is_none();
-            pods_by_node.entry(runtime.node.as_str()).or_default().push((key, pod, active));
-        }
+        let mut pods_by_node = self.pods_on(store, nodes);
         let demands = self.load.demands(store);
         let now = store.now();
         let mut summaries = BTreeMap::new();
         for name in nodes {
             let Some(node) = store.try_get::<Node>("", name) else { continue };
             let server = self.node_server(node, now);
-            let pods = pods_by_node.remove(name.as_str()).unwrap_or_default();
-            let (_, working_set) = metrics::node_usage(now, &server, pods.iter().map(|(_, pod, _)| &**pod), &demands);
+            let pods = pods_by_node.remove(name).unwrap_or_default();
+            let (_, working_set) = metrics::node_usage(now, &server, pods.iter().map(|p| &*p.pod), &demands);
             let capacity = node.status.capacity.get("memory").map_or(0, |q| q.value());
-            let active = pods.into_iter().filter(|(.., active)| *active).map(|(key, pod, _)| {
+            let active = pods.into_iter().filter(|p| p.active).map(|RunningPod { key, pod, .. }| {
                 let demand = demands.of(&key.0, &key.1);
                 let running = metrics::running_containers(now, &server, &pod, demand);
                 let containers = running.into_iter().map(|c| (c.name, c.memory_bytes)).collect();
-                PodSummary { key: key.clone(), pod, containers }
+                PodSummary { key, pod, containers }
             });
             let observation = Observation::memory_available(capacity, working_set);
             summaries.insert(name.clone(), NodeSummary { observation, active: active.collect() });
         }
         summaries
+    }
+
+    /// The pods this kubelet runs on each of `nodes`, by node.
+    fn pods_on(&self, store: &Store, nodes: &BTreeSet<String>) -> BTreeMap<String, Vec<RunningPod>> {
+        let mut by_node: BTreeMap<String, Vec<RunningPod>> = BTreeMap::new();
+        for (key, runtime) in self.pods.iter().filter(|(_, rt)| nodes.contains(&rt.node)) {
+            let Some(pod) = store.try_get_shared::<Pod>(&key.0, &key.1) else { continue };
+            let active = !runtime.terminating
+                && pod.metadata.uid == runtime.uid
+                && !matches!(pod.phase(), "Succeeded" | "Failed")
+                && self.eviction.evicting(key, pod.metadata.uid).is_none();
+            by_node.entry(runtime.node.clone()).or_default().push(RunningPod { key: key.clone(), pod, active });
+        }
+        by_node
     }
 }
