@@ -304,19 +304,8 @@ impl Kubelet {
         }
         step.run();
         let wake = step.wake;
-        let stopped = runtime.terminating && runtime.all().all(|c| c.running().is_none());
-        if let Some(eviction) = evicting.filter(|_| stopped && pod.metadata.deletion_timestamp.is_none()) {
-            // Evicted: Failed, and left for the pod garbage collector; nothing runs here any more.
-            let mut status = status::pod_status(&pod, &runtime, now);
-            status.host_ip = Some(host_ip);
-            update_status(store, &pod, eviction::evicted_status::evicted(status, &eviction, now));
-            self.eviction.evicted(&key);
-            return;
-        }
-        if stopped {
-            self.eviction.evicted(&key);
-            write_status(store, &pod, &runtime, host_ip, now);
-            let _ = store.delete::<Pod>(namespace, name, &force());
+        if runtime.terminating && runtime.all().all(|c| c.running().is_none()) {
+            self.finish_stopped(store, &pod, &runtime, host_ip, evicting);
             return;
         }
         write_status(store, &pod, &runtime, host_ip, now);
@@ -332,6 +321,33 @@ impl Kubelet {
     fn admission_refusal(&self, store: &Store, pod: &Pod, node: &Node) -> Option<(String, String)> {
         let under_pressure = self.eviction.under_memory_pressure(&node.metadata.name);
         eviction::admit::refusal(under_pressure, pod).or_else(|| admission::rejection(store, pod, node, &self.devices))
+    }
+
+    /// Every container of a pod being deleted or evicted has stopped: its last status, then a
+    /// deleted pod is removed and an evicted one stays, Failed, for the pod garbage collector.
+    /// Nothing of it runs here any more.
+    fn finish_stopped(
+        &mut self,
+        store: &mut Store,
+        pod: &Pod,
+        runtime: &PodRuntime,
+        host_ip: String,
+        evicting: Option<eviction::manager::Evicting>,
+    ) {
+        let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+        self.eviction.evicted(&key);
+        let now = store.now();
+        match evicting.filter(|_| pod.metadata.deletion_timestamp.is_none()) {
+            Some(eviction) => {
+                let mut status = status::pod_status(pod, runtime, now);
+                status.host_ip = Some(host_ip);
+                update_status(store, pod, eviction::evicted_status::evicted(status, &eviction, now));
+            }
+            None => {
+                write_status(store, pod, runtime, host_ip, now);
+                let _ = store.delete::<Pod>(&key.0, &key.1, &force());
+            }
+        }
     }
 
     /// `lab pod crash`: the main container's process exits now with `exit_code`.

@@ -61,9 +61,9 @@ fn container_metrics(
     demand: Demand,
 ) -> Option<ContainerMetrics> {
     let spec = &pod.spec.containers[index];
-    let process = node.running_container(pod, &spec.name)?;
-    let since_start = now.since(process.started_at);
-    let workload = &process.image.workload;
+    let (started_at, hog_mib, image) = node.running_usage(pod, &spec.name)?;
+    let since_start = now.since(started_at);
+    let workload = &image.workload;
     let rps = if index == 0 { demand.requests_per_second } else { 0 };
     let set = if index == 0 { demand.set } else { Default::default() };
     let mut cpu_millicores = set.cpu_millicores.unwrap_or_else(|| workload.cpu_millicores(since_start, rps));
@@ -72,7 +72,7 @@ fn container_metrics(
     }
     let memory_bytes = set
         .memory_bytes
-        .unwrap_or_else(|| workload.memory_bytes(since_start, process.hog_mib) + workload.load_memory_bytes(rps));
+        .unwrap_or_else(|| workload.memory_bytes(since_start, hog_mib) + workload.load_memory_bytes(rps));
     Some(ContainerMetrics { name: spec.name.clone(), cpu_millicores, memory_bytes })
 }
 
@@ -89,13 +89,19 @@ pub fn node_usage<'p>(
     pods: impl IntoIterator<Item = &'p Pod>,
     demands: &PodDemands,
 ) -> (u64, u64) {
-    let (mut millicores, mut bytes) = (NODE_SYSTEM_MILLICORES, NODE_SYSTEM_MEMORY_BYTES);
-    for pod in pods {
+    let containers = pods.into_iter().flat_map(|pod| {
         let demand = demands.of(&pod.metadata.namespace, &pod.metadata.name);
-        for container in running_containers(now, node, pod, demand) {
-            millicores += container.cpu_millicores;
-            bytes += container.memory_bytes;
-        }
+        running_containers(now, node, pod, demand)
+    });
+    node_total(containers)
+}
+
+/// `node_usage` from its pods' running containers' use, already measured.
+pub fn node_total(containers: impl IntoIterator<Item = ContainerMetrics>) -> (u64, u64) {
+    let (mut millicores, mut bytes) = (NODE_SYSTEM_MILLICORES, NODE_SYSTEM_MEMORY_BYTES);
+    for container in containers {
+        millicores += container.cpu_millicores;
+        bytes += container.memory_bytes;
     }
     (millicores, bytes)
 }

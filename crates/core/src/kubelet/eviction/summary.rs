@@ -1,7 +1,7 @@
 //! What the eviction manager reads each time it looks at a node: the kubelet's summary of it
 //! (pkg/kubelet/server/stats `SummaryProvider`): the node's memory capacity and working set,
 //! and each active pod's running containers' working sets. The figures are metrics-server's
-//! (`metrics::node_usage`, `metrics::running_containers`), so `kubectl top` shows the same.
+//! (`metrics::running_containers`, summed as `metrics::node_usage` sums them), so `kubectl top` shows the same.
 
 use super::signals::Observation;
 use crate::api::{Node, Pod};
@@ -50,14 +50,17 @@ impl Kubelet {
         for name in nodes {
             let Some(node) = store.try_get::<Node>("", name) else { continue };
             let server = self.node_server(node, now);
-            let pods = pods_by_node.remove(name).unwrap_or_default();
-            let (_, working_set) = metrics::node_usage(now, &server, pods.iter().map(|p| &*p.pod), &demands);
+            let mut measured = Vec::new();
+            for RunningPod { key, pod, active } in pods_by_node.remove(name).unwrap_or_default() {
+                let running = metrics::running_containers(now, &server, &pod, demands.of(&key.0, &key.1));
+                measured.push((PodSummary { key, pod, containers: Vec::new() }, running, active));
+            }
+            let all = measured.iter().flat_map(|(_, running, _)| running.iter().cloned());
+            let (_, working_set) = metrics::node_total(all);
             let capacity = node.status.capacity.get("memory").map_or(0, |q| q.value());
-            let active = pods.into_iter().filter(|p| p.active).map(|RunningPod { key, pod, .. }| {
-                let demand = demands.of(&key.0, &key.1);
-                let running = metrics::running_containers(now, &server, &pod, demand);
-                let containers = running.into_iter().map(|c| (c.name, c.memory_bytes)).collect();
-                PodSummary { key, pod, containers }
+            let active = measured.into_iter().filter(|(.., active)| *active).map(|(mut summary, running, _)| {
+                summary.containers = running.into_iter().map(|c| (c.name, c.memory_bytes)).collect();
+                summary
             });
             let observation = Observation::memory_available(capacity, working_set);
             summaries.insert(name.clone(), NodeSummary { observation, active: active.collect() });
