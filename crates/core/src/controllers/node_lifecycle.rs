@@ -1,6 +1,7 @@
 //! The node lifecycle controller: a node whose kubelet stops posting status is marked Unknown
 //! after the grace period, tainted unreachable (NoSchedule and NoExecute), and its pods marked
-//! not ready; when the kubelet is back, the taints go. Mirrors
+//! not ready; when the kubelet is back, the taints go. A node reporting memory, disk or PID
+//! pressure is tainted NoSchedule for as long as it does (TaintNodesByCondition). Mirrors
 //! pkg/controller/nodelifecycle/node_lifecycle_controller.go (`monitorNodeHealth`,
 //! `tryUpdateNodeHealth`, `MarkPodsNotReady`, the NoSchedule/NoExecute tainting passes).
 
@@ -53,8 +54,9 @@ impl NodeLifecycleController {
         }
         for name in check {
             if let Some(at) = self.process(store, &name) {
-                self.wakeups.add_at(at, name);
+                self.wakeups.add_at(at, name.clone());
             }
+            no_schedule_tainting_pass(store, &name);
         }
     }
 
@@ -214,6 +216,37 @@ fn mark_pods_not_ready(store: &mut Store, node_name: &str) {
             );
         }
     }
+}
+
+/// The conditions whose status taints a node NoSchedule, and the taint
+/// (`nodeConditionToTaintKeyStatusMap`; Ready and NetworkUnavailable are handled elsewhere or
+/// not reported here).
+const CONDITION_TAINTS: [(&str, &str); 3] = [
+    ("MemoryPressure", "node.kubernetes.io/memory-pressure"),
+    ("DiskPressure", "node.kubernetes.io/disk-pressure"),
+    ("PIDPressure", "node.kubernetes.io/pid-pressure"),
+];
+
+/// `doNoScheduleTaintingPass` for the pressure conditions: each True one's taint is added
+/// (with the time it was), each other's removed.
+fn no_schedule_tainting_pass(store: &mut Store, name: &str) {
+    let Some(node) = store.try_get::<Node>("", name) else { return };
+    let pressed = |condition: &str| node.status.conditions.iter().any(|c| c.type_ == condition && c.status == "True");
+    let tainted = |key: &str| node.spec.taints.iter().any(|t| t.key == key && t.effect == "NoSchedule");
+    let wanted: Vec<&str> = CONDITION_TAINTS.iter().filter(|(c, _)| pressed(c)).map(|(_, key)| *key).collect();
+    let stale = |key: &str| CONDITION_TAINTS.iter().any(|(_, k)| *k == key) && !wanted.contains(&key);
+    let missing: Vec<&str> = wanted.iter().copied().filter(|key| !tainted(key)).collect();
+    if missing.is_empty() && !node.spec.taints.iter().any(|t| t.effect == "NoSchedule" && stale(&t.key)) {
+        return;
+    }
+    let mut updated = node.clone();
+    updated.spec.taints.retain(|t| t.effect != "NoSchedule" || !stale(&t.key));
+    let now = Time(store.now());
+    for key in missing {
+        let taint = Taint { key: key.to_string(), value: None, effect: "NoSchedule".into(), time_added: Some(now) };
+        updated.spec.taints.push(taint);
+    }
+    let _ = store.update(updated);
 }
 
 fn remove_unreachable_taints(store: &mut Store, node: &Node) {

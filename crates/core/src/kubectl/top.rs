@@ -51,10 +51,6 @@ pub(crate) fn node_metrics(sim: &Sim, node: &Node) -> Option<(u64, u64)> {
     node_usage(sim, node).map(|u| (u.millicores, u.bytes))
 }
 
-/// What a node's kubelet, container runtime and system daemons use besides its pods.
-const NODE_SYSTEM_MILLICORES: u64 = 60;
-const NODE_SYSTEM_MIB: u64 = 420;
-
 /// One row's usage: CPU in millicores, memory in bytes.
 #[derive(Clone, Copy, Default)]
 struct Usage {
@@ -227,14 +223,14 @@ fn top_nodes(sim: &Sim, args: &Args) -> Result<Output, String> {
 /// A node's use: its pods plus its system daemons; `None` while its kubelet is silent.
 fn node_usage(sim: &Sim, node: &Node) -> Option<Usage> {
     let name = &node.metadata.name;
-    if !sim.node_server(node).reachable(name) {
+    let server = sim.node_server(node);
+    if !server.reachable(name) {
         return None;
     }
-    let system = Usage { millicores: NODE_SYSTEM_MILLICORES, bytes: NODE_SYSTEM_MIB * MIB };
     let pods = sim.store().list::<Pod>(None).filter(|p| p.node_name() == Some(name.as_str()));
     let demands = sim.load().demands(sim.store());
-    let used = pods.filter_map(|p| pod_usage(sim, p, &demands)).flatten().fold(system, |sum, (_, u)| sum.plus(u));
-    Some(used)
+    let (millicores, bytes) = metrics::node_usage(sim.now(), &server, pods, &demands);
+    Some(Usage { millicores, bytes })
 }
 
 /// Allocatable CPU (millicores) and memory (bytes), as `kubectl top node` divides by.

@@ -13,6 +13,7 @@ pub mod device_manager;
 pub mod downward_api;
 pub mod dynamic_resources;
 pub mod envvars;
+pub mod eviction;
 pub mod expansion;
 pub mod node;
 pub mod node_disk;
@@ -69,6 +70,8 @@ pub struct Kubelet {
     load: crate::metrics::load::LoadTable,
     /// What containers wrote into volumes that live on their nodes' disks.
     pub(crate) disks: node_disk::NodeDisks,
+    /// Every node's eviction manager (node-pressure eviction, for memory).
+    eviction: eviction::EvictionManager,
 }
 
 /// Due pods taken from the wake-ups at a time.
@@ -107,15 +110,21 @@ impl Kubelet {
                 // Pods still due (all of a big cluster's pods can fall due at one instant).
                 self.queue.extend(self.wakeups.take_due_at_most(now, WAKE_BATCH));
             }
+            if self.queue.is_empty() && self.eviction.any_due(now) {
+                // Housekeeping once the pods are synced: it may evict one (queued here).
+                *budget -= 1;
+                self.synchronize_evictions(store);
+                continue;
+            }
             let Some((namespace, name)) = self.queue.pop() else { return true };
             *budget -= 1;
             self.sync_pod(store, &namespace, &name);
         }
-        self.queue.is_empty() && !self.wakeups.any_due(now)
+        self.queue.is_empty() && !self.wakeups.any_due(now) && !self.eviction.any_due(now)
     }
 
     pub fn next_wake(&self) -> Option<SimTime> {
-        self.wakeups.next()
+        [self.wakeups.next(), self.eviction.next_wake()].into_iter().flatten().min()
     }
 
     /// Runs every node's pods on `runtime` from now on (a lesson's own image catalogue).
@@ -213,6 +222,7 @@ impl Kubelet {
         let Some(pod) = pod else {
             self.pods.remove(&key);
             self.configs.remove(&key);
+            self.eviction.evicted(&key);
             return;
         };
         let Some(node_name) = pod.node_name().map(str::to_string) else { return };
@@ -235,6 +245,7 @@ impl Kubelet {
             self.configs.remove(&key);
         }
         let now = store.now();
+        self.eviction.touch(&node_name, now);
         if !self.pods.contains_key(&key) {
             if matches!(pod.phase(), "Succeeded" | "Failed") {
                 return;
@@ -244,7 +255,7 @@ impl Kubelet {
                 let _ = store.delete::<Pod>(namespace, name, &force());
                 return;
             }
-            if let Some((reason, message)) = admission::rejection(store, &pod, &node, &self.devices) {
+            if let Some((reason, message)) = self.admission_refusal(store, &pod, &node) {
                 admission::reject(store, &pod, &reason, message);
                 return;
             }
@@ -281,16 +292,20 @@ impl Kubelet {
             wake: None,
             served_rps,
         };
+        let evicting = self.eviction.evicting(&key, pod.metadata.uid).cloned();
         if let Some(deadline) = pod.metadata.deletion_timestamp
             && !step.runtime.terminating
         {
             step.terminate(deadline.0);
+        } else if let Some(eviction) = &evicting
+            && !step.runtime.terminating
+        {
+            step.terminate(eviction.kill_at);
         }
         step.run();
         let wake = step.wake;
         if runtime.terminating && runtime.all().all(|c| c.running().is_none()) {
-            write_status(store, &pod, &runtime, host_ip, now);
-            let _ = store.delete::<Pod>(namespace, name, &force());
+            self.finish_stopped(store, &pod, &runtime, host_ip, evicting);
             return;
         }
         write_status(store, &pod, &runtime, host_ip, now);
@@ -299,6 +314,40 @@ impl Kubelet {
         }
         self.configs.insert(key.clone(), config);
         self.pods.insert(key, runtime);
+    }
+
+    /// Why this node's kubelet refuses a pod bound to it: its admit handlers in order, the
+    /// eviction manager's first (`Admit`), then the device manager's and the resource fit.
+    fn admission_refusal(&self, store: &Store, pod: &Pod, node: &Node) -> Option<(String, String)> {
+        let under_pressure = self.eviction.under_memory_pressure(&node.metadata.name);
+        eviction::admit::refusal(under_pressure, pod).or_else(|| admission::rejection(store, pod, node, &self.devices))
+    }
+
+    /// Every container of a pod being deleted or evicted has stopped: its last status, then a
+    /// deleted pod is removed and an evicted one stays, Failed, for the pod garbage collector.
+    /// Nothing of it runs here any more.
+    fn finish_stopped(
+        &mut self,
+        store: &mut Store,
+        pod: &Pod,
+        runtime: &PodRuntime,
+        host_ip: String,
+        evicting: Option<eviction::manager::Evicting>,
+    ) {
+        let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+        self.eviction.evicted(&key);
+        let now = store.now();
+        match evicting.filter(|_| pod.metadata.deletion_timestamp.is_none()) {
+            Some(eviction) => {
+                let mut status = status::pod_status(pod, runtime, now);
+                status.host_ip = Some(host_ip);
+                update_status(store, pod, eviction::evicted_status::evicted(status, &eviction, now));
+            }
+            None => {
+                write_status(store, pod, runtime, host_ip, now);
+                let _ = store.delete::<Pod>(&key.0, &key.1, &force());
+            }
+        }
     }
 
     /// `lab pod crash`: the main container's process exits now with `exit_code`.
@@ -452,6 +501,10 @@ fn internal_ip(node: &Node) -> String {
 fn write_status(store: &mut Store, pod: &Pod, runtime: &PodRuntime, host_ip: String, now: SimTime) {
     let mut status = status::pod_status(pod, runtime, now);
     status.host_ip = Some(host_ip);
+    update_status(store, pod, status);
+}
+
+fn update_status(store: &mut Store, pod: &Pod, status: crate::api::pod::PodStatus) {
     if status != pod.status {
         let mut updated = pod.clone();
         updated.status = status;

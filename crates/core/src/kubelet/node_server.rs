@@ -91,6 +91,17 @@ impl NodeServer<'_> {
         }
     }
 
+    /// What a running container's use depends on (metrics): when it started, the MiB it holds
+    /// beyond its workload's own, and its image; lighter than `running_container`.
+    pub fn running_usage(&self, pod: &Pod, container: &str) -> Option<(SimTime, u64, ImageInfo)> {
+        let NodeServer::Simulated { kubelet, .. } = self else { return None };
+        let runtime = kubelet.pod_runtime(&pod.metadata.namespace, &pod.metadata.name)?;
+        let running = runtime.all().find(|c| c.name == container)?.running()?;
+        let spec = pod.container(container)?;
+        let image = kubelet.container_runtime().resolve_image(spec.image.as_deref().unwrap_or("")).ok()?;
+        Some((running.started_at, running.hog_mib, image))
+    }
+
     /// The container's running process, if it runs (metrics, a pod's HTTP answers, exec).
     pub fn running_container(&self, pod: &Pod, container: &str) -> Option<ContainerProcess> {
         let NodeServer::Simulated { kubelet, .. } = self else { return None };
