@@ -29,6 +29,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "its helm lines are the lab's own Helm, which real kubectl cannot run; the kubectl lines between them read Helm's objects and release Secrets as on a real cluster",
     ),
     (
+        "kube_system",
+        "kubectl drain waits for its evicted pods by polling a GET a second, and a scripted lab lets virtual time pass only at sleeps and while kubectl waits on a watch, so the CoreDNS pod's grace period never runs out; the lines before the drain match, and the same drain against a lab in real time evicts and finishes as the golden shows",
+    ),
+    (
         "quotas_and_limits",
         "kubectl config set-context and get-contexts edit the kubeconfig on the learner's machine, whose context is named for the served lab (kubelab-…), where the lab's own kubectl keeps kind's (kind-kind)",
     ),

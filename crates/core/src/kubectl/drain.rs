@@ -158,9 +158,8 @@ fn verdict(store: &crate::store::Store, pod: &Pod, options: &Options) -> Verdict
         if !options.delete_emptydir_data {
             return Verdict::Refuse("Pods with local storage (use --delete-emptydir-data to override)".into());
         }
-        if controller.is_some() {
-            return Verdict::Warn("deleting Pods with local storage".into());
-        }
+        // Upstream's localStorageFilter warns "deleting Pods with local storage", but the
+        // unreplicatedFilter after it overwrites the status, so kubectl never prints it.
     }
     if controller.is_none() && !finished {
         return if options.force {

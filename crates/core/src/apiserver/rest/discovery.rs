@@ -97,15 +97,27 @@ pub fn resources(store: &Store, group: &str, version: &str) -> Option<Value> {
                 "kind": kind.unwrap_or(r.kind_name),
                 "verbs": verbs,
             }));
-            if sub == "scale" {
+            // A subresource served as another group's kind names that group (upstream's
+            // `GroupVersionKindProvider`): kubectl drain finds policy/v1 Evictions here, and
+            // without it falls back to deleting pods.
+            if let Some((group, version)) = subresource_group_version(sub) {
                 let last = list.len() - 1;
-                list[last]["group"] = json!("autoscaling");
-                list[last]["version"] = json!("v1");
+                list[last]["group"] = json!(group);
+                list[last]["version"] = json!(version);
             }
         }
     }
     let group_version = if group.is_empty() { version.to_string() } else { format!("{group}/{version}") };
     Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": group_version, "resources": list}))
+}
+
+/// The group and version of the kind a subresource serves, where it is not its resource's own.
+fn subresource_group_version(sub: &str) -> Option<(&'static str, &'static str)> {
+    match sub {
+        "scale" => Some(("autoscaling", "v1")),
+        "eviction" => Some(("policy", "v1")),
+        _ => None,
+    }
 }
 
 fn resource_json(r: &ResourceInfo) -> Value {

@@ -29,7 +29,7 @@ pub fn serve(
     }
     let mut options = Query::parse(http.query).options(Kind::Pod)?;
     if let Some(delete) = eviction.get("deleteOptions") {
-        delete_options_from_body(delete.to_string().as_bytes(), &mut options)?;
+        delete_options_from_body(delete.to_string().as_bytes(), "application/json", &mut options)?;
     }
     let request = Request::new(user, Verb::Create, Kind::Pod).namespace(namespace).name(name).subresource("eviction");
     let response = crate::apiserver::handle(sim.store_mut(), request.options(options));

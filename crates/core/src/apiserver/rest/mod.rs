@@ -280,7 +280,7 @@ fn resource_request(
             })?;
             options.patch = Some(body::parse(http.body, http.content_type)?);
         }
-        Verb::Delete => delete_options_from_body(http.body, &mut options)?,
+        Verb::Delete => delete_options_from_body(http.body, http.content_type, &mut options)?,
         _ => {}
     }
     if options.field_manager.is_none() && options.patch_type != PatchType::Apply {
@@ -370,11 +370,15 @@ fn decode_body(
 }
 
 /// A delete's options may come in its body (`DeleteOptions`) as well as its query.
-fn delete_options_from_body(body: &[u8], options: &mut super::request::Options) -> Result<(), ApiError> {
+fn delete_options_from_body(
+    body: &[u8],
+    content_type: &str,
+    options: &mut super::request::Options,
+) -> Result<(), ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(());
     }
-    let value = body::parse(body, "")?;
+    let value = body::parse(body, content_type)?;
     if let Some(seconds) = value.get("gracePeriodSeconds").and_then(Value::as_i64) {
         options.delete.grace_period_seconds = Some(seconds);
     }

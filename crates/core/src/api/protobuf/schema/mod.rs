@@ -96,6 +96,9 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("batch/v1", "CronJob", "CronJob"),
     ("policy/v1", "PodDisruptionBudget", "PodDisruptionBudget"),
     ("policy/v1", "Eviction", "Eviction"),
+    // A typed client's DELETE body (kubectl drain's fallback when pods/eviction is not served).
+    ("v1", "DeleteOptions", "DeleteOptions"),
+    ("meta.k8s.io/v1", "DeleteOptions", "DeleteOptions"),
     ("autoscaling/v2", "HorizontalPodAutoscaler", "HorizontalPodAutoscaler"),
     ("autoscaling/v1", "HorizontalPodAutoscaler", "autoscaling.v1.HorizontalPodAutoscaler"),
     ("networking.k8s.io/v1", "Ingress", "Ingress"),
