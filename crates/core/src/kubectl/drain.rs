@@ -154,12 +154,10 @@ fn verdict(store: &crate::store::Store, pod: &Pod, options: &Options) -> Verdict
     if pod.metadata.annotations.contains_key("kubernetes.io/config.mirror") {
         return Verdict::Skip;
     }
-    if !finished && pod.spec.volumes.iter().any(|v| v.empty_dir.is_some()) {
-        if !options.delete_emptydir_data {
-            return Verdict::Refuse("Pods with local storage (use --delete-emptydir-data to override)".into());
-        }
-        // Upstream's localStorageFilter warns "deleting Pods with local storage", but the
-        // unreplicatedFilter after it overwrites the status, so kubectl never prints it.
+    // With --delete-emptydir-data, upstream's localStorageFilter warns "deleting Pods with local
+    // storage", but the unreplicatedFilter after it overwrites the status: kubectl never prints it.
+    if !finished && !options.delete_emptydir_data && pod.spec.volumes.iter().any(|v| v.empty_dir.is_some()) {
+        return Verdict::Refuse("Pods with local storage (use --delete-emptydir-data to override)".into());
     }
     if controller.is_none() && !finished {
         return if options.force {
