@@ -144,10 +144,6 @@ impl ClusterSpec {
         for node in &spec.nodes {
             node.gpu_machine().map_err(|e| format!("invalid cluster file: {e}"))?;
         }
-        for name in &spec.addons {
-            crate::addons::find(name)
-                .map_err(|e| format!("invalid cluster file: addons: {}", e.trim_start_matches("error: ")))?;
-        }
         Ok(spec)
     }
 }

@@ -104,20 +104,25 @@ fn with_a_tiny_watch_log_every_reader_relists_and_the_cluster_ends_the_same() {
     let files = repo_files();
     let mut relists: BTreeMap<String, u64> = BTreeMap::new();
     let mut failures = Vec::new();
-    for script in scenario_scripts() {
-        let (_, full) = run_in(Sim::new(1, &ClusterSpec::default()), &script, &files);
+    let runs = support::parallel_map(&scenario_scripts(), |script| {
+        let (_, full) = run_in(Sim::new(1, &ClusterSpec::default()), script, &files);
         let mut tiny = Sim::new(1, &ClusterSpec::default());
         tiny.store_mut().watch_log_mut().set_capacity(1);
-        let (_, tiny) = run_in(tiny, &script, &files);
-        for (name, count) in tiny.controllers().relists() {
-            *relists.entry(name.to_string()).or_default() += count;
-        }
+        let (_, tiny) = run_in(tiny, script, &files);
+        let counts: Vec<(String, u64)> =
+            tiny.controllers().relists().into_iter().map(|(name, n)| (name.to_string(), n)).collect();
         let (want, got) = (cluster_state(&full), cluster_state(&tiny));
-        if want != got {
-            let missing: Vec<_> = want.iter().filter(|l| !got.contains(l)).collect();
-            let extra: Vec<_> = got.iter().filter(|l| !want.contains(l)).collect();
-            failures.push(format!("{}:\n  full log only: {missing:?}\n  tiny log only: {extra:?}", script.display()));
+        let missing: Vec<String> = want.iter().filter(|l| !got.contains(l)).cloned().collect();
+        let extra: Vec<String> = got.iter().filter(|l| !want.contains(l)).cloned().collect();
+        let differs = (want != got)
+            .then(|| format!("{}:\n  full log only: {missing:?}\n  tiny log only: {extra:?}", script.display()));
+        (counts, differs)
+    });
+    for (counts, differs) in runs {
+        for (name, count) in counts {
+            *relists.entry(name).or_default() += count;
         }
+        failures.extend(differs);
     }
     let table: Vec<String> = relists.iter().map(|(name, n)| format!("{name:<40} {n:>6}")).collect();
     println!("relists with a 1-entry watch log, all scenarios:\n{}", table.join("\n"));

@@ -44,7 +44,12 @@ fn run(options: &SimArgs) -> Result<i32, (String, i32)> {
     let cluster = match &options.cluster {
         Some(path) => {
             let yaml = std::fs::read_to_string(path).map_err(|e| (format!("{}: {e}", path.display()), 2))?;
-            ClusterSpec::from_yaml(&yaml).map_err(|m| (m, 2))?
+            let cluster = ClusterSpec::from_yaml(&yaml).map_err(|m| (m, 2))?;
+            for name in &cluster.addons {
+                let known = kubelab_core::addons::find(name);
+                known.map_err(|m| (format!("invalid cluster file: addons: {}", m.trim_start_matches("error: ")), 2))?;
+            }
+            cluster
         }
         None => ClusterSpec::default(),
     };

@@ -58,6 +58,11 @@ impl Linter<'_> {
             self.report(&[Key("steps")], "a lesson needs at least one step".into());
         }
         self.parse_script(&lesson.setup, &[Key("setup")]);
+        for name in lesson.cluster.iter().flat_map(|c| &c.addons) {
+            if let Err(message) = crate::addons::find(name) {
+                self.report(&[Key("cluster"), Key("addons")], message.trim_start_matches("error: ").to_string());
+            }
+        }
         for (i, step) in lesson.steps.iter().enumerate() {
             self.check_step(step, i);
         }

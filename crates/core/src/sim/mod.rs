@@ -150,7 +150,7 @@ impl Sim {
     }
 
     /// The cluster's add-ons, applied once its nodes have joined, as an operator applies them
-    /// after `kind create cluster` (`ClusterSpec::from_yaml` refuses an unknown name).
+    /// after `kind create cluster` (`kubelab sim --cluster` and the lesson linter refuse an unknown name).
     fn install_addons(&mut self, names: &[String]) {
         for addon in names.iter().filter_map(|name| crate::addons::find(name).ok()) {
             let _ = addon.install(&mut self.store);

@@ -52,9 +52,9 @@ mod tests {
         assert_eq!(cells.len(), 51, "the control plane and 50 workers");
         assert_eq!((cells[0].name.as_str(), cells[1].name.as_str()), ("control-plane", "node-01"));
         // A cell counts every pod on its node: the 100 web pods, kube-proxy and kindnet on each of
-        // the 51 nodes, the four static pods and CoreDNS's two.
-        assert_eq!(cells.iter().map(|c| c.pods).sum::<u32>(), 100 + 2 * 51 + 4 + 2);
-        assert_eq!(cells.iter().map(|c| c.running).sum::<u32>(), 208);
+        // the 51 nodes, the four static pods, CoreDNS's two and metrics-server.
+        assert_eq!(cells.iter().map(|c| c.pods).sum::<u32>(), 100 + 2 * 51 + 4 + 2 + 1);
+        assert_eq!(cells.iter().map(|c| c.running).sum::<u32>(), 209);
         assert!(cells.iter().all(|c| c.ready && c.capacity == 110));
         assert!(cells[1].describe().starts_with("node-01: Ready, "), "{}", cells[1].describe());
     }
