@@ -194,7 +194,7 @@ try {
     await page.waitForFunction(() => document.querySelector(".clock-progress")?.textContent === "", null, { timeout: 60_000 });
     await expectText(page, "web     6/6");
     const summary = await page.locator(".node-canvas-summary").innerText();
-    if (summary !== "501 nodes, 11 pods (+1008 in kube-system)") fail(`the canvas summary says "${summary}"`);
+    if (summary !== "501 nodes, 11 pods (+1009 in kube-system)") fail(`the canvas summary says "${summary}"`);
     if (!page.url().includes("nodes=500&scenario=few")) fail(`the address does not carry the choice: ${page.url()}`);
     const box = await page.locator(".node-canvas").boundingBox();
     await page.mouse.move(box.x + 4, box.y + 4);
