@@ -56,3 +56,39 @@ pub fn resource_metrics_api(store: &Store) -> Result<(), Unavailable> {
     let ready = slices.any(|s| s.endpoints.iter().any(|e| e.conditions.ready == Some(true)));
     if ready { Ok(()) } else { Err(Unavailable::NoReadyEndpoint) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Unavailable, resource_metrics_api};
+    use crate::cluster::ClusterSpec;
+    use crate::kubectl::fixture::run;
+    use crate::sim::Sim;
+
+    /// A new lab answers; without the add-on the group is not registered (404); with the add-on
+    /// but no ready pod behind its Service, the aggregator cannot answer (503).
+    #[test]
+    fn the_metrics_api_answers_while_metrics_server_has_a_ready_pod() {
+        let mut sim = Sim::new(1, &ClusterSpec::default());
+        assert_eq!(resource_metrics_api(sim.store()), Ok(()));
+        run(&mut sim, "lab addon remove metrics-server");
+        assert_eq!(resource_metrics_api(sim.store()), Err(Unavailable::NotRegistered));
+        run(&mut sim, "lab addon install metrics-server");
+        run(&mut sim, "kubectl scale deployment metrics-server -n kube-system --replicas=0");
+        run(&mut sim, "sleep 30s");
+        assert_eq!(resource_metrics_api(sim.store()), Err(Unavailable::NoReadyEndpoint));
+        assert_eq!(
+            Unavailable::NoReadyEndpoint.client_error("get pods.metrics.k8s.io"),
+            "the server is currently unable to handle the request (get pods.metrics.k8s.io)"
+        );
+        run(&mut sim, "kubectl scale deployment metrics-server -n kube-system --replicas=1");
+        run(&mut sim, "sleep 30s");
+        assert_eq!(resource_metrics_api(sim.store()), Ok(()));
+    }
+
+    /// Benchmarks and tests of one mechanism run no control plane, and read metrics regardless.
+    #[test]
+    fn a_lab_without_a_control_plane_serves_metrics_as_they_are() {
+        let sim = Sim::new(1, &ClusterSpec::default_workers());
+        assert_eq!(resource_metrics_api(sim.store()), Ok(()));
+    }
+}
