@@ -64,7 +64,8 @@ impl ContainerCheck {
             .filter(|p| selector.matches(&p.metadata.labels) && !p.metadata.is_being_deleted())
             .collect();
         if pods.is_empty() {
-            return Verdict::new(false, format!("no pods with {}", self.selector));
+            let place = super::in_namespace(&self.namespace);
+            return Verdict::new(false, format!("no pods with {}{place}", self.selector));
         }
         let wrong: Vec<String> = pods.iter().filter_map(|pod| self.problem(ctx, pod)).collect();
         match wrong.first() {

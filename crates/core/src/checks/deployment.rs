@@ -35,7 +35,8 @@ impl DeploymentCheck {
     pub fn evaluate(&self, ctx: &Context<'_>) -> Verdict {
         let namespace = namespace_or_default(&self.namespace);
         let Some(deployment) = ctx.store.try_get::<Deployment>(namespace, &self.name) else {
-            return Verdict::new(false, format!("there is no deployment {} yet", self.name));
+            let place = super::in_namespace(&self.namespace);
+            return Verdict::new(false, format!("there is no deployment {}{place} yet", self.name));
         };
         let status = &deployment.status;
         let desired = deployment.spec.replicas.unwrap_or(1);

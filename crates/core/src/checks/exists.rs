@@ -28,9 +28,10 @@ impl ObjectRef {
 
     /// `deployment/hello`, as kubectl names objects.
     pub fn display(&self) -> String {
+        let place = super::in_namespace(&self.namespace);
         match parse_kind(&self.kind) {
-            Ok(kind) => format!("{}/{}", kind.info().singular, self.name),
-            Err(_) => format!("{}/{}", self.kind, self.name),
+            Ok(kind) => format!("{}/{}{place}", kind.info().singular, self.name),
+            Err(_) => format!("{}/{}{place}", self.kind, self.name),
         }
     }
 

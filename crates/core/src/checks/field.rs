@@ -55,7 +55,8 @@ pub(super) fn read_object(
     };
     let object_name = format!("{}/{}", kind.info().singular, name);
     let Ok(object) = ctx.api().get(kind, namespace_or_default(namespace), name) else {
-        return Err(Verdict::new(false, format!("{object_name} does not exist yet")));
+        let place = super::in_namespace(namespace);
+        return Err(Verdict::new(false, format!("{object_name}{place} does not exist yet")));
     };
     Ok((object_name, object.to_json_value(), path))
 }

@@ -141,5 +141,14 @@ pub fn namespace_or_default(namespace: &Option<String>) -> &str {
     namespace.as_deref().filter(|n| !n.is_empty()).unwrap_or("default")
 }
 
+/// " in namespace NAME" for a check outside `default`, so that what the learner is told names
+/// where the check looked; nothing for `default`.
+pub fn in_namespace(namespace: &Option<String>) -> String {
+    match namespace_or_default(namespace) {
+        "default" => String::new(),
+        other => format!(" in namespace {other}"),
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod fixtures;

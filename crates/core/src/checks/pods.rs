@@ -81,7 +81,8 @@ impl PodsCheck {
 
     /// "2 of 3 pods with app=hello are ready", or "3 pods with app=hello" without filters.
     fn describe(&self, counted: usize, selected: usize) -> String {
-        let what = if self.selector.is_empty() { String::new() } else { format!(" with {}", self.selector) };
+        let mut what = if self.selector.is_empty() { String::new() } else { format!(" with {}", self.selector) };
+        what.push_str(&super::in_namespace(&self.namespace));
         let mut states = Vec::new();
         match self.ready {
             Some(true) => states.push("ready".to_string()),
