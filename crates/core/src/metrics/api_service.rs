@@ -29,14 +29,20 @@ impl Unavailable {
         }
     }
 
-    /// client-go's text for that answer (`errors.NewGenericServerResponse`), as callers such as
-    /// the HPA's metrics client print it, naming the request.
+    /// The Status reason and message of that answer (`errors.NewGenericServerResponse`).
+    pub fn reason_and_message(self) -> (&'static str, &'static str) {
+        match self {
+            Unavailable::NotRegistered => ("NotFound", "the server could not find the requested resource"),
+            Unavailable::NoReadyEndpoint => {
+                ("ServiceUnavailable", "the server is currently unable to handle the request")
+            }
+        }
+    }
+
+    /// client-go's text for that answer, as callers such as the HPA's metrics client print it,
+    /// naming the request.
     pub fn client_error(self, request: &str) -> String {
-        let text = match self {
-            Unavailable::NotRegistered => "the server could not find the requested resource",
-            Unavailable::NoReadyEndpoint => "the server is currently unable to handle the request",
-        };
-        format!("{text} ({request})")
+        format!("{} ({request})", self.reason_and_message().1)
     }
 }
 

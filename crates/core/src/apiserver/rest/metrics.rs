@@ -10,7 +10,7 @@ use crate::api::labels::Selector;
 use crate::api::{Node, Pod};
 use crate::error::ApiError;
 use crate::kubectl::top::{node_metrics, pod_metrics};
-use crate::metrics::api_service::{Unavailable, resource_metrics_api};
+use crate::metrics::api_service::resource_metrics_api;
 use crate::sim::Sim;
 use serde_json::{Value, json};
 
@@ -29,10 +29,7 @@ pub fn listed(store: &crate::store::Store) -> bool {
 /// the mux's 404 with no APIService, the aggregator's 503 with one but no ready endpoint.
 pub fn unavailable_answer(store: &crate::store::Store) -> Option<HttpResponse> {
     let unavailable = resource_metrics_api(store).err()?;
-    let (reason, message) = match unavailable {
-        Unavailable::NotRegistered => ("NotFound", "the server could not find the requested resource"),
-        Unavailable::NoReadyEndpoint => ("ServiceUnavailable", "the server is currently unable to handle the request"),
-    };
+    let (reason, message) = unavailable.reason_and_message();
     let status = json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
                         "message": message, "reason": reason, "details": {}, "code": unavailable.code()});
     Some(HttpResponse::json(unavailable.code(), &status))
