@@ -7,8 +7,10 @@
 
 use super::deployment::hash::{Fnv32, safe_encode};
 use crate::api::controller_revision::ControllerRevision;
-use crate::api::meta::{ObjectMeta, OwnerReference};
+use crate::api::meta::{ObjectMeta, OwnerReference, Uid};
+use crate::api::pod::PodTemplateSpec;
 use crate::api::string_map::StringMap;
+use crate::store::Store;
 
 /// The label a revision (and each pod made from it) carries: the revision's hash
 /// (`apps.ControllerRevisionHashLabelKey`, also `DefaultDaemonSetUniqueLabelKey`).
@@ -94,6 +96,28 @@ pub fn sort_controller_revisions(revisions: &mut [ControllerRevision]) {
             &b.metadata.name,
         ))
     });
+}
+
+/// The revisions `owner` controls, oldest first (`ListControllerRevisions` filtered by
+/// controller, as both controllers and kubectl's `controlledHistoryV1` do).
+pub fn controlled_revisions(store: &Store, owner: Uid) -> Vec<ControllerRevision> {
+    let mut revisions: Vec<ControllerRevision> = store
+        .owned::<ControllerRevision>(owner)
+        .filter(|r| r.metadata.controller_ref().is_some_and(|o| o.uid == owner))
+        .cloned()
+        .collect();
+    sort_controller_revisions(&mut revisions);
+    revisions
+}
+
+/// The template a revision's data (`{"spec":{"template":{…,"$patch":"replace"}}}`) puts
+/// back: upstream `ApplyRevision` and kubectl's `applyDaemonSetHistory`; `None` if it holds none.
+pub fn revision_template(revision: &ControllerRevision) -> Option<PodTemplateSpec> {
+    let mut template = revision.data.as_ref()?.pointer("/spec/template")?.clone();
+    if let Some(fields) = template.as_object_mut() {
+        fields.remove("$patch");
+    }
+    serde_json::from_value(template).ok()
 }
 
 /// `NextRevision`: one more than the highest revision number (1 for none).

@@ -1,11 +1,11 @@
 //! A StatefulSet's revisions: each template it has had, kept as a ControllerRevision whose data
 //! is the patch that restores it, so pods can be told apart by revision and a rollout undone.
-//! Mirrors pkg/controller/statefulset/stateful_set_utils.go (`getPatch`, `newRevision`,
-//! `ApplyRevision`) and stateful_set_control.go (`getStatefulSetRevisions`, `truncateHistory`).
+//! Mirrors pkg/controller/statefulset/stateful_set_utils.go (`getPatch`, `newRevision`) and
+//! stateful_set_control.go (`getStatefulSetRevisions`, `truncateHistory`); listing and
+//! reading revisions is shared with the DaemonSet side in controllers/history.rs.
 
 use super::identity::{self, controller_ref};
 use crate::api::controller_revision::ControllerRevision;
-use crate::api::pod::PodTemplateSpec;
 use crate::api::{Pod, StatefulSet};
 use crate::controllers::history;
 use crate::error::ApiError;
@@ -19,27 +19,6 @@ pub fn patch_of(set: &StatefulSet) -> Value {
         fields.insert("$patch".to_string(), json!("replace"));
     }
     json!({"spec": {"template": template}})
-}
-
-/// `ApplyRevision`: the template a revision restores (`None` if its data holds none).
-pub fn template_of(revision: &ControllerRevision) -> Option<PodTemplateSpec> {
-    let mut template = revision.data.as_ref()?.pointer("/spec/template")?.clone();
-    if let Value::Object(fields) = &mut template {
-        fields.remove("$patch");
-    }
-    serde_json::from_value(template).ok()
-}
-
-/// The set's revisions, oldest first (`ListControllerRevisions` filtered by owner).
-pub fn owned_revisions(store: &Store, set: &StatefulSet) -> Vec<ControllerRevision> {
-    let uid = set.metadata.uid;
-    let mut revisions: Vec<ControllerRevision> = store
-        .owned::<ControllerRevision>(uid)
-        .filter(|r| r.metadata.controller_ref().is_some_and(|o| o.uid == uid))
-        .cloned()
-        .collect();
-    history::sort_controller_revisions(&mut revisions);
-    revisions
 }
 
 /// The current and update revisions and the collision count (`getStatefulSetRevisions`):

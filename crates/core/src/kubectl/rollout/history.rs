@@ -1,14 +1,15 @@
 //! `kubectl rollout history`: a Deployment's revisions, read from the ReplicaSets it owns, or a
-//! StatefulSet's, read from its ControllerRevisions. Mirrors
-//! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go and `DeploymentHistoryViewer`
-//! and `StatefulSetHistoryViewer` in pkg/polymorphichelpers/history.go.
+//! DaemonSet's or StatefulSet's, read from its ControllerRevisions. Mirrors
+//! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go and `DeploymentHistoryViewer`,
+//! `DaemonSetHistoryViewer` and `StatefulSetHistoryViewer` in pkg/polymorphichelpers/history.go.
 
 use super::{
     CHANGE_CAUSE_ANNOTATION, deployment_target, object_name, owned_replica_sets, require_resources, revision_of,
     template,
 };
 use crate::api::pod::PodTemplateSpec;
-use crate::api::{ControllerRevision, DaemonSet, Deployment, Kind, StatefulSet};
+use crate::api::{Deployment, Kind, ObjectMeta};
+use crate::controllers::history;
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
@@ -46,12 +47,10 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
             |kind: Kind| format!("error: no history viewer has been implemented for \"{}\"", super::group_kind(kind));
         let store = ctx.sim.store();
         let viewed = match kind {
-            Kind::DaemonSet => store.get::<DaemonSet>(&namespace, &name).map_err(|e| e.to_string()).and_then(|ds| {
-                print_history(daemon_set_revisions(store, ds), revision).map_err(|e| format!("error: {e}"))
-            }),
-            Kind::StatefulSet => {
-                store.get::<StatefulSet>(&namespace, &name).map_err(|e| e.to_string()).and_then(|set| {
-                    print_history(stateful_set_revisions(store, set), revision).map_err(|e| format!("error: {e}"))
+            Kind::DaemonSet | Kind::StatefulSet => {
+                store.get_object(kind, &namespace, &name).map_err(|e| e.to_string()).and_then(|owner| {
+                    print_history(controller_revision_templates(store, owner.metadata()), revision)
+                        .map_err(|e| format!("error: {e}"))
                 })
             }
             _ => deployment_target(ctx, &namespace, kind, &name, unsupported)
@@ -85,54 +84,21 @@ fn revisions(store: &Store, deployment: &Deployment) -> BTreeMap<i64, PodTemplat
     history
 }
 
-/// A DaemonSet's revisions (`DaemonSetHistoryViewer`): the ControllerRevisions it controls,
-/// each template as the revision's patch would make it.
-pub fn daemon_set_revisions(store: &Store, ds: &DaemonSet) -> BTreeMap<i64, PodTemplateSpec> {
-    templates_by_revision(daemon_set_history(store, ds), revision_template)
-}
-
-/// A StatefulSet's ControllerRevisions by number, each the template it restores
-/// (upstream `statefulSetHistory` and `applyStatefulSetHistory`).
-fn stateful_set_revisions(store: &Store, set: &StatefulSet) -> BTreeMap<i64, PodTemplateSpec> {
-    use crate::controllers::stateful_set::revisions;
-    templates_by_revision(revisions::owned_revisions(store, set), revisions::template_of)
-}
-
-/// Each ControllerRevision's template by number, with the change-cause taken from the
-/// revision's own annotations rather than the template's, as both history viewers do.
-fn templates_by_revision(
-    owned: impl IntoIterator<Item = ControllerRevision>,
-    template_of: fn(&ControllerRevision) -> Option<PodTemplateSpec>,
-) -> BTreeMap<i64, PodTemplateSpec> {
-    let mut history = BTreeMap::new();
-    for revision in owned {
-        let mut template = template_of(&revision).unwrap_or_default();
+/// A DaemonSet's or StatefulSet's revisions (`DaemonSetHistoryViewer` and
+/// `StatefulSetHistoryViewer`, the same but for the type): the ControllerRevisions `owner`
+/// controls, each the template its patch puts back, by number. The change-cause is taken from
+/// the revision's own annotations rather than the template's, as both viewers do.
+fn controller_revision_templates(store: &Store, owner: &ObjectMeta) -> BTreeMap<i64, PodTemplateSpec> {
+    let mut templates = BTreeMap::new();
+    for revision in history::controlled_revisions(store, owner.uid) {
+        let mut template = history::revision_template(&revision).unwrap_or_default();
         template.metadata.annotations.remove(CHANGE_CAUSE_ANNOTATION);
         if let Some(cause) = revision.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION).filter(|c| !c.is_empty()) {
             template.metadata.annotations.insert(CHANGE_CAUSE_ANNOTATION, cause);
         }
-        history.insert(revision.revision, template);
+        templates.insert(revision.revision, template);
     }
-    history
-}
-
-/// The ControllerRevisions a DaemonSet controls, by revision.
-pub fn daemon_set_history(store: &Store, ds: &DaemonSet) -> Vec<ControllerRevision> {
-    let mut owned: Vec<ControllerRevision> = store
-        .list::<ControllerRevision>(Some(&ds.metadata.namespace))
-        .filter(|cr| cr.metadata.controller_ref().is_some_and(|r| r.uid == ds.metadata.uid))
-        .cloned()
-        .collect();
-    owned.sort_by_key(|cr| cr.revision);
-    owned
-}
-
-/// The pod template a DaemonSet revision's patch (`spec.template` with `$patch: replace`)
-/// puts back.
-pub fn revision_template(cr: &ControllerRevision) -> Option<PodTemplateSpec> {
-    let mut template = cr.data.as_ref()?.get("spec")?.get("template")?.clone();
-    template.as_object_mut()?.remove("$patch");
-    serde_json::from_value(template).ok()
+    templates
 }
 
 /// Upstream `ViewHistory`: the `REVISION  CHANGE-CAUSE` table, or one revision's pod template.

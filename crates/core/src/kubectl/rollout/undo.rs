@@ -110,7 +110,7 @@ fn rollback_daemon_set(
     if to_revision < 0 {
         return Err(revision_not_found(to_revision));
     }
-    let history = super::history::daemon_set_history(ctx.sim.store(), &ds);
+    let history = crate::controllers::history::controlled_revisions(ctx.sim.store(), ds.metadata.uid);
     if to_revision == 0 && history.len() <= 1 {
         return Err("error: no last revision to roll back to".into());
     }
@@ -119,7 +119,9 @@ fn rollback_daemon_set(
     } else {
         history.iter().find(|cr| cr.revision == to_revision)
     };
-    let template = found.and_then(super::history::revision_template).ok_or_else(|| revision_not_found(to_revision))?;
+    let template = found
+        .and_then(crate::controllers::history::revision_template)
+        .ok_or_else(|| revision_not_found(to_revision))?;
     if template == ds.spec.template {
         return Ok(format!("skipped rollback (current template already matches revision {to_revision})"));
     }
