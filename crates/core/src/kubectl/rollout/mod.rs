@@ -14,10 +14,11 @@ use super::args::Args;
 use super::output::Output;
 use super::resource_args::targets;
 use super::{Context, Verb, group_run, namespace_of};
-use crate::api::{Deployment, Kind, ObjectMeta, ReplicaSet};
+use crate::api::pod::PodTemplateSpec;
+use crate::api::{DaemonSet, Deployment, Kind, ObjectMeta, ReplicaSet, StatefulSet};
 use crate::error::ApiError;
 use crate::sim::time::SimTime;
-use crate::store::Store;
+use crate::store::{Store, Stored};
 
 pub const VERB: Verb = Verb {
     name: "rollout",
@@ -109,17 +110,18 @@ pub fn require_resources(args: &Args) -> Result<(), String> {
 /// ObjectRestarter); an `Err` is the reason, printed after the object's name.
 pub type Mutation = fn(&mut Deployment, SimTime) -> Result<(), String>;
 
-/// The same for a DaemonSet, where the subcommand supports one (restart does).
-pub type DaemonSetMutation = fn(&mut crate::api::DaemonSet, SimTime);
+/// The same for the pod template of a DaemonSet or StatefulSet, where the subcommand supports
+/// them (restart does).
+pub type TemplateMutation = fn(&mut PodTemplateSpec, SimTime);
 
 /// Runs a mutation over every named object, as `set.CalculatePatches` and the patch loop of
 /// rollout_pause.go / rollout_resume.go / rollout_restart.go do: objects are looked up first
 /// (a missing one stops everything), then each is changed and printed as `NAME OPERATION`,
 /// and the errors are reported together at the end.
-pub fn patch_deployments(
+pub fn patch_objects(
     ctx: &mut Context<'_>,
     args: &Args,
-    (mutation, daemon_sets): (Mutation, Option<DaemonSetMutation>),
+    mutations: (Mutation, Option<TemplateMutation>),
     not_supported: &str,
     operation: &str,
 ) -> Output {
@@ -139,33 +141,12 @@ pub fn patch_deployments(
     let mut out = Output::default();
     let mut errors = Vec::new();
     for (kind, name) in found {
-        let resource = kind.info().plural_qualified();
-        if let (Kind::DaemonSet, Some(mutate)) = (kind, daemon_sets)
-            && let Some(ds) = ctx.sim.store().try_get::<crate::api::DaemonSet>(&namespace, &name).cloned()
-        {
-            let mut changed = ds;
-            mutate(&mut changed, ctx.sim.now());
-            match ctx.api().update_typed(changed) {
-                Ok(_) => out.line(format!("{} {operation}", object_name(kind, &name))),
-                Err(err) => errors.push(format!("error: failed to patch: {}", err.message())),
+        match patch_one(ctx, (kind, &namespace, &name), mutations, not_supported) {
+            Ok(empty_patch) => {
+                errors.extend(empty_patch);
+                out.line(format!("{} {operation}", object_name(kind, &name)));
             }
-            continue;
-        }
-        let Some(deployment) = ctx.sim.store().try_get::<Deployment>(&namespace, &name).cloned() else {
-            errors.push(format!("error: {resource} {name:?} {not_supported}"));
-            continue;
-        };
-        let mut changed = deployment.clone();
-        if let Err(reason) = mutation(&mut changed, ctx.sim.now()) {
-            errors.push(format!("error: {resource} {name:?} {reason}"));
-            continue;
-        }
-        if changed == deployment {
-            errors.push(format!("error: failed to create patch for {name}: empty patch"));
-        }
-        match write_deployment(ctx, changed) {
-            Ok(_) => out.line(format!("{} {operation}", object_name(kind, &name))),
-            Err(err) => errors.push(format!("error: failed to patch: {}", err.message())),
+            Err(message) => errors.push(message),
         }
     }
     for message in errors {
@@ -174,9 +155,64 @@ pub fn patch_deployments(
     out
 }
 
+/// One object's turn in the patch loop: the mutation that fits its kind, then the write. `Ok`
+/// carries upstream's complaint about an empty patch, which it reports and then sends anyway.
+fn patch_one(
+    ctx: &mut Context<'_>,
+    (kind, namespace, name): (Kind, &str, &str),
+    (mutation, templates): (Mutation, Option<TemplateMutation>),
+    not_supported: &str,
+) -> Result<Option<String>, String> {
+    let reason = |reason: &str| format!("error: {} {name:?} {reason}", kind.info().plural_qualified());
+    match (kind, templates) {
+        (Kind::DaemonSet, Some(mutate)) => {
+            patch_template::<DaemonSet>(ctx, (namespace, name), |ds| &mut ds.spec.template, mutate)
+        }
+        (Kind::StatefulSet, Some(mutate)) => {
+            patch_template::<StatefulSet>(ctx, (namespace, name), |set| &mut set.spec.template, mutate)
+        }
+        _ => {
+            let now = ctx.sim.now();
+            let found = ctx.sim.store().try_get::<Deployment>(namespace, name).cloned();
+            let deployment = found.ok_or_else(|| reason(not_supported))?;
+            write_patched(ctx, deployment, |d| mutation(d, now).map_err(|r| reason(&r)))
+        }
+    }
+}
+
+/// A template mutation on an object of kind `T`, found by name.
+fn patch_template<T: Stored>(
+    ctx: &mut Context<'_>,
+    (namespace, name): (&str, &str),
+    template_of: fn(&mut T) -> &mut PodTemplateSpec,
+    mutate: TemplateMutation,
+) -> Result<Option<String>, String> {
+    let now = ctx.sim.now();
+    let object = ctx.sim.store().get::<T>(namespace, name).cloned().map_err(|e| e.to_string())?;
+    write_patched(ctx, object, |object| {
+        mutate(template_of(object), now);
+        Ok(())
+    })
+}
+
+/// Changes `original` and writes it back (a PUT at the version read; upstream sends the
+/// strategic merge patch between the two). An unchanged object is upstream's empty patch.
+fn write_patched<T: Stored>(
+    ctx: &mut Context<'_>,
+    original: T,
+    mutate: impl FnOnce(&mut T) -> Result<(), String>,
+) -> Result<Option<String>, String> {
+    let mut changed = original.clone();
+    mutate(&mut changed)?;
+    let empty = (changed == original)
+        .then(|| format!("error: failed to create patch for {}: empty patch", original.metadata().name));
+    ctx.api().update_typed(changed).map_err(|err| format!("error: failed to patch: {}", err.message()))?;
+    Ok(empty)
+}
+
 #[cfg(test)]
 pub(crate) mod fixtures {
-    //! Crafted Deployments and ReplicaSets in a fresh lab, for the subcommands' tests.
+    //! Crafted Deployments, ReplicaSets and a StatefulSet in a fresh lab, for the subcommands' tests.
 
     use super::*;
     use crate::api::container::Container;
@@ -226,6 +262,22 @@ pub(crate) mod fixtures {
         rs.spec.template = template(image);
         rs.spec.template.metadata.labels.insert(POD_TEMPLATE_HASH_LABEL, hash.as_str());
         sim.store_mut().create(rs).unwrap()
+    }
+
+    /// A StatefulSet `web` of three, made through the API so that it is defaulted as the API
+    /// server would (RollingUpdate, OrderedReady). Each pod counts as available 5 s after it is
+    /// ready, so a rollout's steps land on different seconds.
+    pub fn stateful_set(sim: &mut Sim, image: &str) -> StatefulSet {
+        let mut set = StatefulSet { metadata: ObjectMeta::named("default", "web"), ..Default::default() };
+        set.spec.replicas = Some(3);
+        set.spec.service_name = "web".into();
+        set.spec.min_ready_seconds = Some(5);
+        let mut selector = LabelSelector::default();
+        selector.match_labels.insert("app", "hello");
+        set.spec.selector = Some(selector);
+        set.spec.template = template(image);
+        let user = sim.kubectl_user();
+        crate::apiserver::Client::new(sim.store_mut(), user).create_typed(set).unwrap()
     }
 
     /// Runs one kubectl command line against the lab; returns what a terminal shows.

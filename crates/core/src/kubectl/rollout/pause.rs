@@ -2,7 +2,7 @@
 //! Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_pause.go and
 //! pkg/polymorphichelpers/objectpauser.go.
 
-use super::patch_deployments;
+use super::patch_objects;
 use crate::api::Deployment;
 use crate::kubectl::args::Args;
 use crate::kubectl::output::Output;
@@ -18,7 +18,7 @@ pub const VERB: Verb = Verb {
 };
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
-    patch_deployments(ctx, &args, (pause, None), "pausing is not supported", "paused")
+    patch_objects(ctx, &args, (pause, None), "pausing is not supported", "paused")
 }
 
 /// Upstream `defaultObjectPauser`.

@@ -2,7 +2,7 @@
 //! Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_resume.go and
 //! pkg/polymorphichelpers/objectresumer.go.
 
-use super::patch_deployments;
+use super::patch_objects;
 use crate::api::Deployment;
 use crate::kubectl::args::Args;
 use crate::kubectl::output::Output;
@@ -18,7 +18,7 @@ pub const VERB: Verb = Verb {
 };
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
-    patch_deployments(ctx, &args, (resume, None), "resuming is not supported", "resumed")
+    patch_objects(ctx, &args, (resume, None), "resuming is not supported", "resumed")
 }
 
 /// Upstream `defaultObjectResumer`. `paused: false` is omitted on the wire, so it is unset here.
