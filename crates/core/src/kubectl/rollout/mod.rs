@@ -6,6 +6,7 @@ pub mod history;
 pub mod pause;
 pub mod restart;
 pub mod resume;
+mod revision_undo;
 pub mod status;
 pub mod template;
 pub mod undo;

@@ -1,14 +1,15 @@
 //! `kubectl rollout undo [--to-revision=N]`: put an earlier revision's pod template back into
-//! the Deployment. Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_undo.go and
-//! `DeploymentRollbacker` in pkg/polymorphichelpers/rollback.go.
+//! the Deployment (DaemonSets and StatefulSets: revision_undo.rs). Mirrors
+//! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_undo.go and `DeploymentRollbacker` in
+//! pkg/polymorphichelpers/rollback.go.
 
 use super::{
     POD_TEMPLATE_HASH_LABEL, REVISION_ANNOTATION, deployment_target, group_kind, object_name, owned_replica_sets,
-    require_resources, revision_of, write_deployment,
+    require_resources, revision_of, revision_undo, write_deployment,
 };
 use crate::api::pod::PodTemplateSpec;
 use crate::api::string_map::StringMap;
-use crate::api::{DaemonSet, Deployment, Kind, ReplicaSet};
+use crate::api::{Deployment, Kind, ObjectMeta, ReplicaSet};
 use crate::kubectl::apply::LAST_APPLIED;
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
@@ -51,9 +52,8 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     for (kind, name) in found {
         let unsupported =
             |kind: Kind| format!("error: no rollbacker has been implemented for \"{}\"", group_kind(kind));
-        let daemon_set = ctx.sim.store().try_get::<DaemonSet>(&namespace, &name).filter(|_| kind == Kind::DaemonSet);
-        let result = match daemon_set.cloned() {
-            Some(ds) => rollback_daemon_set(ctx, ds, to_revision, &mut out),
+        let result = match revision_undo::rollback(ctx, (kind, &namespace, &name), to_revision, &mut out) {
+            Some(result) => result,
             None => deployment_target(ctx, &namespace, kind, &name, unsupported)
                 .and_then(|deployment| rollback(ctx, deployment, to_revision, &mut out)),
         };
@@ -88,55 +88,24 @@ fn rollback(
     if equal_ignore_hash(&rs.spec.template, &deployment.spec.template) {
         return Ok(format!("skipped rollback (current template already matches revision {to_revision})"));
     }
-    if deployment.metadata.annotations.contains_key(LAST_APPLIED) {
-        out.warn(format!(
-            "Warning: resource deployments/{name} was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead."
-        ));
-    }
+    warn_last_applied(out, Kind::Deployment, &deployment.metadata);
     let restored = restore(deployment, &rs);
     write_deployment(ctx, restored)
         .map_err(|e| format!("error: failed restoring revision {to_revision}: {}", e.message()))?;
     Ok("rolled back".into())
 }
 
-/// Upstream `DaemonSetRollbacker.Rollback`: the revision's patch applied to the DaemonSet (its
-/// whole template replaced), or skipped when the template already is that revision's.
-fn rollback_daemon_set(
-    ctx: &mut Context<'_>,
-    ds: DaemonSet,
-    to_revision: i64,
-    out: &mut Output,
-) -> Result<String, String> {
-    if to_revision < 0 {
-        return Err(revision_not_found(to_revision));
-    }
-    let history = crate::controllers::history::controlled_revisions(ctx.sim.store(), ds.metadata.uid);
-    if to_revision == 0 && history.len() <= 1 {
-        return Err("error: no last revision to roll back to".into());
-    }
-    let found = if to_revision == 0 {
-        history.get(history.len() - 2)
-    } else {
-        history.iter().find(|cr| cr.revision == to_revision)
-    };
-    let template = found
-        .and_then(crate::controllers::history::revision_template)
-        .ok_or_else(|| revision_not_found(to_revision))?;
-    if template == ds.spec.template {
-        return Ok(format!("skipped rollback (current template already matches revision {to_revision})"));
-    }
-    if ds.metadata.annotations.contains_key(LAST_APPLIED) {
+/// The warning `rollout undo` gives (since kubectl 1.36, kubernetes/kubernetes#137064) before
+/// rolling back an object `kubectl apply` wrote, of any kind: the last-applied annotation keeps
+/// the old configuration, so the next apply may undo the undo.
+pub(super) fn warn_last_applied(out: &mut Output, kind: Kind, meta: &ObjectMeta) {
+    if meta.annotations.contains_key(LAST_APPLIED) {
         out.warn(format!(
-            "Warning: resource daemonsets/{} was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.",
-            ds.metadata.name
+            "Warning: resource {}/{} was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.",
+            kind.info().plural,
+            meta.name
         ));
     }
-    let mut restored = ds;
-    restored.spec.template = template;
-    ctx.api()
-        .update_typed(restored)
-        .map_err(|e| format!("error: failed restoring revision {to_revision}: {}", e.message()))?;
-    Ok("rolled back".into())
 }
 
 /// The Deployment with the ReplicaSet's template (less its hash label) and annotations: the
@@ -184,7 +153,7 @@ fn replica_set_for_revision(store: &Store, deployment: &Deployment, to_revision:
         .ok_or_else(|| format!("error: no rollout history found for deployment {:?}", deployment.metadata.name))
 }
 
-fn revision_not_found(revision: i64) -> String {
+pub(super) fn revision_not_found(revision: i64) -> String {
     format!("error: unable to find specified revision {revision} in history")
 }
 
@@ -201,8 +170,9 @@ mod tests {
     use crate::api::Deployment;
     use crate::kubectl::apply::LAST_APPLIED;
     use crate::kubectl::rollout::CHANGE_CAUSE_ANNOTATION;
-    use crate::kubectl::rollout::fixtures::{deployment, kubectl, replica_set};
+    use crate::kubectl::rollout::fixtures::{deployment, kubectl, replica_set, stateful_set};
     use crate::sim::Sim;
+    use crate::sim::time::Duration;
 
     fn image(sim: &Sim) -> String {
         let d = sim.store().get::<Deployment>("default", "hello").unwrap();
@@ -248,6 +218,48 @@ mod tests {
         );
         let (text, _) = kubectl(&mut sim, "rollout undo rs/hello-hash1");
         assert_eq!(text, "error: no rollbacker has been implemented for \"ReplicaSet.apps\"\n");
+    }
+
+    fn pod_images(sim: &mut Sim) -> String {
+        let columns =
+            "NAME:.metadata.name,IMAGE:.spec.containers[0].image,REVISION:.metadata.labels.controller-revision-hash";
+        kubectl(sim, &format!("get pods -o custom-columns={columns}")).0
+    }
+
+    #[test]
+    fn undo_puts_a_stateful_sets_template_back_and_its_pods_roll_again() {
+        let mut sim = Sim::default();
+        stateful_set(&mut sim, "hello:v1");
+        sim.advance(Duration::from_secs(60));
+        let (text, code) = kubectl(&mut sim, "rollout undo sts/web");
+        assert_eq!((text.as_str(), code), ("error: no last revision to roll back to\n", 1));
+        kubectl(&mut sim, "set image sts/web hello=hello:v2");
+        sim.advance(Duration::from_secs(60));
+        assert_eq!(
+            pod_images(&mut sim),
+            "NAME    IMAGE      REVISION\n\
+             web-0   hello:v2   web-c847b6b6\n\
+             web-1   hello:v2   web-c847b6b6\n\
+             web-2   hello:v2   web-c847b6b6\n"
+        );
+        let (text, _) = kubectl(&mut sim, "rollout undo sts/web --to-revision=7");
+        assert_eq!(text, "error: unable to find specified revision 7 in history\n");
+        let (text, code) = kubectl(&mut sim, "rollout undo sts/web");
+        assert_eq!((text.as_str(), code), ("statefulset.apps/web rolled back\n", 0));
+        sim.advance(Duration::from_secs(60));
+        // Revision 1's own ControllerRevision (its name is its hash) is used again.
+        assert_eq!(
+            pod_images(&mut sim),
+            "NAME    IMAGE      REVISION\n\
+             web-0   hello:v1   web-695c59779\n\
+             web-1   hello:v1   web-695c59779\n\
+             web-2   hello:v1   web-695c59779\n"
+        );
+        // As for a Deployment, the revision rolled back to is renumbered: 1 became 3.
+        let (text, _) = kubectl(&mut sim, "rollout history sts/web");
+        assert_eq!(text, "statefulset.apps/web \nREVISION  CHANGE-CAUSE\n2         <none>\n3         <none>\n\n");
+        let (text, _) = kubectl(&mut sim, "rollout undo sts/web --to-revision=3");
+        assert_eq!(text, "statefulset.apps/web skipped rollback (current template already matches revision 3)\n");
     }
 
     #[test]
