@@ -7,6 +7,7 @@
 #   scripts/fuzz.sh --merge [TARGET…]          adds what the runs found that covers new code to
 #                                              the committed corpus (fuzz/corpus/TARGET)
 #   scripts/fuzz.sh --list                     the targets
+#   scripts/fuzz.sh --build-only               builds what a short run needs, and runs nothing
 # Stable Rust: libfuzzer-sys with LLVM's coverage passes (cargo-fuzz's flags, without a
 # sanitizer, which needs nightly). Everything it writes is under target/fuzz: the build, the
 # corpus long runs grow (target/fuzz/corpus), logs, and crashes in target/fuzz/artifacts/TARGET/.
@@ -48,7 +49,8 @@ while [[ $# -gt 0 ]]; do
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --merge) mode=merge; shift ;;
     --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --build-only) mode=build; shift ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) [[ -v MAX_LEN[$1] ]] || die "no target $1 (scripts/fuzz.sh --list)"; chosen+=("$1"); shift ;;
   esac
@@ -57,7 +59,7 @@ done
 [[ ${#chosen[@]} -gt 0 ]] || chosen=("${TARGETS[@]}")
 # Short runs (the test stage) use a build optimised less, quicker to make (fuzz/Cargo.toml).
 profile=fuzz
-((seconds < 60)) && [[ $mode == run ]] && profile=fuzz-test
+((seconds < 60)) && [[ $mode != merge ]] && profile=fuzz-test
 bin_dir="$CARGO_TARGET_DIR/$triple/$profile"
 
 # cargo-fuzz's instrumentation: inline 8-bit counters with their PC table for coverage,
@@ -162,6 +164,7 @@ merge() {
 }
 
 build
+[[ $mode == build ]] && exit 0
 results=()
 failed=0
 for target in "${chosen[@]}"; do

@@ -57,6 +57,7 @@ pub const VERB: Verb = Verb {
             None,
             "Watch for changes to the requested object(s), without listing/getting first.",
         ),
+        Flag::value("raw", None, super::get_raw::HELP),
     ],
     run,
 };
@@ -97,6 +98,10 @@ fn output_format(args: &Args) -> Result<Format, String> {
 }
 
 fn run(ctx: &mut Context<'_>, args: Args) -> Output {
+    if let Some(raw) = args.get("raw").filter(|raw| !raw.is_empty()) {
+        let raw = raw.to_string();
+        return super::get_raw::run(ctx, &args, &raw);
+    }
     if watching(&args) {
         if let Err(message) = watch_of(ctx.sim.store(), &args) {
             return Output::failed(message);

@@ -27,6 +27,7 @@ pub mod files;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod get;
+pub mod get_raw;
 pub mod go_sort;
 pub mod jsonpath;
 pub mod kustomize;
