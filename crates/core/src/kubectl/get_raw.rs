@@ -3,9 +3,9 @@
 //! exists). Mirrors `GetOptions.Complete/Validate` in staging/src/k8s.io/kubectl/pkg/cmd/get/get.go
 //! and `RawGet` in pkg/rawhttp/raw.go.
 
+use super::Context;
 use super::args::Args;
 use super::output::Output;
-use super::Context;
 use crate::apiserver::rest::{self, HttpRequest};
 use serde_json::Value;
 
@@ -95,7 +95,10 @@ mod tests {
     fn errors_read_as_kubectl_prints_them() {
         let mut sim = Sim::default();
         let cases = [
-            ("get --raw /nothing/here", "Error from server (NotFound): the server could not find the requested resource\n"),
+            (
+                "get --raw /nothing/here",
+                "Error from server (NotFound): the server could not find the requested resource\n",
+            ),
             (
                 "get --raw /api/v1/namespaces/default/pods/ghost",
                 "Error from server (NotFound): pods \"ghost\" not found\n",
