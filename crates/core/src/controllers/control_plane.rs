@@ -62,6 +62,13 @@ pub const REQUEST_TIMEOUT_SECONDS: u64 = 60;
 pub const ETCD_TIMEOUT_ERROR: &str =
     "Error from server (Timeout): Timeout: request did not complete within the allotted timeout";
 
+/// The same answer as the API server sends it to any client: the 504 `Status`.
+pub fn etcd_timeout_status() -> serde_json::Value {
+    let message = ETCD_TIMEOUT_ERROR.trim_start_matches("Error from server (Timeout): ");
+    serde_json::json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": message, "reason": "Timeout", "details": {}, "code": 504})
+}
+
 /// Which components run (all of them, in a new lab), and the etcd snapshots saved on the
 /// control-plane node, by the path each was saved at.
 #[derive(Clone, Debug, Default)]

@@ -26,6 +26,7 @@ use super::patch::PatchType;
 use super::request::{GroupVersionResource, Request, Verb};
 use super::response::{ObjectList, Response, Status, WatchStart};
 use crate::api::{Kind, Object};
+use crate::controllers::control_plane::{Component, etcd_timeout_status};
 use crate::error::ApiError;
 use crate::sim::Sim;
 use crate::store::{Deleted, UserInfo};
@@ -203,6 +204,12 @@ fn serve_resource(sim: &mut Sim, user: Arc<UserInfo>, path: &ResourcePath, http:
     }
     if path.group == metrics::GROUP && path.version == metrics::VERSION && http.method == "GET" {
         return metrics::serve(sim, path, &Query::parse(http.query)).unwrap_or_else(HttpResponse::from_error);
+    }
+    // Access reviews and the metrics API are answered from memory; every other resource
+    // request waits on etcd, and with etcd stopped gets the request timeout's 504. A real one
+    // hangs for the 60 s first; a served lab answers at once, the wait being the client's.
+    if !sim.control_plane().is_running(Component::Etcd) {
+        return HttpResponse::json(504, &etcd_timeout_status());
     }
     let gvr = GroupVersionResource {
         group: path.group.clone(),

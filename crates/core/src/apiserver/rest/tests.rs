@@ -267,3 +267,25 @@ fn a_list_in_pages_gives_every_object_once_in_order() {
     }
     assert_eq!(seen, ["a", "b", "c", "d", "e", "kube-root-ca.crt"]);
 }
+
+#[test]
+fn with_etcd_stopped_resources_time_out_and_what_is_served_from_memory_still_answers() {
+    let mut sim = Sim::new(1, &crate::cluster::ClusterSpec::default());
+    sim.set_running(Component::Etcd, false);
+    let answer = send(&mut sim, "GET", "/api/v1/namespaces/default/pods", "");
+    assert_eq!(
+        (answer.status, json(&answer)),
+        (
+            504,
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                "message": "Timeout: request did not complete within the allotted timeout",
+                "reason": "Timeout", "details": {}, "code": 504})
+        )
+    );
+    let cm = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"late"}}"#;
+    assert_eq!(send(&mut sim, "POST", "/api/v1/namespaces/default/configmaps", cm).status, 504);
+    assert_eq!(send(&mut sim, "GET", "/api/v1", "").status, 200, "discovery is the API server's own");
+    assert_eq!(send(&mut sim, "GET", "/version", "").status, 200);
+    sim.set_running(Component::Etcd, true);
+    assert_eq!(send(&mut sim, "POST", "/api/v1/namespaces/default/configmaps", cm).status, 201, "the write, re-sent");
+}

@@ -1,6 +1,6 @@
-//! `kubectl rollout SUBCOMMAND`: manage the rollout of a Deployment. Mirrors
-//! staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout.go; one file per subcommand, plus what
-//! they share here: finding the Deployment, its ReplicaSets and their revisions.
+//! `kubectl rollout SUBCOMMAND`: manage the rollout of a Deployment, DaemonSet or StatefulSet.
+//! Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout.go; one file per subcommand, plus
+//! what they share here: finding the object, a Deployment's ReplicaSets and their revisions.
 
 pub mod history;
 pub mod pause;
