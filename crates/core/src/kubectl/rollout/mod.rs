@@ -115,6 +115,9 @@ pub type Mutation = fn(&mut Deployment, SimTime) -> Result<(), String>;
 /// them (restart does).
 pub type TemplateMutation = fn(&mut PodTemplateSpec, SimTime);
 
+/// Where a DaemonSet or StatefulSet keeps the pod template restart stamps and undo restores.
+pub(super) type TemplateOf<T> = fn(&mut T) -> &mut PodTemplateSpec;
+
 /// Runs a mutation over every named object, as `set.CalculatePatches` and the patch loop of
 /// rollout_pause.go / rollout_resume.go / rollout_restart.go do: objects are looked up first
 /// (a missing one stops everything), then each is changed and printed as `NAME OPERATION`,
@@ -185,7 +188,7 @@ fn patch_one(
 fn patch_template<T: Stored>(
     ctx: &mut Context<'_>,
     (namespace, name): (&str, &str),
-    template_of: fn(&mut T) -> &mut PodTemplateSpec,
+    template_of: TemplateOf<T>,
     mutate: TemplateMutation,
 ) -> Result<Option<String>, String> {
     let now = ctx.sim.now();

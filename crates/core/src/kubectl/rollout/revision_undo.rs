@@ -2,17 +2,14 @@
 //! StatefulSet. Mirrors `DaemonSetRollbacker` and `StatefulSetRollbacker` in
 //! staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go, which differ only in type.
 
+use super::TemplateOf;
 use super::undo::{revision_not_found, warn_last_applied};
 use crate::api::controller_revision::ControllerRevision;
-use crate::api::pod::PodTemplateSpec;
 use crate::api::{DaemonSet, Kind, StatefulSet};
 use crate::controllers::history;
 use crate::kubectl::Context;
 use crate::kubectl::output::Output;
 use crate::store::Stored;
-
-/// Where a kind keeps the pod template its revisions restore.
-type TemplateOf<T> = fn(&mut T) -> &mut PodTemplateSpec;
 
 /// Rolls back the named DaemonSet or StatefulSet: `rolled back` or `skipped rollback (…)`.
 /// `None` when it is another kind or does not exist (the caller reports either).
