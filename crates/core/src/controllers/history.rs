@@ -7,10 +7,9 @@
 
 use super::deployment::hash::{Fnv32, safe_encode};
 use crate::api::controller_revision::ControllerRevision;
-use crate::api::meta::{ObjectMeta, OwnerReference, Uid};
+use crate::api::meta::{ObjectMeta, OwnerReference};
 use crate::api::pod::PodTemplateSpec;
 use crate::api::string_map::StringMap;
-use crate::store::Store;
 
 /// The label a revision (and each pod made from it) carries: the revision's hash
 /// (`apps.ControllerRevisionHashLabelKey`, also `DefaultDaemonSetUniqueLabelKey`).
@@ -96,18 +95,6 @@ pub fn sort_controller_revisions(revisions: &mut [ControllerRevision]) {
             &b.metadata.name,
         ))
     });
-}
-
-/// The revisions `owner` controls, oldest first (`ListControllerRevisions` filtered by
-/// controller, as both controllers and kubectl's `controlledHistoryV1` do).
-pub fn controlled_revisions(store: &Store, owner: Uid) -> Vec<ControllerRevision> {
-    let mut revisions: Vec<ControllerRevision> = store
-        .owned::<ControllerRevision>(owner)
-        .filter(|r| r.metadata.controller_ref().is_some_and(|o| o.uid == owner))
-        .cloned()
-        .collect();
-    sort_controller_revisions(&mut revisions);
-    revisions
 }
 
 /// The template a revision's data (`{"spec":{"template":{…,"$patch":"replace"}}}`) puts

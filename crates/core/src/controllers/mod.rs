@@ -10,6 +10,7 @@
 
 pub mod active_pods;
 pub mod control_plane;
+pub mod controlled_revisions;
 pub mod cron_job;
 pub mod daemon_set;
 pub mod deployment;

@@ -11,7 +11,7 @@ use crate::api::controller_revision::ControllerRevision;
 use crate::api::pod::PodTemplateSpec;
 use crate::api::stateful_set::{ON_DELETE, ROLLING_UPDATE, StatefulSetStatus};
 use crate::api::{Pod, StatefulSet};
-use crate::controllers::{active_pods, history};
+use crate::controllers::{active_pods, controlled_revisions, history};
 use crate::sim::time::SimTime;
 use crate::store::Store;
 use std::collections::BTreeMap;
@@ -31,7 +31,7 @@ pub fn sync_stateful_set(store: &mut Store, namespace: &str, name: &str) -> Opti
     if set.metadata.deletion_timestamp.is_some() {
         return None;
     }
-    let owned = history::controlled_revisions(store, set.metadata.uid);
+    let owned = controlled_revisions::controlled_revisions(store, set.metadata.uid);
     let (current, update, collision_count) = revisions::current_and_update(store, &set, &owned).ok()?;
     let current_template = history::revision_template(&current).unwrap_or_else(|| set.spec.template.clone());
     let revs = Revisions { current, update, current_template };
@@ -44,7 +44,7 @@ pub fn sync_stateful_set(store: &mut Store, namespace: &str, name: &str) -> Opti
     let live = [revs.current.metadata.name.as_str(), revs.update.metadata.name.as_str()];
     let status = status_of(&set, &pods, &revs, collision_count, store.now());
     write_status(store, &set, status);
-    let owned = history::controlled_revisions(store, set.metadata.uid);
+    let owned = controlled_revisions::controlled_revisions(store, set.metadata.uid);
     let pod_refs: Vec<&Pod> = pods.iter().map(|p| p.as_ref()).collect();
     revisions::truncate_history(store, &set, &pod_refs, &owned, live);
     let min_ready = set.spec.min_ready_seconds.unwrap_or(0);

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::api::pod::PodTemplateSpec;
 use crate::api::{Deployment, Kind, ObjectMeta};
-use crate::controllers::history;
+use crate::controllers::{controlled_revisions, history};
 use crate::kubectl::args::{Args, Flag, int_flag};
 use crate::kubectl::output::Output;
 use crate::kubectl::resource_args::targets;
@@ -90,7 +90,7 @@ fn revisions(store: &Store, deployment: &Deployment) -> BTreeMap<i64, PodTemplat
 /// the revision's own annotations rather than the template's, as both viewers do.
 fn controller_revision_templates(store: &Store, owner: &ObjectMeta) -> BTreeMap<i64, PodTemplateSpec> {
     let mut templates = BTreeMap::new();
-    for revision in history::controlled_revisions(store, owner.uid) {
+    for revision in controlled_revisions::controlled_revisions(store, owner.uid) {
         let mut template = history::revision_template(&revision).unwrap_or_default();
         template.metadata.annotations.remove(CHANGE_CAUSE_ANNOTATION);
         if let Some(cause) = revision.metadata.annotations.get(CHANGE_CAUSE_ANNOTATION).filter(|c| !c.is_empty()) {

@@ -6,7 +6,7 @@ use super::TemplateOf;
 use super::undo::{revision_not_found, warn_last_applied};
 use crate::api::controller_revision::ControllerRevision;
 use crate::api::{DaemonSet, Kind, StatefulSet};
-use crate::controllers::history;
+use crate::controllers::{controlled_revisions, history};
 use crate::kubectl::Context;
 use crate::kubectl::output::Output;
 use crate::store::Stored;
@@ -44,7 +44,7 @@ fn rollback_object<T: Stored>(
     if to_revision < 0 {
         return Err(revision_not_found(to_revision));
     }
-    let owned = history::controlled_revisions(ctx.sim.store(), object.metadata().uid);
+    let owned = controlled_revisions::controlled_revisions(ctx.sim.store(), object.metadata().uid);
     if to_revision == 0 && owned.len() <= 1 {
         return Err("error: no last revision to roll back to".into());
     }
