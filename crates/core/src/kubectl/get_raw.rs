@@ -7,6 +7,8 @@ use super::Context;
 use super::args::Args;
 use super::output::Output;
 use crate::apiserver::rest::{self, HttpRequest};
+use crate::controllers::control_plane::REQUEST_TIMEOUT_SECONDS;
+use crate::sim::time::Duration;
 use serde_json::Value;
 
 /// The flag's help, as kubectl prints it.
@@ -21,13 +23,18 @@ pub fn run(ctx: &mut Context<'_>, args: &Args, raw: &str) -> Output {
     let request = HttpRequest { method: "GET", path, query, accept: "application/json, */*", ..HttpRequest::default() };
     let user = ctx.sim.kubectl_user();
     let response = rest::serve(ctx.sim, user, &request);
+    if response.status == 504 {
+        // A request that waited on a stopped etcd: the API server answers once its request
+        // timeout has passed (the REST door answers at once; the lab's clock is kubectl's wait).
+        ctx.sim.advance(Duration::from_secs(REQUEST_TIMEOUT_SECONDS));
+    }
     let mut out = Output::default();
     if (200..300).contains(&response.status) {
         // Go's JSON encoder ends each document with a newline; a plain-text body is copied as is.
         let newline = response.content_type.contains("json") && !response.body.ends_with('\n');
         out.raw(if newline { format!("{}\n", response.body) } else { response.body });
     } else {
-        out.error(error_text(response.status, &response.body));
+        out.error(error_text(response.status, response.content_type, &response.body));
     }
     out
 }
@@ -54,9 +61,10 @@ fn validate(args: &Args, raw: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// What client-go makes of an error answer (`transformResponse` / `newUnstructuredResponseError`):
-/// a `Status` body gives its reason and message; any other body, the generic wording.
-fn error_text(status: u16, body: &str) -> String {
+/// What client-go makes of an error answer (`transformResponse`): a `Status` body gives its
+/// reason and message; any other body, `newUnstructuredResponseError`'s generic wording for the
+/// code (apimachinery's `NewGenericServerResponse`), quoting the first 2,048 bytes of a text body.
+fn error_text(status: u16, content_type: &str, body: &str) -> String {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     if let Some(status_body) = parsed.filter(|v| v["kind"] == "Status") {
         let reason = status_body["reason"].as_str().unwrap_or("");
@@ -66,13 +74,45 @@ fn error_text(status: u16, body: &str) -> String {
             _ => format!("Error from server ({reason}): {message}"),
         };
     }
-    match status {
-        404 => "Error from server (NotFound): the server could not find the requested resource".into(),
-        _ => format!(
-            "Error from server (InternalError): an error on the server ({:?}) has prevented the request from succeeding",
-            body.trim_end()
+    let server_message = match content_type.is_empty() || content_type.starts_with("text/") {
+        true => capped(body, 2048).trim().to_string(),
+        false => "unknown".to_string(),
+    };
+    let (reason, message) = match status {
+        400 => ("BadRequest", "the server rejected our request for an unknown reason".to_string()),
+        401 => ("Unauthorized", "the server has asked for the client to provide credentials".to_string()),
+        403 => ("Forbidden", server_message),
+        404 => ("NotFound", "the server could not find the requested resource".to_string()),
+        405 => ("MethodNotAllowed", "the server does not allow this method on the requested resource".to_string()),
+        429 => (
+            "TooManyRequests",
+            "the server has received too many requests and has asked us to try again later".to_string(),
         ),
+        503 => ("ServiceUnavailable", "the server is currently unable to handle the request".to_string()),
+        504 => (
+            "Timeout",
+            "the server was unable to return a response in the time allotted, but may still be processing the request"
+                .to_string(),
+        ),
+        500.. => (
+            "InternalError",
+            format!("an error on the server ({server_message:?}) has prevented the request from succeeding"),
+        ),
+        _ => ("", format!("the server responded with the status code {status} but did not return more information")),
+    };
+    match reason {
+        "" => format!("Error from server: {message}"),
+        _ => format!("Error from server ({reason}): {message}"),
     }
+}
+
+/// At most `max` bytes of `text`, cut back to a character boundary.
+fn capped(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 #[cfg(test)]
@@ -89,6 +129,32 @@ mod tests {
         assert!(text.ends_with("}\n"), "{text}");
         let (text, _) = kubectl(&mut sim, "get --raw /version");
         assert!(text.contains("\"gitVersion\":\"v1.36"), "{text}");
+    }
+
+    /// `/readyz` answers `ok` with no newline (kubectl copies the body as sent); with etcd
+    /// stopped it answers 500 in plain text, which client-go quotes into its generic error.
+    #[test]
+    fn health_endpoints_answer_from_the_api_server_with_etcd_stopped() {
+        let mut sim = Sim::default();
+        assert_eq!(kubectl(&mut sim, "get --raw /readyz"), ("ok".into(), 0));
+        crate::kubectl::fixture::run(&mut sim, "lab etcd stop");
+        let before = sim.now();
+        let (text, code) = kubectl(&mut sim, "get --raw /livez");
+        assert_eq!(code, 1);
+        assert!(
+            text.starts_with(
+                "Error from server (InternalError): an error on the server (\"[+]ping ok\\n[+]log ok\\n[-]etcd failed: reason withheld\\n"
+            ),
+            "{text}"
+        );
+        assert!(text.ends_with("livez check failed\") has prevented the request from succeeding\n"), "{text}");
+        assert_eq!(sim.now(), before, "the health checks answer without waiting for a request timeout");
+        let (text, _) = kubectl(&mut sim, "get --raw /api/v1/namespaces/default/pods");
+        assert_eq!(
+            text,
+            "Error from server (Timeout): Timeout: request did not complete within the allotted timeout\n"
+        );
+        assert_eq!(sim.now().since(before).as_millis(), 60_000);
     }
 
     #[test]

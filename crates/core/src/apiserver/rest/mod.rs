@@ -10,6 +10,7 @@ pub mod body;
 pub mod discovery;
 pub mod eviction;
 pub mod exec;
+pub mod health;
 pub mod log;
 pub mod metrics;
 pub mod openapi;
@@ -107,6 +108,9 @@ pub struct WatchRequest {
 
 /// Serves one request as `user`.
 pub fn serve(sim: &mut Sim, user: Arc<UserInfo>, request: &HttpRequest<'_>) -> HttpResponse {
+    if let Some(answer) = health::serve(sim.control_plane(), request.path, request.query) {
+        return answer;
+    }
     let Some(target) = path::parse(request.path) else { return not_found_path() };
     if let Some(node) = user.node_name().filter(|_| request.method == "POST" && request.path == "/api/v1/nodes") {
         // A real machine's kubelet registering: the simulation must not run that node too.
