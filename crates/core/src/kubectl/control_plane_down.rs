@@ -39,7 +39,8 @@ fn needs_server(verb: &Verb, args: &args::Args) -> bool {
 /// which the REST door itself judges (`get_raw.rs` waits out the timeout when it must).
 fn needs_storage(verb: &Verb, args: &args::Args) -> bool {
     let raw = verb.name == "get" && args.get("raw").is_some_and(|raw| !raw.is_empty());
-    !(raw || matches!(verb.name, "version" | "api-resources" | "explain" | "auth can-i" | "auth whoami"))
+    !(raw
+        || matches!(verb.name, "version" | "api-resources" | "api-versions" | "explain" | "auth can-i" | "auth whoami"))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 pub mod age;
 pub mod annotate;
 pub mod api_resources;
+pub mod api_versions;
 pub mod apply;
 pub mod args;
 pub mod auth;
@@ -129,6 +130,7 @@ pub const VERBS: &[Verb] = &[
     debug::VERB,
     top::VERB,
     api_resources::VERB,
+    api_versions::VERB,
     config::VERB,
     auth::VERB,
     version::VERB,
