@@ -26,7 +26,15 @@ mod tests {
         assert_eq!(kinds.len(), documents, "{kinds:?}");
         assert_eq!(
             kinds,
-            ["ServiceAccount", "ClusterRole", "ClusterRole", "ClusterRoleBinding", "Service", "Deployment"]
+            [
+                "ServiceAccount",
+                "ClusterRole",
+                "ClusterRole",
+                "ClusterRoleBinding",
+                "Service",
+                "Deployment",
+                "APIService"
+            ]
         );
     }
 }

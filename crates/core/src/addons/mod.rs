@@ -15,6 +15,7 @@ mod nvidia_dra_driver;
 use crate::api::Object;
 use crate::apiserver::Client;
 use crate::error::ApiError;
+use crate::sim::random::Purpose;
 use crate::store::custom_resource_definition::custom_kind;
 use crate::store::{DeleteOptions, Store, UserInfo};
 
@@ -71,8 +72,14 @@ impl Addon {
     }
 
     /// Creates its objects as the cluster's admin; one already there is left as it is.
-    /// Returns what kubectl would print for each.
+    /// Returns what kubectl would print for each. Their uids come from the control plane's
+    /// stream, so installing one leaves the learner's uids as they were (an APIService or a
+    /// CRD is neither namespaced in kube-* nor named system:*).
     pub fn install(&self, store: &mut Store) -> Result<Vec<String>, String> {
+        store.with_uid_stream(Purpose::SystemUid, |store| self.create_all(store))
+    }
+
+    fn create_all(&self, store: &mut Store) -> Result<Vec<String>, String> {
         let mut client = Client::new(store, UserInfo::admin());
         let mut lines = Vec::new();
         for object in self.labelled_objects() {

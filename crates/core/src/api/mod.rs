@@ -5,6 +5,7 @@
 
 pub mod admission_policy;
 pub mod affinity;
+pub mod api_service;
 pub mod codec;
 pub mod condition;
 pub mod config_map;
@@ -60,6 +61,7 @@ pub mod string_map;
 pub mod validating_admission_policy;
 pub mod volume;
 
+pub use api_service::ApiService;
 pub use config_map::ConfigMap;
 pub use controller_revision::ControllerRevision;
 pub use cron_job::CronJob;
@@ -144,6 +146,9 @@ macro_rules! for_each_kind {
             Lease => leases ("coordination.k8s.io", "v1", "leases", "lease", [], namespaced),
             CustomResourceDefinition => custom_resource_definitions ("apiextensions.k8s.io", "v1",
                 "customresourcedefinitions", "customresourcedefinition", ["crd", "crds"], cluster),
+            // The aggregator's registrations: one per group/version the API server serves.
+            ApiService => api_services ("apiregistration.k8s.io", "v1", "apiservices", "apiservice", [], cluster,
+                kind = "APIService"),
             // Dynamic Resource Allocation: only v1 is served by default in 1.36, and none of
             // the four has a short name.
             DeviceClass => device_classes ("resource.k8s.io", "v1", "deviceclasses", "deviceclass", [], cluster),
@@ -184,7 +189,7 @@ macro_rules! for_each_kind {
 #[macro_export]
 macro_rules! api_kinds {
     (() $($kind:ident => $field:ident ($group:literal, $version:literal, $plural:literal, $singular:literal,
-        [$($short:literal),*], $scope:ident $(, $crd:ident)? $(, kind = $kind_name:literal)?)),* $(,)?) => {
+        [$($short:literal),*], $scope:ident $(, $option:ident $(= $value:literal)?)*)),* $(,)?) => {
         /// The kinds the core knows, in discovery order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -196,14 +201,14 @@ macro_rules! api_kinds {
             $(ResourceInfo {
                 kind: Kind::$kind,
                 // The wire's name where Rust's differs (`HTTPRoute` for `HttpRoute`).
-                kind_name: [$($kind_name,)? stringify!($kind)][0],
+                kind_name: [$($($value,)?)* stringify!($kind)][0],
                 group: $group,
                 version: $version,
                 plural: $plural,
                 singular: $singular,
                 short_names: &[$($short),*],
                 namespaced: scope_is_namespaced(stringify!($scope)),
-                custom: is_custom(&[$(stringify!($crd))?]),
+                custom: is_custom(&[$(stringify!($option)),*]),
             },)*
         ];
 
@@ -289,9 +294,17 @@ const fn scope_is_namespaced(scope: &str) -> bool {
     scope.len() == "namespaced".len()
 }
 
-/// Whether a kind table row ends in `crd` (a custom resource, served once its CRD is installed).
-const fn is_custom(marker: &[&str]) -> bool {
-    !marker.is_empty()
+/// Whether a kind table row's options include `crd` (a custom resource, served once its CRD is
+/// installed). The other option, `kind = "…"`, spells the wire's kind name.
+const fn is_custom(options: &[&str]) -> bool {
+    let mut i = 0;
+    while i < options.len() {
+        if let [b'c', b'r', b'd'] = options[i].as_bytes() {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// One row of the discovery table: how a kind is named on the wire and on the command line.

@@ -148,6 +148,7 @@ fn in_controller_manager(name: ControllerName) -> bool {
         | ControllerName::RootCaCertPublisher => true,
         ControllerName::Scheduler
         | ControllerName::Kubelet
+        | ControllerName::Aggregator
         | ControllerName::GpuOperator
         | ControllerName::KubeProxy
         | ControllerName::IngressNginx

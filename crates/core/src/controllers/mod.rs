@@ -9,6 +9,8 @@
 //!   change", so a quiet cluster costs nothing while virtual time passes.
 
 pub mod active_pods;
+pub mod api_service_availability;
+pub mod autoregister;
 pub mod control_plane;
 pub mod controlled_revisions;
 pub mod cron_job;
@@ -256,6 +258,10 @@ impl Controllers {
             ControllerName::PodGroup => self.pod_group.sync(store),
             ControllerName::ServiceAccount => self.service_account.sync(store),
             ControllerName::RootCaCertPublisher => root_ca_publisher::publish(store),
+            ControllerName::Aggregator => {
+                autoregister::sync(store);
+                api_service_availability::sync(store);
+            }
             ControllerName::ClusterRoleAggregation => {
                 crate::store::rbac::aggregation::sync_if_changed(store, &mut self.cluster_role_aggregation)
             }

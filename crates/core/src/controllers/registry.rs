@@ -36,12 +36,13 @@ pub enum ControllerName {
     ClusterRoleAggregation,
     ServiceAccount,
     RootCaCertPublisher,
+    Aggregator,
 }
 
 impl ControllerName {
     /// The order of a pass: owners are collected before their dependents are reconciled, and
     /// pods are created before they are scheduled and started.
-    pub const PASS: [ControllerName; 28] = [
+    pub const PASS: [ControllerName; 29] = [
         ControllerName::GarbageCollector,
         ControllerName::Namespace,
         // Before the workload controllers: a new namespace's `default` account exists by the
@@ -74,6 +75,9 @@ impl ControllerName {
         // After the kubelets: a budget counts the readiness they reported in the same pass.
         ControllerName::Disruption,
         ControllerName::EndpointSlice,
+        // After the endpoints and before the HPA: an APIService's availability follows its
+        // Service's ready endpoints in the same pass, and the HPA reads metrics through it.
+        ControllerName::Aggregator,
         ControllerName::KubeProxy,
         ControllerName::IngressNginx,
         ControllerName::MetalLb,
@@ -114,6 +118,7 @@ impl ControllerName {
             ControllerName::ClusterRoleAggregation => "clusterrole-aggregation-controller",
             ControllerName::ServiceAccount => "serviceaccount-controller",
             ControllerName::RootCaCertPublisher => "root-ca-certificate-publisher-controller",
+            ControllerName::Aggregator => "kube-aggregator",
         }
     }
 
@@ -146,6 +151,8 @@ impl ControllerName {
             ControllerName::RootCaCertPublisher => super::root_ca_publisher::SERVICE_ACCOUNT,
             ControllerName::Scheduler => return Some(UserInfo::scheduler()),
             ControllerName::Kubelet => return None,
+            // kube-apiserver's own loops write through its loopback client.
+            ControllerName::Aggregator => return Some(UserInfo::apiserver()),
             // Reads Services and EndpointSlices, writes nothing.
             ControllerName::KubeProxy => return None,
             // The ingress-nginx add-on's controller, under its own service account.

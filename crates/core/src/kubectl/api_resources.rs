@@ -128,7 +128,7 @@ mod tests {
         let text = run(&mut sim, "kubectl api-resources --namespaced=false -o name");
         assert_eq!(
             text,
-            "namespaces\nnodes\npersistentvolumes\nmutatingadmissionpolicies.admissionregistration.k8s.io\nmutatingadmissionpolicybindings.admissionregistration.k8s.io\nvalidatingadmissionpolicies.admissionregistration.k8s.io\nvalidatingadmissionpolicybindings.admissionregistration.k8s.io\ncustomresourcedefinitions.apiextensions.k8s.io\ningressclasses.networking.k8s.io\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\ndeviceclasses.resource.k8s.io\nresourceslices.resource.k8s.io\npriorityclasses.scheduling.k8s.io\nstorageclasses.storage.k8s.io\n"
+            "namespaces\nnodes\npersistentvolumes\nmutatingadmissionpolicies.admissionregistration.k8s.io\nmutatingadmissionpolicybindings.admissionregistration.k8s.io\nvalidatingadmissionpolicies.admissionregistration.k8s.io\nvalidatingadmissionpolicybindings.admissionregistration.k8s.io\ncustomresourcedefinitions.apiextensions.k8s.io\napiservices.apiregistration.k8s.io\ningressclasses.networking.k8s.io\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\ndeviceclasses.resource.k8s.io\nresourceslices.resource.k8s.io\npriorityclasses.scheduling.k8s.io\nstorageclasses.storage.k8s.io\n"
         );
         let text = run(&mut sim, "kubectl api-resources --api-group=apps --no-headers");
         assert_eq!(

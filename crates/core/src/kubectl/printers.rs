@@ -41,6 +41,7 @@ pub fn headers(object_kind: crate::api::Kind, wide: bool) -> Vec<String> {
         PodDisruptionBudget => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
         PriorityClass => (&["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"], &[]),
         Lease => (&["NAME", "HOLDER", "AGE"], &[]),
+        ApiService => (&["NAME", "SERVICE", "AVAILABLE", "AGE"], &[]),
         PersistentVolume => (
             &[
                 "NAME",
@@ -168,6 +169,7 @@ pub fn row(object: &Object, name: String, now: SimTime, wide: bool) -> Vec<Strin
         Object::PersistentVolume(volume) => super::storage_printers::persistent_volume_row(volume, age),
         Object::PersistentVolumeClaim(claim) => super::storage_printers::persistent_volume_claim_row(claim, age),
         Object::StorageClass(class) => return super::storage_printers::storage_class_row(class, name, age),
+        Object::ApiService(service) => (api_service_row(service, age), vec![]),
         Object::Lease(lease) => (vec![lease.spec.holder_identity.clone().unwrap_or_default(), age], vec![]),
         Object::CustomResourceDefinition(_) | Object::LimitRange(_) => {
             (vec![object.metadata().creation_timestamp.map(|t| t.0.to_rfc3339()).unwrap_or_default()], vec![])
@@ -657,4 +659,19 @@ fn param_ref(param_ref: Option<&crate::api::admission_policy::ParamRef>) -> Stri
         }
         None => "<unset>".to_string(),
     }
+}
+
+/// kube-aggregator's `ConvertToTable`: `Local` or the Service's `namespace/name`, and the
+/// `Available` condition's status, with its reason when it is not True.
+fn api_service_row(service: &crate::api::ApiService, age: String) -> Vec<String> {
+    let target = service.spec.service.as_ref().map_or("Local".to_string(), |s| format!("{}/{}", s.namespace, s.name));
+    let available = match service.available() {
+        None => "Unknown".to_string(),
+        Some(c) if c.status == "True" => c.status.clone(),
+        Some(c) => match c.reason.as_deref().filter(|r| !r.is_empty()) {
+            Some(reason) => format!("{} ({reason})", c.status),
+            None => c.status.clone(),
+        },
+    };
+    vec![target, available, age]
 }

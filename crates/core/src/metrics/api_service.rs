@@ -1,22 +1,21 @@
-//! Whether `metrics.k8s.io` is served: the aggregator's APIService `v1beta1.metrics.k8s.io` is
-//! registered while metrics-server's Service exists, and available while that Service has a
-//! ready endpoint (kube-aggregator's status/available_controller.go, `MissingEndpoints`). The
-//! lab stores no APIService objects; the add-on's Service stands for its registration.
+//! Whether `metrics.k8s.io` is served: the aggregator proxies it while the APIService
+//! `v1beta1.metrics.k8s.io` (metrics-server's manifest creates it) exists, and answers 503 while
+//! that APIService is not Available (`controllers/api_service_availability.rs` says why, as
+//! kube-aggregator's remote availability controller does: `MissingEndpoints` and the rest).
 
-use crate::api::endpoint_slice::SERVICE_NAME_LABEL;
-use crate::api::{EndpointSlice, Node, Service};
+use crate::api::{ApiService, Node};
 use crate::store::Store;
 
-/// Where metrics-server's Service lives (its add-on's manifest).
-const NAMESPACE: &str = "kube-system";
-const SERVICE: &str = "metrics-server";
+/// The registration metrics-server's manifest creates.
+pub const API_SERVICE: &str = "v1beta1.metrics.k8s.io";
 
 /// Why a request for resource metrics fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unavailable {
     /// No APIService for the group: the API server answers 404.
     NotRegistered,
-    /// Registered, but no ready metrics-server pod behind it: the aggregator answers 503.
+    /// Registered, but not Available (no ready metrics-server pod behind it): the aggregator
+    /// answers 503.
     NoReadyEndpoint,
 }
 
@@ -53,14 +52,11 @@ pub fn resource_metrics_api(store: &Store) -> Result<(), Unavailable> {
     if store.get::<Node>("", crate::kubeadm::CONTROL_PLANE_NODE).is_err() {
         return Ok(());
     }
-    if store.get::<Service>(NAMESPACE, SERVICE).is_err() {
-        return Err(Unavailable::NotRegistered);
+    match store.try_get::<ApiService>("", API_SERVICE) {
+        None => Err(Unavailable::NotRegistered),
+        Some(service) if service.is_available() => Ok(()),
+        Some(_) => Err(Unavailable::NoReadyEndpoint),
     }
-    let mut slices = store
-        .list::<EndpointSlice>(Some(NAMESPACE))
-        .filter(|s| s.metadata.labels.get(SERVICE_NAME_LABEL) == Some(SERVICE));
-    let ready = slices.any(|s| s.endpoints.iter().any(|e| e.conditions.ready == Some(true)));
-    if ready { Ok(()) } else { Err(Unavailable::NoReadyEndpoint) }
 }
 
 #[cfg(test)]

@@ -40,9 +40,11 @@ pub enum Purpose {
     TokenVolumeName,
     /// The uid of kind's default StorageClass, installed with the cluster.
     StorageClassUid,
+    /// Uids of the APIServices the API server registers for the groups it serves.
+    ApiServiceUid,
 }
 
-const PURPOSES: usize = 16;
+const PURPOSES: usize = 17;
 
 impl Purpose {
     const ALL: [Purpose; PURPOSES] = [
@@ -62,6 +64,7 @@ impl Purpose {
         Purpose::RootCaConfigMapUid,
         Purpose::TokenVolumeName,
         Purpose::StorageClassUid,
+        Purpose::ApiServiceUid,
     ];
 
     /// A fixed tag per purpose, so a purpose added later gets a stream of its own without
@@ -84,6 +87,7 @@ impl Purpose {
             Purpose::RootCaConfigMapUid => 2404,
             Purpose::TokenVolumeName => 2405,
             Purpose::StorageClassUid => 2406,
+            Purpose::ApiServiceUid => 2407,
         }
     }
 }

@@ -3,15 +3,16 @@
 //! validation and graceful deletion. Plus dispatch from a runtime `Kind` to typed store calls.
 
 use super::{
-    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, apps_validation, batch,
-    custom_resource_definition, defaults, gateway_api_defaults, networking_validation, priority_class,
-    quota_validation, rbac_validation, resource_validation, stateful_set, storage_validation, validation,
+    DeleteOptions, Deleted, FieldSelector, Store, Table, Tables, admission_policy_validation, api_service,
+    apps_validation, batch, custom_resource_definition, defaults, gateway_api_defaults, networking_validation,
+    priority_class, quota_validation, rbac_validation, resource_validation, stateful_set, storage_validation,
+    validation,
 };
 use crate::api::labels::Selector;
 use crate::api::meta::{OwnerReference, Uid};
 use crate::api::rbac::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use crate::api::{
-    ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, DaemonSet, Deployment, DeviceClass,
+    ApiService, ConfigMap, ControllerRevision, CronJob, CustomResourceDefinition, DaemonSet, Deployment, DeviceClass,
     EndpointSlice, Event, Gateway, GatewayClass, HorizontalPodAutoscaler, HttpRoute, Ingress, IngressClass, Job, Kind,
     Lease, LimitRange, MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Namespace, Node, Object,
     PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, PodGroup, PriorityClass, ReplicaSet, Resource,
@@ -352,6 +353,20 @@ impl Stored for PriorityClass {
     }
     fn validate(&self, old: Option<&Self>) -> Vec<FieldError> {
         priority_class::validate_priority_class(self, old)
+    }
+}
+
+impl Stored for ApiService {
+    table_fns!();
+    status_subresource!();
+    fn apply_defaults(&mut self) {
+        api_service::default_api_service(self);
+    }
+    fn validate(&self, _old: Option<&Self>) -> Vec<FieldError> {
+        api_service::validate_api_service(self)
+    }
+    fn name_rule() -> validation::NameRule {
+        validation::NameRule::PathSegment
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod admission;
 pub mod admission_policy_validation;
+pub mod api_service;
 pub mod apps_validation;
 pub mod authorizer;
 pub mod autoscaling_validation;
@@ -191,6 +192,8 @@ impl Store {
         rbac::bootstrap(&mut store);
         crate::controllers::service_account::ensure_defaults(&mut store);
         crate::controllers::root_ca_publisher::publish(&mut store);
+        // The `kube-apiserver-autoregistration` hook: registered before the server is ready.
+        crate::controllers::autoregister::sync(&mut store);
         store
     }
 
@@ -815,6 +818,14 @@ impl Store {
         T::table_mut(&mut self.tables).insert_shared(object.clone());
         self.rbac_changed(T::KIND);
         object
+    }
+
+    /// Runs `writes` with the uids of what they create drawn from `purpose`'s stream.
+    pub(crate) fn with_uid_stream<R>(&mut self, purpose: Purpose, writes: impl FnOnce(&mut Store) -> R) -> R {
+        let before = self.uid_purpose.replace(purpose);
+        let result = writes(self);
+        self.uid_purpose = before;
+        result
     }
 
     /// Creates objects with uids from `purpose`'s stream.

@@ -37,7 +37,7 @@ pub fn core_versions() -> Value {
 }
 
 /// The named groups the lab serves now (a custom resource's group while its CRD is installed).
-fn served_groups(store: &Store) -> Vec<(&'static str, &'static str)> {
+pub fn served_groups(store: &Store) -> Vec<(&'static str, &'static str)> {
     let mut groups: Vec<(&str, &str)> = RESOURCES
         .iter()
         .filter(|r| !r.group.is_empty() && store.serves(r.kind))
