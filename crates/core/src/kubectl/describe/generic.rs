@@ -74,21 +74,46 @@ fn scalar(value: &Value) -> String {
     }
 }
 
-/// `smartLabelFor`: `creationTimestamp` → `Creation Timestamp`, `apiVersion` → `API Version`.
+/// `smartLabelFor`: `creationTimestamp` → `Creation Timestamp`, `apiVersion` → `API Version`;
+/// an acronym run stays joined to the word after it (`insecureSkipTLSVerify` → `Insecure Skip
+/// TLSVerify`), and only an all-lower-case word is title-cased.
 fn smart_label(field: &str) -> String {
     if field.chars().any(|c| !c.is_alphabetic() && c != '-') {
         return field.to_string();
     }
-    const ACRONYMS: [&str; 5] = ["API", "URL", "UID", "OSB", "GUID"];
-    let parts: Vec<String> = camel_case_split(field)
+    const ACRONYMS: [&str; 4] = ["API", "URL", "UID", "GUID"];
+    merge_acronyms(camel_case_split(field))
         .into_iter()
         .filter(|part| part != "_")
         .map(|part| {
             let upper = part.to_uppercase();
-            if ACRONYMS.contains(&upper.as_str()) { upper } else { title(&part) }
+            if ACRONYMS.contains(&upper.as_str()) {
+                upper
+            } else if part.to_lowercase() == part {
+                title(&part)
+            } else {
+                part
+            }
         })
-        .collect();
-    parts.join(" ")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A part of two or more capitals is joined to the next part when that starts with a capital.
+fn merge_acronyms(parts: Vec<String>) -> Vec<String> {
+    let mut merged = Vec::with_capacity(parts.len());
+    let mut parts = parts.into_iter().peekable();
+    while let Some(part) = parts.next() {
+        let acronym = part.chars().count() >= 2 && part.chars().all(|c| !c.is_alphabetic() || c.is_uppercase());
+        match parts.peek() {
+            Some(next) if acronym && next.starts_with(|c: char| c.is_uppercase()) => {
+                let next = parts.next().unwrap_or_default();
+                merged.push(part + &next);
+            }
+            _ => merged.push(part),
+        }
+    }
+    merged
 }
 
 fn title(word: &str) -> String {
@@ -144,7 +169,9 @@ mod tests {
         assert_eq!(smart_label("resourceVersion"), "Resource Version");
         assert_eq!(smart_label("uid"), "UID");
         assert_eq!(smart_label("data"), "Data");
-        assert_eq!(smart_label("HTMLParser"), "HTML Parser");
+        assert_eq!(smart_label("HTMLParser"), "HTMLParser");
+        assert_eq!(smart_label("insecureSkipTLSVerify"), "Insecure Skip TLSVerify");
+        assert_eq!(smart_label("podIPs"), "Pod I Ps", "fatih/camelcase moves the last capital of a run");
         assert_eq!(smart_label("my.key"), "my.key");
     }
 }
