@@ -1,6 +1,7 @@
-//! The Job controller: runs a Job's pods until enough succeed, counting each finished pod once
-//! through its tracking finalizer, replacing failures after a back-off, and failing the Job past
-//! its backoffLimit, its activeDeadlineSeconds, a podFailurePolicy rule or its failed indexes. Mirrors pkg/controller/job/job_controller.go
+//! The Job controller: runs a Job's pods until enough succeed or a successPolicy rule is met,
+//! counting each finished pod once through its tracking finalizer, replacing failures after a
+//! back-off, and failing the Job past its backoffLimit, its activeDeadlineSeconds, a
+//! podFailurePolicy rule or its failed indexes. Mirrors pkg/controller/job/job_controller.go
 //! (`syncJob`, `manageJob`, `enactJobFinished`).
 
 pub mod backoff;
@@ -8,6 +9,7 @@ pub mod failed_indexes;
 pub mod indexed;
 pub mod pod_failure_policy;
 pub mod pods;
+pub mod success_policy;
 pub mod tracking;
 
 #[cfg(test)]
@@ -267,8 +269,19 @@ impl JobSync<'_> {
         if backoff_limit == 0 { restarts > 0 } else { restarts >= backoff_limit }
     }
 
+    /// A successPolicy rule met (Indexed Jobs), or enough pods succeeded.
     fn success(&self) -> Option<Finishing> {
         let spec = &self.job.spec;
+        if spec.is_indexed()
+            && let Some(message) = success_policy::matched_rule(
+                spec.success_policy.as_ref(),
+                spec.completions.unwrap_or(0),
+                &self.succeeded_indexes(),
+            )
+        {
+            let reason = success_policy::SUCCESS_POLICY_REASON.to_string();
+            return Some(Finishing { complete: true, reason, message });
+        }
         let complete = match spec.completions {
             Some(completions) => self.status.succeeded >= completions,
             None => self.status.succeeded > 0 && self.active().is_empty(),

@@ -121,3 +121,17 @@ fn a_fail_index_rule_fails_the_index_at_its_first_failure() {
         r#"FailureTarget/FailedIndexes,Failed/FailedIndexes active=0 succeeded=1 failed=1 completed=1 failedIndexes=Some("0")"#
     );
 }
+
+#[test]
+fn a_success_policy_completes_the_job_early_and_stops_the_rest_uncounted() {
+    let spec = r#""completions":3,"parallelism":3,"successPolicy":{"rules":[{"succeededIndexes":"0"}]}"#;
+    let sim = run(spec, r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then exit 0; fi; sleep 600"#, 30);
+    assert_eq!(
+        status(&sim),
+        "SuccessCriteriaMet/SuccessPolicy,Complete/SuccessPolicy active=0 succeeded=1 failed=0 completed=0 failedIndexes=None"
+    );
+    let job = sim.store().try_get::<Job>("default", "work").unwrap();
+    let messages: Vec<&str> = job.status.conditions.iter().filter_map(|c| c.message.as_deref()).collect();
+    assert_eq!(messages, ["Matched rules at index 0", "Matched rules at index 0"]);
+    assert_eq!(pods(&sim), ["0:-:Succeeded"]);
+}
