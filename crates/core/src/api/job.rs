@@ -16,6 +16,11 @@ pub const LEGACY_JOB_NAME_LABEL: &str = "job-name";
 pub const JOB_COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
 /// The finalizer the Job controller keeps on its pods until it has counted them.
 pub const JOB_TRACKING_FINALIZER: &str = "batch.kubernetes.io/job-tracking";
+/// With backoffLimitPerIndex: how many earlier pods of this pod's index failed and counted.
+pub const JOB_INDEX_FAILURE_COUNT: &str = "batch.kubernetes.io/job-index-failure-count";
+/// With backoffLimitPerIndex: how many earlier pods of this pod's index failed under an Ignore
+/// rule of the podFailurePolicy (set only when non-zero).
+pub const JOB_INDEX_IGNORED_FAILURE_COUNT: &str = "batch.kubernetes.io/job-index-ignored-failure-count";
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -36,8 +41,7 @@ pub struct JobSpec {
     pub completions: Option<i32>,
     pub active_deadline_seconds: Option<i64>,
     pub pod_failure_policy: Option<PodFailurePolicy>,
-    /// Kept as written: the lab's controller does not act on success policies.
-    pub success_policy: Option<serde_json::Value>,
+    pub success_policy: Option<SuccessPolicy>,
     pub backoff_limit: Option<i32>,
     pub backoff_limit_per_index: Option<i32>,
     pub max_failed_indexes: Option<i32>,
@@ -56,6 +60,30 @@ impl JobSpec {
     pub fn is_indexed(&self) -> bool {
         self.completion_mode.as_deref() == Some("Indexed")
     }
+
+    /// Whether failures are counted per index (upstream `hasBackoffLimitPerIndex`).
+    pub fn has_backoff_limit_per_index(&self) -> bool {
+        self.backoff_limit_per_index.is_some()
+    }
+}
+
+/// When an Indexed Job may be declared succeeded before all its indexes are: the first rule
+/// that the succeeded indexes satisfy.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SuccessPolicy {
+    #[serde(default)]
+    pub rules: Vec<SuccessPolicyRule>,
+}
+
+/// Succeeded when these indexes (`0-2,4`) have, or this many of them (of all indexes when
+/// `succeededIndexes` is unset).
+#[skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SuccessPolicyRule {
+    pub succeeded_indexes: Option<String>,
+    pub succeeded_count: Option<i32>,
 }
 
 #[skip_serializing_none]

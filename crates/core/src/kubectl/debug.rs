@@ -164,9 +164,10 @@ fn attach(
     // Its own environment and image files, the target's process table (shared PID namespace).
     let seen_as = target.and_then(|t| pod.container(t)).map_or_else(String::new, |c| c.name.clone());
     let spec = crate::api::container::Container { name: seen_as, image: Some(image.to_string()), ..Default::default() };
-    let files = info.workload.files_at(&spec, crate::sim::time::Duration::ZERO);
     let env: Vec<(String, String)> =
         crate::kubelet::envvars::service_env(sim.store(), pod, sim.now()).into_iter().collect();
+    let main_env = crate::kubelet::container_env::process_environment(pod, &env);
+    let files = info.workload.files_at(&spec, &main_env, crate::sim::time::Duration::ZERO);
     let (output, code, slept, _) = super::pod_shell::run(sim, (pod, &spec, &info), &env, files, &argv);
     if slept > crate::sim::time::Duration::ZERO {
         sim.advance(slept);

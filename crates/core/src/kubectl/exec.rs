@@ -108,7 +108,8 @@ pub(crate) fn run_in(sim: &mut Sim, pod: &Pod, name: &str, command: &[String]) -
     if !info.workload.behaviour.shell || !crate::shell::is_applet(program) {
         return Err(exec_not_found(sim, &command[0]));
     }
-    let mut files = info.workload.files_at(&spec, since_start);
+    let main_env = crate::kubelet::container_env::process_environment(pod, &process.env);
+    let mut files = info.workload.files_at(&spec, &main_env, since_start);
     files.extend(process.mounted_files);
     let disk_mounts = crate::kubelet::node_disk::disk_mounts(sim.store(), pod, &spec);
     for mount in &disk_mounts {

@@ -30,7 +30,7 @@ pub fn run(
     files: BTreeMap<String, String>,
     argv: &[String],
 ) -> (String, i32, Duration, Vec<FileChange>) {
-    let env = environment(pod, container_env);
+    let env = crate::kubelet::container_env::process_environment(pod, container_env);
     let mut files = files;
     files.extend(kubelet_files(pod));
     // The process runs as its security context says (kubelet/security_context.rs).
@@ -107,18 +107,6 @@ impl Host for PodShell<'_> {
     fn date(&self) -> String {
         self.sim.now().to_ctime()
     }
-}
-
-/// The process environment: the image's PATH, the hostname, what the kubelet made when the
-/// container started (its `env` and `envFrom`, then the Service links), HOME.
-fn environment(pod: &Pod, container_env: &[(String, String)]) -> Vec<(String, String)> {
-    let mut env = vec![
-        ("PATH".to_string(), crate::workload::IMAGE_PATH.to_string()),
-        ("HOSTNAME".to_string(), pod.spec.hostname.clone().unwrap_or_else(|| pod.metadata.name.clone())),
-    ];
-    env.extend(container_env.iter().cloned());
-    env.push(("HOME".to_string(), "/root".to_string()));
-    env
 }
 
 /// The files the kubelet writes into every container.

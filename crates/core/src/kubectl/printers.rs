@@ -317,8 +317,9 @@ fn claim_state(claim: &crate::api::ResourceClaim) -> String {
     states.join(",")
 }
 
-/// printJob: the first of Complete, Failed, Terminating, Suspended and FailureTarget that
-/// holds, else Running; completions as `succeeded/wanted`; how long it ran (or has run).
+/// printJob: the first of Complete, Failed, Terminating, Suspended, FailureTarget and
+/// SuccessCriteriaMet (since kubernetes#132832, v1.34) that holds, else Running; completions as
+/// `succeeded/wanted`; how long it ran (or has run).
 fn job_row(job: &crate::api::Job, age: String, now: SimTime) -> (Vec<String>, Vec<String>) {
     let (spec, status) = (&job.spec, &job.status);
     let completions = match (spec.completions, spec.parallelism.unwrap_or(0)) {
@@ -345,6 +346,8 @@ fn job_row(job: &crate::api::Job, age: String, now: SimTime) -> (Vec<String>, Ve
         "Suspended"
     } else if holds("FailureTarget") {
         "FailureTarget"
+    } else if holds("SuccessCriteriaMet") {
+        "SuccessCriteriaMet"
     } else {
         "Running"
     };

@@ -11,6 +11,19 @@ use crate::api::container::{Container, KeySelector};
 use crate::api::{ConfigMap, Pod, Secret};
 use std::collections::BTreeMap;
 
+/// A process's environment in the container: the image's PATH, the hostname the runtime sets,
+/// what the kubelet made when the container started (its `env` and `envFrom`, then the Service
+/// links), HOME. The main process, its exec probes and hooks, and `kubectl exec` all get it.
+pub fn process_environment(pod: &Pod, container_env: &[(String, String)]) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("PATH".to_string(), crate::workload::IMAGE_PATH.to_string()),
+        ("HOSTNAME".to_string(), pod.spec.hostname.clone().unwrap_or_else(|| pod.metadata.name.clone())),
+    ];
+    env.extend(container_env.iter().cloned());
+    env.push(("HOME".to_string(), "/root".to_string()));
+    env
+}
+
 /// The container's variables in the order they were declared (a later one replaces an
 /// earlier one of the same name in place), then the Service links it did not declare.
 pub fn make_environment_variables(

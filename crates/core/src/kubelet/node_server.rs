@@ -166,7 +166,13 @@ impl NodeServer<'_> {
         let runtime = kubelet.container_runtime();
         let Ok(info) = runtime.resolve_image(spec.image.as_deref().unwrap_or("")) else { return Ok(Vec::new()) };
         let printed = instance.until.since(instance.started_at);
-        let lines = info.workload.timed_logs(spec, &pod.metadata.name, instance.started_at, printed, instance.state);
+        // The environment the kubelet made for the container's latest start (a previous
+        // instance's, made before, is not kept; it differs only if a referenced object changed).
+        let config = kubelet.pod_config(&pod.metadata.namespace, &pod.metadata.name);
+        let made = config.and_then(|c| c.started.get(container)).map(|s| s.env.as_slice()).unwrap_or_default();
+        let env = super::container_env::process_environment(pod, made);
+        let (name, started_at) = (&pod.metadata.name, instance.started_at);
+        let lines = info.workload.timed_logs_with_env(spec, &env, name, started_at, printed, instance.state);
         Ok(lines.into_iter().map(|(after, text)| (instance.started_at.plus(after), text)).collect())
     }
 

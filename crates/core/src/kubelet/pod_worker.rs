@@ -283,6 +283,13 @@ impl PodStep<'_> {
         self.config.mounted_files(spec).contains_key(&config.path)
     }
 
+    /// The environment the container's current process started with (`container_config.rs`
+    /// keeps what the kubelet made).
+    fn process_env(&self, c: &RuntimeContainer) -> Vec<(String, String)> {
+        let made = self.config.started.get(&c.name).map(|s| s.env.as_slice()).unwrap_or_default();
+        super::container_env::process_environment(self.pod, made)
+    }
+
     /// When the process ends on its own: its workload's exit, or an OOM kill at start.
     fn natural_end(&self, c: &RuntimeContainer, running: &Running) -> Option<Ending> {
         let spec = self.spec_of(c)?;
@@ -293,7 +300,7 @@ impl PodStep<'_> {
             return Some(oom_kill(self.now));
         }
         let state = ProcessState { gpu: c.gpu, config_found: running.config_found, ..Default::default() };
-        let exit = info.workload.exit_at(spec, state)?;
+        let exit = info.workload.exit_at_with_env(spec, &self.process_env(c), state)?;
         Some(Ending {
             at: running.started_at.plus(exit.after),
             exit_code: exit.exit_code,
@@ -352,7 +359,7 @@ impl PodStep<'_> {
             return;
         }
         let Ok(info) = self.image_info(c) else { return };
-        let files = info.workload.files_at(&spec, ended.since(running.started_at));
+        let files = info.workload.files_at(&spec, &self.process_env(c), ended.since(running.started_at));
         for change in super::node_disk::written(&info.workload.behaviour.files, &files) {
             self.disks.apply(&mounts, &change);
         }
@@ -503,9 +510,11 @@ impl PodStep<'_> {
         tick: SimTime,
     ) -> Option<String> {
         let info = self.image_info(c).ok()?;
+        let env = self.process_env(c);
         let ctx = ProbeContext {
             workload: &info.workload,
             container: spec,
+            env: &env,
             pod_ip: &self.runtime.pod_ip,
             since_start: tick.since(running.started_at),
             state: ProcessState {
@@ -574,7 +583,7 @@ impl PodStep<'_> {
         let Ok(info) = self.image_info(c) else { return Ok(Duration::ZERO) };
         let since_start = self.now.since(running.started_at);
         if let Some(exec) = &hook.exec {
-            return match info.workload.exec(spec, &exec.command, since_start) {
+            return match info.workload.exec(spec, &self.process_env(c), &exec.command, since_start) {
                 Ok(result) => Ok(result.exit.map_or(FOREVER, |(after, _)| after)),
                 Err(program) => Err(self.failed_exec_hook(spec, &exec.command, &program)),
             };
@@ -716,9 +725,11 @@ impl PodStep<'_> {
 
     fn next_change(&self, c: &RuntimeContainer, spec: &Container, probe: &Probe, running: &Running) -> Option<SimTime> {
         let info = self.image_info(c).ok()?;
+        let env = self.process_env(c);
         let ctx = ProbeContext {
             workload: &info.workload,
             container: spec,
+            env: &env,
             pod_ip: &self.runtime.pod_ip,
             since_start: self.now.since(running.started_at),
             state: ProcessState {

@@ -2,6 +2,7 @@
 //! Job's generated selector (pkg/registry/batch/job/strategy.go `generateSelector`) and their
 //! validation (pkg/apis/batch/validation/validation.go).
 
+use super::batch_policies::{self, Fields};
 use super::defaults;
 use super::validation::{non_negative, pod_spec, selector_and_template, selector_immutable, validate_labels};
 use crate::api::job::{
@@ -89,6 +90,7 @@ pub fn validate_job(job: &Job, old: Option<&Job>) -> Vec<FieldError> {
             let mode = spec.completion_mode.clone().unwrap_or_default();
             causes.push(FieldError::invalid("spec.completionMode", go_quote(&mode), "field is immutable"));
         }
+        batch_policies::immutable(spec, &old.spec, &Fields("spec"), &mut causes);
     }
     causes
 }
@@ -96,6 +98,7 @@ pub fn validate_job(job: &Job, old: Option<&Job>) -> Vec<FieldError> {
 /// The spec's own rules, for a Job and a CronJob's job template alike (`validateJobSpec`).
 fn job_spec_fields(spec: &JobSpec, path: &str, causes: &mut Vec<FieldError>) {
     let field = |name: &str| format!("{path}.{name}");
+    let fields = Fields(path);
     non_negative(spec.parallelism, &field("parallelism"), causes);
     non_negative(spec.completions, &field("completions"), causes);
     non_negative(spec.backoff_limit, &field("backoffLimit"), causes);
@@ -107,25 +110,26 @@ fn job_spec_fields(spec: &JobSpec, path: &str, causes: &mut Vec<FieldError>) {
             "must be greater than 0",
         ));
     }
+    batch_policies::per_index_limits(spec, &fields, causes);
     match spec.completion_mode.as_deref() {
-        None | Some("NonIndexed") => {}
-        Some("Indexed") if spec.completions.is_none() => {
-            causes.push(FieldError::required(field("completions"), "when completion mode is Indexed"))
+        None | Some("NonIndexed") => batch_policies::non_indexed_limits(spec, &fields, causes),
+        Some("Indexed") => {
+            if spec.completions.is_none() {
+                causes.push(FieldError::required(field("completions"), "when completion mode is Indexed"));
+            }
+            batch_policies::indexed_limits(spec, &fields, causes);
         }
-        Some("Indexed") => {}
         Some(other) => {
             causes.push(FieldError::not_supported(field("completionMode"), other, &["NonIndexed", "Indexed"]))
         }
     }
     if let Some(policy) = &spec.pod_failure_policy {
-        for (i, rule) in policy.rules.iter().enumerate() {
-            let actions = ["Count", "FailIndex", "FailJob", "Ignore"];
-            if !actions.contains(&rule.action.as_str()) {
-                let at = field(&format!("podFailurePolicy.rules[{i}].action"));
-                causes.push(FieldError::not_supported(at, &rule.action, &actions));
-            }
-        }
+        batch_policies::pod_failure_policy(spec, policy, &fields, causes);
     }
+    if let Some(policy) = &spec.success_policy {
+        batch_policies::success_policy(spec, policy, &fields, causes);
+    }
+    batch_policies::pod_replacement_policy(spec, &fields, causes);
     let template = format!("{path}.template");
     causes.extend(validate_labels(&spec.template.metadata.labels, &format!("{template}.metadata.labels")));
     causes.extend(pod_spec(&spec.template.spec, &format!("{template}.spec")));
@@ -136,6 +140,9 @@ fn job_spec_fields(spec: &JobSpec, path: &str, causes: &mut Vec<FieldError>) {
             policy,
             &["OnFailure", "Never"],
         ));
+    } else if spec.pod_failure_policy.is_some() && policy != "Never" {
+        let detail = "only \"Never\" is supported when podFailurePolicy is specified";
+        causes.push(FieldError::invalid(format!("{template}.spec.restartPolicy"), go_quote(policy), detail));
     }
 }
 

@@ -12,6 +12,7 @@ pub mod apps_validation;
 pub mod authorizer;
 pub mod autoscaling_validation;
 pub mod batch;
+pub mod batch_policies;
 pub mod binding;
 pub mod config_validation;
 pub mod custom_resource_definition;

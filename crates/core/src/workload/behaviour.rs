@@ -260,21 +260,38 @@ impl Workload {
         }
     }
 
-    /// The shell timeline of the container's command (command-running images only).
-    fn timeline(&self, container: &Container, horizon: Duration) -> Option<Result<Timeline, shell::NotFound>> {
+    /// The shell timeline of the container's command (command-running images only), run with
+    /// the process environment the container started with.
+    fn timeline(
+        &self,
+        container: &Container,
+        env: &[(String, String)],
+        horizon: Duration,
+    ) -> Option<Result<Timeline, shell::NotFound>> {
         self.behaviour.default_command.as_ref()?;
-        Some(shell::run(&self.argv(container), &self.behaviour.files, horizon))
+        Some(shell::run(&self.argv(container), env, &self.behaviour.files, horizon))
     }
 
-    /// When the process exits on its own, if ever.
+    /// When the process exits on its own, if ever (its command given the image's environment
+    /// alone).
     pub fn exit_at(&self, container: &Container, state: ProcessState) -> Option<ProcessExit> {
+        self.exit_at_with_env(container, &[], state)
+    }
+
+    /// `exit_at` for a process started with environment `env`, which its command reads.
+    pub fn exit_at_with_env(
+        &self,
+        container: &Container,
+        env: &[(String, String)],
+        state: ProcessState,
+    ) -> Option<ProcessExit> {
         let exited = |after: Duration, exit_code: i32| ProcessExit {
             after,
             exit_code,
             reason: if exit_code == 0 { "Completed" } else { "Error" },
             message: None,
         };
-        match self.timeline(container, Duration::ZERO) {
+        match self.timeline(container, env, Duration::ZERO) {
             Some(Ok(timeline)) => timeline.exit.map(|(after, code)| exited(after, code)),
             Some(Err(shell::NotFound(program))) => Some(ProcessExit {
                 after: Duration::ZERO,
@@ -354,13 +371,27 @@ impl Workload {
         since_start: Duration,
         state: ProcessState,
     ) -> Vec<(Duration, String)> {
+        self.timed_logs_with_env(container, &[], pod_name, started_at, since_start, state)
+    }
+
+    /// `timed_logs` of a process started at `started_at` with environment `env`, read
+    /// `since_start` after.
+    pub fn timed_logs_with_env(
+        &self,
+        container: &Container,
+        env: &[(String, String)],
+        pod_name: &str,
+        started_at: SimTime,
+        since_start: Duration,
+        state: ProcessState,
+    ) -> Vec<(Duration, String)> {
         let expand = |at: Duration, text: &str| {
             let moment = started_at.plus(at);
             text.replace("{pod}", pod_name)
                 .replace("{time}", &go_log_timestamp(moment))
                 .replace("{klog}", &klog_header(moment))
         };
-        let mut lines: Vec<(Duration, String)> = match self.timeline(container, since_start) {
+        let mut lines: Vec<(Duration, String)> = match self.timeline(container, env, since_start) {
             Some(Ok(timeline)) => timeline.timed_logs(),
             Some(Err(_)) => Vec::new(),
             None if self.behaviour.inference.is_some() => {
@@ -455,14 +486,20 @@ impl Workload {
         phase.map(|h| h.status.as_str())
     }
 
-    /// Runs `argv` inside the container (`exec` probes, `kubectl exec`): exit code and output,
-    /// or `Err(program)` when the image has no such executable.
-    pub fn exec(&self, container: &Container, argv: &[String], since_start: Duration) -> Result<ExecResult, String> {
+    /// Runs `argv` inside the container with its environment `env` (`exec` probes, preStop
+    /// hooks): exit code and output, or `Err(program)` when the image has no such executable.
+    pub fn exec(
+        &self,
+        container: &Container,
+        env: &[(String, String)],
+        argv: &[String],
+        since_start: Duration,
+    ) -> Result<ExecResult, String> {
         if !self.behaviour.shell {
             return Err(argv.first().cloned().unwrap_or_default());
         }
-        let files = self.files_at(container, since_start);
-        let run = shell::run(argv, &files, Duration::ZERO).map_err(|shell::NotFound(program)| program)?;
+        let files = self.files_at(container, env, since_start);
+        let run = shell::run(argv, env, &files, Duration::ZERO).map_err(|shell::NotFound(program)| program)?;
         let mut output: String = run.logs_until(Duration(u64::MAX)).into_iter().map(|line| line + "\n").collect();
         let mut cap = output.len().min(10 * 1024);
         while !output.is_char_boundary(cap) {
@@ -473,9 +510,14 @@ impl Workload {
     }
 
     /// The files in the container `since_start` after its process began: the image's, as its
-    /// main process has changed them.
-    pub fn files_at(&self, container: &Container, since_start: Duration) -> BTreeMap<String, String> {
-        match self.timeline(container, since_start) {
+    /// main process, started with environment `env`, has changed them.
+    pub fn files_at(
+        &self,
+        container: &Container,
+        env: &[(String, String)],
+        since_start: Duration,
+    ) -> BTreeMap<String, String> {
+        match self.timeline(container, env, since_start) {
             Some(Ok(main)) => main.files_at(&self.behaviour.files, since_start),
             _ => self.behaviour.files.clone(),
         }
@@ -484,6 +526,16 @@ impl Workload {
     /// Every moment after start at which something observable can change (listening, answers,
     /// files), sorted; loops are unrolled up to `horizon`.
     pub fn change_points(&self, container: &Container, horizon: Duration) -> Vec<Duration> {
+        self.change_points_with_env(container, &[], horizon)
+    }
+
+    /// `change_points` of a process started with environment `env`.
+    pub fn change_points_with_env(
+        &self,
+        container: &Container,
+        env: &[(String, String)],
+        horizon: Duration,
+    ) -> Vec<Duration> {
         let behaviour = &self.behaviour;
         let mut points: Vec<u64> = behaviour.listen.iter().map(|l| l.after_ms).collect();
         points.extend(behaviour.routes.iter().flat_map(|r| r.responses.iter().map(|a| a.after_ms)));
@@ -491,7 +543,7 @@ impl Workload {
         if let Some(server) = &behaviour.inference {
             points.extend(server.ready_after(&self.argv(container)).map(|d| d.0));
         }
-        if let Some(Ok(timeline)) = self.timeline(container, horizon) {
+        if let Some(Ok(timeline)) = self.timeline(container, env, horizon) {
             points.extend(timeline.effects.iter().map(|(at, _)| at.0));
         }
         points.sort_unstable();

@@ -19,6 +19,8 @@ pub struct ProbeContext<'a> {
     pub workload: &'a Workload,
     /// The container's spec: its ports name the probe's named ports, its command the process.
     pub container: &'a Container,
+    /// The environment its process started with: what its command and exec probes read.
+    pub env: &'a [(String, String)],
     pub pod_ip: &'a str,
     pub since_start: Duration,
     pub state: ProcessState,
@@ -65,7 +67,7 @@ pub fn run_probe(probe: &Probe, ctx: &ProbeContext) -> ProbeOutcome {
 pub fn next_change(probe: &Probe, ctx: &ProbeContext) -> Option<Duration> {
     let now = run_probe(probe, ctx);
     let horizon = Duration(ctx.since_start.0.saturating_add(LOOKAHEAD.0));
-    let points = ctx.workload.change_points(ctx.container, horizon);
+    let points = ctx.workload.change_points_with_env(ctx.container, ctx.env, horizon);
     points.into_iter().filter(|at| *at > ctx.since_start).find(|at| run_probe(probe, &ctx.at(*at)) != now)
 }
 
@@ -169,7 +171,7 @@ fn tcp_probe(tcp_socket: &TcpSocketAction, ctx: &ProbeContext) -> ProbeOutcome {
 
 /// Upstream exec prober: exit 0 passes; otherwise the command's output is the message.
 fn exec_probe(exec: &ExecAction, ctx: &ProbeContext, timeout: Duration) -> ProbeOutcome {
-    let result = match ctx.workload.exec(ctx.container, &exec.command, ctx.since_start) {
+    let result = match ctx.workload.exec(ctx.container, ctx.env, &exec.command, ctx.since_start) {
         Ok(result) => result,
         Err(program) => return ProbeOutcome::Errored(exec_start_error(ctx, &exec.command, &program)),
     };

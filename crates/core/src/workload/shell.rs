@@ -79,9 +79,15 @@ impl Timeline {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct NotFound(pub String);
 
-/// Runs `argv` as PID 1 (or as an exec) in a busybox image, starting with `files`, unrolling
-/// loops until `horizon`.
-pub(crate) fn run(argv: &[String], files: &BTreeMap<String, String>, horizon: Duration) -> Result<Timeline, NotFound> {
+/// Runs `argv` as PID 1 (or as an exec) in a busybox image with environment `env` (the
+/// image's `PATH` and `HOME` alone when empty), starting with `files`, unrolling loops until
+/// `horizon`.
+pub(crate) fn run(
+    argv: &[String],
+    env: &[(String, String)],
+    files: &BTreeMap<String, String>,
+    horizon: Duration,
+) -> Result<Timeline, NotFound> {
     let Some(program) = argv.first() else {
         return Err(NotFound(String::new()));
     };
@@ -91,8 +97,9 @@ pub(crate) fn run(argv: &[String], files: &BTreeMap<String, String>, horizon: Du
     }
     let mut host =
         Recorder { now: Duration::ZERO, horizon, out: Timeline::default(), effect_bytes: 0, line: String::new() };
-    let env = [("PATH".to_string(), PATH.to_string()), ("HOME".to_string(), "/root".to_string())];
-    let ending = Shell::new(&mut host, &env, files.clone()).run_argv(argv);
+    let image_env = [("PATH".to_string(), PATH.to_string()), ("HOME".to_string(), "/root".to_string())];
+    let env = if env.is_empty() { &image_env[..] } else { env };
+    let ending = Shell::new(&mut host, env, files.clone()).run_argv(argv);
     if !host.line.is_empty() {
         let line = std::mem::take(&mut host.line);
         host.emit(Effect::Log(line));
@@ -183,7 +190,8 @@ mod tests {
     #[test]
     fn the_liveness_exec_story_writes_then_removes_its_file() {
         let script = "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600";
-        let timeline = run(&argv(&["/bin/sh", "-c", script]), &BTreeMap::new(), Duration::from_secs(3600)).unwrap();
+        let timeline =
+            run(&argv(&["/bin/sh", "-c", script]), &[], &BTreeMap::new(), Duration::from_secs(3600)).unwrap();
         assert_eq!(timeline.exit, Some((Duration::from_secs(630), 0)));
         let none = BTreeMap::new();
         assert!(timeline.files_at(&none, Duration::from_secs(29)).contains_key("/tmp/healthy"));
@@ -204,12 +212,12 @@ mod tests {
             (vec!["sh", "-c", "cat /nope"], Some((0, 1)), vec!["cat: can't open '/nope': No such file or directory"]),
             (vec!["sh", "-c", "echo ok > /tmp/f; cat /tmp/f"], Some((0, 0)), vec!["ok"]),
         ] {
-            let timeline = run(&argv(&words), &none, horizon).unwrap();
+            let timeline = run(&argv(&words), &[], &none, horizon).unwrap();
             let actual_exit = timeline.exit.map(|(at, code)| (at.as_millis(), code));
             let actual_logs = timeline.logs_until(Duration::from_secs(3600));
             assert_eq!((actual_exit, actual_logs), (exit, logs.iter().map(|l| l.to_string()).collect()), "{words:?}");
         }
-        assert_eq!(run(&argv(&["frobnicate"]), &none, horizon), Err(NotFound("frobnicate".into())));
+        assert_eq!(run(&argv(&["frobnicate"]), &[], &none, horizon), Err(NotFound("frobnicate".into())));
     }
 
     #[test]
@@ -218,7 +226,7 @@ mod tests {
         let nested = (0..40).fold("true".to_string(), |inner, _| format!("sh -c '{inner}'"));
         let tiny_sleeps = "while true; do sleep 0.001; done";
         for script in [deep.as_str(), nested.as_str(), tiny_sleeps, "> ", "echo 'unterminated", "while true; do"] {
-            let timeline = run(&argv(&["sh", "-c", script]), &BTreeMap::new(), Duration::from_secs(86_400));
+            let timeline = run(&argv(&["sh", "-c", script]), &[], &BTreeMap::new(), Duration::from_secs(86_400));
             assert!(timeline.is_ok(), "{script}");
         }
     }
@@ -237,7 +245,7 @@ mod tests {
         // Found by fuzzing (exec_shell): every append recorded the whole file again, so ten
         // thousand turns of this loop held 600 MB and took seconds per kubelet sync.
         let script = "while true; do echo a >> /\u{1}\0\0\0\0\0\0\0 sl e /ch1; done";
-        let timeline = run(&argv(&["sh", "-c", script]), &BTreeMap::new(), Duration::from_secs(120)).unwrap();
+        let timeline = run(&argv(&["sh", "-c", script]), &[], &BTreeMap::new(), Duration::from_secs(120)).unwrap();
         assert_eq!(timeline.exit, None);
         assert!(recorded_bytes(&timeline) <= MAX_EFFECT_BYTES, "{} bytes", recorded_bytes(&timeline));
         let files = timeline.files_at(&BTreeMap::new(), Duration::from_secs(120));
@@ -248,7 +256,7 @@ mod tests {
     #[test]
     fn a_file_that_appends_itself_to_itself_fills_the_disk_and_the_write_fails() {
         let script = "echo 0123456789abcdef > /tmp/f; ".to_string() + &"cat /tmp/f >> /tmp/f; ".repeat(40);
-        let timeline = run(&argv(&["sh", "-c", &script]), &BTreeMap::new(), Duration::from_secs(60)).unwrap();
+        let timeline = run(&argv(&["sh", "-c", &script]), &[], &BTreeMap::new(), Duration::from_secs(60)).unwrap();
         assert_eq!(timeline.exit, Some((Duration::ZERO, 1)));
         let logs = timeline.logs_until(Duration::from_secs(60));
         assert_eq!(logs.first().map(String::as_str), Some("sh: write error: No space left on device"));
@@ -256,17 +264,17 @@ mod tests {
         assert!(files["/tmp/f"].len() <= MAX_FILE_BYTES);
         // Overwriting a file frees what it held.
         let rewrite = "while true; do echo 0123456789abcdef > /tmp/f; sleep 1; done";
-        let timeline = run(&argv(&["sh", "-c", rewrite]), &BTreeMap::new(), Duration::from_secs(3600)).unwrap();
+        let timeline = run(&argv(&["sh", "-c", rewrite]), &[], &BTreeMap::new(), Duration::from_secs(3600)).unwrap();
         assert!(timeline.logs_until(Duration::from_secs(3600)).is_empty());
     }
 
     #[test]
     fn loops_unroll_to_the_horizon_and_never_exit() {
         let script = "while true; do echo tick; sleep 10; done";
-        let timeline = run(&argv(&["sh", "-c", script]), &BTreeMap::new(), Duration::from_secs(35)).unwrap();
+        let timeline = run(&argv(&["sh", "-c", script]), &[], &BTreeMap::new(), Duration::from_secs(35)).unwrap();
         assert_eq!(timeline.exit, None);
         assert_eq!(timeline.logs_until(Duration::from_secs(35)).len(), 4);
-        let busy = run(&argv(&["sh", "-c", "while true; do :; done"]), &BTreeMap::new(), Duration::from_secs(35));
+        let busy = run(&argv(&["sh", "-c", "while true; do :; done"]), &[], &BTreeMap::new(), Duration::from_secs(35));
         assert_eq!(busy.unwrap().exit, None);
     }
 }

@@ -51,6 +51,7 @@ fn probe_at(image: &str, spec: &Container, probe: &Probe, since_start_ms: u64) -
     let ctx = ProbeContext {
         workload: &workload,
         container: spec,
+        env: &[],
         pod_ip: POD_IP,
         since_start: Duration(since_start_ms),
         state: ProcessState::default(),
@@ -215,6 +216,7 @@ fn next_change_names_the_moment_an_outcome_can_flip() {
         let ctx = ProbeContext {
             workload: &workload,
             container: spec,
+            env: &[],
             pod_ip: POD_IP,
             since_start: Duration(at),
             state: ProcessState::default(),
@@ -280,6 +282,21 @@ fn a_pinned_digest_pulls_the_tag_it_names() {
     assert_eq!((pinned.image_id, pinned.workload.behaviour), (v1.image_id, v1.workload.behaviour));
     let other = format!("hello@sha256:{}", "0".repeat(64));
     assert_eq!(catalogue.resolve(&other).unwrap_err().reason(), "ErrImagePull");
+}
+
+#[test]
+fn a_process_reads_the_environment_it_started_with() {
+    let script =
+        ["sh", "-c", r#"echo "index $JOB_COMPLETION_INDEX"; [ "$JOB_COMPLETION_INDEX" = 2 ] && exit 1; exit 0"#];
+    let spec = container(&script, &[]);
+    let env = |index: &str| vec![("JOB_COMPLETION_INDEX".to_string(), index.to_string())];
+    let busybox = workload("busybox:1.37");
+    let code = |index: &str| busybox.exit_at_with_env(&spec, &env(index), ProcessState::default()).map(|e| e.exit_code);
+    assert_eq!((code("2"), code("0")), (Some(1), Some(0)));
+    assert_eq!(busybox.exit_at(&spec, ProcessState::default()).map(|e| e.exit_code), Some(0), "no environment given");
+    let logs =
+        busybox.timed_logs_with_env(&spec, &env("2"), "p", SimTime::ZERO, Duration::ZERO, ProcessState::default());
+    assert_eq!(logs, [(Duration::ZERO, "index 2".to_string())]);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The delay before a Job replaces failed pods: 10 s after the first failure since the last
-//! success, doubling with each further one, at most 10 minutes. Mirrors
-//! pkg/controller/job/backoff_utils.go (`backoffRecord`, `getRemainingTime`) with
-//! `DefaultJobPodFailureBackOff` and `MaxJobPodFailureBackOff` from job_controller.go.
+//! success (or, with backoffLimitPerIndex, the index's first failure), doubling with each further
+//! one, at most 10 minutes. Mirrors pkg/controller/job/backoff_utils.go (`backoffRecord`,
+//! `getRemainingTime`, `getRemainingTimePerIndex`) with `DefaultJobPodFailureBackOff` and
+//! `MaxJobPodFailureBackOff` from job_controller.go.
 
 use crate::api::Pod;
 use crate::sim::time::{Duration, SimTime};
@@ -34,6 +35,14 @@ pub fn may_create_at(pods: &[Arc<Pod>]) -> Option<SimTime> {
         .collect();
     let last_failure = failures.iter().max()?;
     Some(last_failure.plus(delay(failures.len() as u32)))
+}
+
+/// With backoffLimitPerIndex, when an index may get a replacement for its last failed pod:
+/// that pod's finish plus the back-off for its index's failures so far, itself included
+/// (upstream `getRemainingTimePerIndex`).
+pub fn index_may_create_at(last_failed: &Pod, failures_before: i32) -> SimTime {
+    let failures = u32::try_from(failures_before).unwrap_or(0).saturating_add(1);
+    finished_at(last_failed).plus(delay(failures))
 }
 
 /// Failed, or deleted before it could succeed (upstream `isPodFailed`).

@@ -1,15 +1,21 @@
-//! The Job controller: runs a Job's pods until enough succeed, counting each finished pod once
-//! through its tracking finalizer, replacing failures after a back-off, and failing the Job past
-//! its backoffLimit, its activeDeadlineSeconds or a podFailurePolicy rule. Mirrors
-//! pkg/controller/job/job_controller.go (`syncJob`, `manageJob`,
-//! `trackJobStatusAndRemoveFinalizers`, `enactJobFinished`).
+//! The Job controller: runs a Job's pods until enough succeed or a successPolicy rule is met,
+//! counting each finished pod once through its tracking finalizer, replacing failures after a
+//! back-off, and failing the Job past its backoffLimit, its activeDeadlineSeconds, a
+//! podFailurePolicy rule or its failed indexes. Mirrors pkg/controller/job/job_controller.go
+//! (`syncJob`, `manageJob`, `enactJobFinished`).
 
 pub mod backoff;
+pub mod failed_indexes;
 pub mod indexed;
 pub mod pod_failure_policy;
 pub mod pods;
+pub mod success_policy;
+pub mod tracking;
 
-use crate::api::job::{JOB_TRACKING_FINALIZER, JobCondition, JobStatus, UncountedTerminatedPods};
+#[cfg(test)]
+mod tests;
+
+use crate::api::job::{JOB_TRACKING_FINALIZER, JobCondition, JobStatus};
 use crate::api::meta::Time;
 use crate::api::{Job, Kind, Pod};
 use crate::runtime::informer::{Changes, Informer};
@@ -18,9 +24,11 @@ use crate::runtime::work_queue::{QueueWorker, WorkQueue};
 use crate::sim::time::{Duration, SimTime};
 use crate::store::Store;
 use crate::store::event_recorder::{EventType, object_reference};
-use pod_failure_policy::Verdict;
+use failed_indexes::PerIndex;
+use pods::NewPod;
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use tracking::Tracking;
 
 type Key = (String, String);
 
@@ -116,14 +124,7 @@ impl JobController {
 
     fn sync_job(&mut self, store: &mut Store, namespace: &str, name: &str) {
         let Some(job) = store.try_get::<Job>(namespace, name).cloned() else { return };
-        let uid = job.metadata.uid;
-        let owned = |store: &Store| -> Vec<Arc<Pod>> {
-            store
-                .owned_shared::<Pod>(uid)
-                .filter(|p| p.metadata.controller_ref().is_some_and(|r| r.uid == uid))
-                .collect()
-        };
-        let pods = owned(store);
+        let pods = owned_pods(store, &job);
         if job.metadata.deletion_timestamp.is_some() || job.status.finished().is_some() {
             for pod in pods.iter().filter(|p| has_tracking_finalizer(p)) {
                 pods::remove_tracking_finalizer(store, pod);
@@ -137,10 +138,18 @@ impl JobController {
             status.start_time = Some(Time(now));
         }
         status.uncounted_terminated_pods.get_or_insert_with(Default::default);
-        let fail_job = track_finished_pods(store, &job, &pods, &mut status);
-        let pods = owned(store);
-        let mut sync = JobSync { job: &job, status, now, pods };
-        let finishing = sync.failure(fail_job).or_else(|| sync.success());
+        let per_index = PerIndex::of(&job, &pods);
+        if let Some(per_index) = &per_index {
+            // Written even when empty: a Job counting failures per index always shows them.
+            status.failed_indexes = Some(indexed::format(&per_index.failed).unwrap_or_default());
+        }
+        // An interim condition set earlier means every pod may be let go now.
+        let decided = finishing_decided(&status);
+        let tracking = Tracking { job: &job, per_index: per_index.as_ref(), finishing: decided.as_ref() };
+        let fail_job = tracking.track_finished_pods(store, &pods, &mut status);
+        let pods = owned_pods(store, &job);
+        let mut sync = JobSync { job: &job, status, now, pods, per_index };
+        let finishing = decided.or_else(|| sync.failure(fail_job)).or_else(|| sync.success());
         match finishing {
             Some(condition) => sync.finish(store, condition),
             None if suspended || sync.status.condition("Suspended").is_some() => sync.suspend_or_resume(store),
@@ -167,53 +176,21 @@ impl JobController {
     }
 }
 
-/// Counts the pods that finished since the last sync, as upstream does in three writes: their
-/// uids into `uncountedTerminatedPods`, their tracking finalizers off, then into the counts.
-/// Returns a podFailurePolicy FailJob rule's message, if one matched.
-fn track_finished_pods(store: &mut Store, job: &Job, pods: &[Arc<Pod>], status: &mut JobStatus) -> Option<String> {
-    let completions = job.spec.completions.unwrap_or(0);
-    let mut completed = indexed::parse(status.completed_indexes.as_deref(), completions);
-    let (mut succeeded, mut failed, mut released, mut fail_job) = (Vec::new(), Vec::new(), Vec::new(), None);
-    for pod in pods.iter().filter(|p| has_tracking_finalizer(p)) {
-        if pod.phase() == "Succeeded" {
-            released.push(pod.clone());
-            if !job.spec.is_indexed() {
-                succeeded.push(pod.metadata.uid.to_string());
-            } else if let Some(index) = pods::completion_index(pod, completions)
-                && completed.insert(index)
-            {
-                succeeded.push(pod.metadata.uid.to_string());
-            }
-        } else if backoff::is_failed(pod) {
-            released.push(pod.clone());
-            match pod_failure_policy::judge(job.spec.pod_failure_policy.as_ref(), pod) {
-                Verdict::Ignore => {}
-                Verdict::Count => failed.push(pod.metadata.uid.to_string()),
-                Verdict::FailJob(message) => {
-                    failed.push(pod.metadata.uid.to_string());
-                    fail_job.get_or_insert(message);
-                }
-            }
-        }
-    }
-    if released.is_empty() {
-        return None;
-    }
-    let uncounted = UncountedTerminatedPods { succeeded: succeeded.clone(), failed: failed.clone() };
-    let mut recording = job.clone();
-    recording.status = status.clone();
-    recording.status.uncounted_terminated_pods = Some(uncounted);
-    let _ = store.update_status(recording);
-    for pod in &released {
-        pods::remove_tracking_finalizer(store, pod);
-    }
-    status.succeeded += succeeded.len() as i32;
-    status.failed += failed.len() as i32;
-    if job.spec.is_indexed() {
-        status.completed_indexes = indexed::format(&completed);
-    }
-    status.uncounted_terminated_pods = Some(UncountedTerminatedPods::default());
-    fail_job
+/// The pods this Job controls.
+fn owned_pods(store: &Store, job: &Job) -> Vec<Arc<Pod>> {
+    let uid = job.metadata.uid;
+    store.owned_shared::<Pod>(uid).filter(|p| p.metadata.controller_ref().is_some_and(|r| r.uid == uid)).collect()
+}
+
+/// The end an earlier sync settled on, from its interim condition: SuccessCriteriaMet first,
+/// as upstream looks at it first and then judges no failure.
+fn finishing_decided(status: &JobStatus) -> Option<Finishing> {
+    let (complete, condition) = match status.condition("SuccessCriteriaMet") {
+        Some(met) => (true, met),
+        None => (false, status.condition("FailureTarget")?),
+    };
+    let text = |t: &Option<String>| t.clone().unwrap_or_default();
+    Some(Finishing { complete, reason: text(&condition.reason), message: text(&condition.message) })
 }
 
 /// One sync's view of a Job: the status being written and the pods it owns.
@@ -222,10 +199,12 @@ struct JobSync<'a> {
     status: JobStatus,
     now: SimTime,
     pods: Vec<Arc<Pod>>,
+    per_index: Option<PerIndex>,
 }
 
 /// The terminal condition a sync is heading for: its type once pods are gone, reason, message.
-struct Finishing {
+pub struct Finishing {
+    /// Complete (after SuccessCriteriaMet) rather than Failed (after FailureTarget).
     complete: bool,
     reason: String,
     message: String,
@@ -236,20 +215,17 @@ impl JobSync<'_> {
         self.pods.iter().filter(|p| is_active(p)).collect()
     }
 
-    /// A FailureTarget already set, a FailJob rule, too many failures, or the deadline passed.
+    /// A FailJob rule, too many failures, the deadline passed, or failed indexes.
     fn failure(&self, fail_job: Option<String>) -> Option<Finishing> {
         let fail = |(reason, message): (&str, &str)| {
             Some(Finishing { complete: false, reason: reason.to_string(), message: message.to_string() })
         };
-        if let Some(target) = self.status.condition("FailureTarget") {
-            return fail((target.reason.as_deref().unwrap_or(""), target.message.as_deref().unwrap_or("")));
-        }
         if let Some(message) = fail_job {
             return fail(("PodFailurePolicy", &message));
         }
         let spec = &self.job.spec;
         let backoff_limit = spec.backoff_limit.unwrap_or(6);
-        if self.status.failed > backoff_limit || self.past_backoff_limit_on_failure(backoff_limit) {
+        if self.failed() > backoff_limit || self.past_backoff_limit_on_failure(backoff_limit) {
             return fail(BACKOFF_LIMIT_EXCEEDED);
         }
         let past_deadline = match (self.status.start_time, spec.active_deadline_seconds) {
@@ -259,7 +235,23 @@ impl JobSync<'_> {
         if past_deadline && spec.suspend != Some(true) {
             return fail(DEADLINE_EXCEEDED);
         }
-        None
+        let per_index = self.per_index.as_ref()?;
+        failed_indexes::job_failure(spec, per_index.failed.len(), self.succeeded_indexes().len()).and_then(fail)
+    }
+
+    /// The failures that count against backoffLimit: those in `status.failed`, and the failed
+    /// pods still kept uncounted for their index's replacement (upstream's `jobCtx.failed`
+    /// counts every failed pod still holding its finalizer).
+    fn failed(&self) -> i32 {
+        let policy = self.job.spec.pod_failure_policy.as_ref();
+        let awaiting = self.per_index.iter().flat_map(|p| p.awaiting.values());
+        let counted = awaiting.filter(|pod| pod_failure_policy::judge(policy, pod).counts()).count();
+        self.status.failed.saturating_add(i32::try_from(counted).unwrap_or(i32::MAX))
+    }
+
+    /// The completed indexes of an Indexed Job.
+    fn succeeded_indexes(&self) -> BTreeSet<i32> {
+        indexed::parse(self.status.completed_indexes.as_deref(), self.job.spec.completions.unwrap_or(0))
     }
 
     /// `pastBackoffLimitOnFailure`: with restartPolicy OnFailure the kubelet restarts failed
@@ -277,8 +269,19 @@ impl JobSync<'_> {
         if backoff_limit == 0 { restarts > 0 } else { restarts >= backoff_limit }
     }
 
+    /// A successPolicy rule met (Indexed Jobs), or enough pods succeeded.
     fn success(&self) -> Option<Finishing> {
         let spec = &self.job.spec;
+        if spec.is_indexed()
+            && let Some(message) = success_policy::matched_rule(
+                spec.success_policy.as_ref(),
+                spec.completions.unwrap_or(0),
+                &self.succeeded_indexes(),
+            )
+        {
+            let reason = success_policy::SUCCESS_POLICY_REASON.to_string();
+            return Some(Finishing { complete: true, reason, message });
+        }
         let complete = match spec.completions {
             Some(completions) => self.status.succeeded >= completions,
             None => self.status.succeeded > 0 && self.active().is_empty(),
@@ -287,13 +290,16 @@ impl JobSync<'_> {
         complete.then(|| Finishing { complete: true, reason: reason.to_string(), message: message.to_string() })
     }
 
-    /// The interim condition (FailureTarget or SuccessCriteriaMet) at once; the active pods
-    /// deleted; the terminal one (Failed or Complete) once no pod is left running or terminating.
+    /// The interim condition (FailureTarget or SuccessCriteriaMet) at once; every pod let go
+    /// (those a failing Job stops counted as failed); the active pods deleted; the terminal
+    /// condition (Failed or Complete) once no pod is left running or terminating.
     fn finish(&mut self, store: &mut Store, finishing: Finishing) {
         let interim = if finishing.complete { "SuccessCriteriaMet" } else { "FailureTarget" };
         if self.status.condition(interim).is_none() {
             self.add_condition(interim, &finishing.reason, &finishing.message);
         }
+        let tracking = Tracking { job: self.job, per_index: self.per_index.as_ref(), finishing: Some(&finishing) };
+        tracking.track_finished_pods(store, &self.pods, &mut self.status);
         let doomed: Vec<String> = self.active().iter().map(|p| p.metadata.name.clone()).collect();
         pods::delete(store, self.job, &doomed);
         let left = store.owned::<Pod>(self.job.metadata.uid).filter(|p| is_active(p) || is_terminating(p)).count();
@@ -372,13 +378,10 @@ impl JobSync<'_> {
             pods::delete(store, self.job, &names);
             count = want;
         } else if active.len() < want {
-            match backoff::may_create_at(&self.pods).filter(|at| *at > self.now) {
-                Some(at) => wake = Some(at),
-                None => {
-                    let missing = (want - active.len()).min(pods::MAX_POD_CREATE_DELETE_PER_SYNC);
-                    let indexes = self.indexes_to_create(&active, missing);
-                    count += pods::create(store, self.job, &indexes);
-                }
+            let missing = (want - active.len()).min(pods::MAX_POD_CREATE_DELETE_PER_SYNC);
+            match self.new_pods(&active, missing) {
+                Ok(new_pods) => count += pods::create(store, self.job, &new_pods),
+                Err(at) => wake = Some(at),
             }
         }
         self.status.active = count as i32;
@@ -387,15 +390,30 @@ impl JobSync<'_> {
         wake
     }
 
-    /// `None` per pod for a NonIndexed Job; the lowest pending indexes for an Indexed one.
-    fn indexes_to_create(&self, active: &[&Arc<Pod>], missing: usize) -> Vec<Option<i32>> {
+    /// The pods to create now, or when the failure back-off lets the Job create them: one
+    /// back-off for the whole Job, or with backoffLimitPerIndex one per index.
+    fn new_pods(&self, active: &[&Arc<Pod>], missing: usize) -> Result<Vec<NewPod>, SimTime> {
         let spec = &self.job.spec;
-        if !spec.is_indexed() {
-            return vec![None; missing];
+        if let Some(per_index) = &self.per_index {
+            return per_index.new_pods(self.job, &self.pending_indexes(active, missing), self.now);
         }
-        let completions = spec.completions.unwrap_or(0);
-        let done = indexed::parse(self.status.completed_indexes.as_deref(), completions);
+        if let Some(at) = backoff::may_create_at(&self.pods).filter(|at| *at > self.now) {
+            return Err(at);
+        }
+        if !spec.is_indexed() {
+            return Ok(vec![NewPod::default(); missing]);
+        }
+        let pending = self.pending_indexes(active, missing);
+        Ok(pending.into_iter().map(|index| NewPod { index: Some(index), failure_counts: None }).collect())
+    }
+
+    /// The lowest indexes neither completed, failed nor held by an active pod
+    /// (`firstPendingIndexes`).
+    fn pending_indexes(&self, active: &[&Arc<Pod>], missing: usize) -> Vec<i32> {
+        let completions = self.job.spec.completions.unwrap_or(0);
+        let mut done = self.succeeded_indexes();
+        done.extend(self.per_index.iter().flat_map(|p| p.failed.iter().copied()));
         let held: BTreeSet<i32> = active.iter().filter_map(|p| pods::completion_index(p, completions)).collect();
-        indexed::first_pending(completions, &done, &held, missing).into_iter().map(Some).collect()
+        indexed::first_pending(completions, &done, &held, missing)
     }
 }

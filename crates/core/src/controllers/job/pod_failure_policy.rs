@@ -3,17 +3,29 @@
 //! (`matchPodFailurePolicy`, `matchOnExitCodes`, `matchOnPodConditions`).
 
 use crate::api::Pod;
-use crate::api::job::{PodFailurePolicy, PodFailurePolicyOnExitCodesRequirement, PodFailurePolicyRule};
+use crate::api::job::{
+    PodFailurePolicy, PodFailurePolicyOnExitCodesRequirement, PodFailurePolicyOnPodConditionsPattern,
+    PodFailurePolicyRule,
+};
 
 /// The verdict on one failed pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Fail the whole Job, with this message (reason `PodFailurePolicy`).
     FailJob(String),
+    /// Counted, and the pod's index failed at once (with backoffLimitPerIndex).
+    FailIndex,
     /// Not counted against backoffLimit.
     Ignore,
-    /// Counted, as without a policy (Count, FailIndex, or no rule matched).
+    /// Counted, as without a policy (Count, or no rule matched).
     Count,
+}
+
+impl Verdict {
+    /// Whether the failure counts against backoffLimit (upstream's `countFailed`).
+    pub fn counts(&self) -> bool {
+        *self != Verdict::Ignore
+    }
 }
 
 pub fn judge(policy: Option<&PodFailurePolicy>, pod: &Pod) -> Verdict {
@@ -22,6 +34,7 @@ pub fn judge(policy: Option<&PodFailurePolicy>, pod: &Pod) -> Verdict {
         let Some(what) = matches(rule, pod) else { continue };
         return match rule.action.as_str() {
             "FailJob" => Verdict::FailJob(format!("{what} matching FailJob rule at index {index}")),
+            "FailIndex" => Verdict::FailIndex,
             "Ignore" => Verdict::Ignore,
             _ => Verdict::Count,
         };
@@ -33,7 +46,8 @@ pub fn judge(policy: Option<&PodFailurePolicy>, pod: &Pod) -> Verdict {
 fn matches(rule: &PodFailurePolicyRule, pod: &Pod) -> Option<String> {
     let (namespace, name) = (&pod.metadata.namespace, &pod.metadata.name);
     if let Some(requirement) = &rule.on_exit_codes {
-        let statuses = pod.status.init_container_statuses.iter().chain(pod.status.container_statuses.iter());
+        // `matchOnExitCodes`: the containers first, then the init containers.
+        let statuses = pod.status.container_statuses.iter().chain(pod.status.init_container_statuses.iter());
         for status in statuses {
             let Some(terminated) = &status.state.terminated else { continue };
             let code = terminated.exit_code;
@@ -49,13 +63,14 @@ fn matches(rule: &PodFailurePolicyRule, pod: &Pod) -> Option<String> {
         }
         return None;
     }
-    for pattern in &rule.on_pod_conditions {
-        let wanted = pattern.status.as_deref().unwrap_or("True");
-        if pod.status.conditions.iter().any(|c| c.type_ == pattern.type_ && c.status == wanted) {
-            return Some(format!("Pod {namespace}/{name} has condition {} ", pattern.type_).trim_end().to_string());
-        }
-    }
-    None
+    // `matchOnPodConditions`: the pod's first condition that any pattern matches.
+    let matched = pod.status.conditions.iter().find(|c| {
+        let matches = |p: &PodFailurePolicyOnPodConditionsPattern| {
+            c.type_ == p.type_ && c.status == p.status.as_deref().unwrap_or("True")
+        };
+        rule.on_pod_conditions.iter().any(matches)
+    })?;
+    Some(format!("Pod {namespace}/{name} has condition {}", matched.type_))
 }
 
 fn operator(requirement: &PodFailurePolicyOnExitCodesRequirement, code: i32) -> bool {

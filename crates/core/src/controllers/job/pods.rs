@@ -3,6 +3,7 @@
 //! and deleted with the events upstream's `RealPodControl` records. Mirrors
 //! pkg/controller/job/job_controller.go (`manageJob`) and indexed_job_utils.go.
 
+use super::failed_indexes::IndexFailureCounts;
 use crate::api::container::{EnvVar, EnvVarSource, ObjectFieldSelector};
 use crate::api::job::{JOB_COMPLETION_INDEX, JOB_TRACKING_FINALIZER};
 use crate::api::meta::OwnerReference;
@@ -26,8 +27,17 @@ pub fn controller_ref(job: &Job) -> OwnerReference {
     }
 }
 
-/// The pod for one more completion (`index` for an Indexed Job).
-pub fn pod_from_template(job: &Job, index: Option<i32>) -> Pod {
+/// One pod to create: its completion index (Indexed Jobs) and, with backoffLimitPerIndex, the
+/// failures of its index so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NewPod {
+    pub index: Option<i32>,
+    pub failure_counts: Option<IndexFailureCounts>,
+}
+
+/// The pod for one more completion.
+pub fn pod_from_template(job: &Job, new_pod: NewPod) -> Pod {
+    let index = new_pod.index;
     let template = &job.spec.template;
     let name = &job.metadata.name;
     let mut metadata = ObjectMeta {
@@ -47,6 +57,10 @@ pub fn pod_from_template(job: &Job, index: Option<i32>) -> Pod {
     if let Some(i) = index {
         metadata.labels.insert(JOB_COMPLETION_INDEX, i.to_string());
         metadata.annotations.insert(JOB_COMPLETION_INDEX, i.to_string());
+        // `addIndexFailureCountAnnotation`: the index's failures travel from pod to pod.
+        for (key, value) in new_pod.failure_counts.map(|c| c.annotations()).unwrap_or_default() {
+            metadata.annotations.insert(key, value);
+        }
         if spec.hostname.is_none() {
             spec.hostname = Some(format!("{name}-{i}"));
         }
@@ -79,15 +93,15 @@ pub fn completion_index(pod: &Pod, completions: i32) -> Option<i32> {
     value.parse::<i32>().ok().filter(|i| (0..completions).contains(i))
 }
 
-/// Creates a pod per entry (`None` for a NonIndexed Job) in slow-start batches (1, 2, 4, …),
-/// stopping at the first failure; returns how many were created.
-pub fn create(store: &mut Store, job: &Job, indexes: &[Option<i32>]) -> usize {
+/// Creates the pods in slow-start batches (1, 2, 4, …), stopping at the first failure; returns
+/// how many were created.
+pub fn create(store: &mut Store, job: &Job, new_pods: &[NewPod]) -> usize {
     let mut created = 0;
     let mut batch = 1;
-    while created < indexes.len() {
-        let end = (created + batch).min(indexes.len());
-        for index in &indexes[created..end] {
-            match store.create(pod_from_template(job, *index)) {
+    while created < new_pods.len() {
+        let end = (created + batch).min(new_pods.len());
+        for new_pod in &new_pods[created..end] {
+            match store.create(pod_from_template(job, *new_pod)) {
                 Ok(pod) => {
                     let message = format!("Created pod: {}", pod.metadata.name);
                     store.record_event(object_reference(job), EventType::Normal, "SuccessfulCreate", message);
