@@ -22,8 +22,10 @@ pub const KUSTOMIZE_VERSION: &str = "v5.8.1";
 /// containers, the admission chain's order on a create (LimitRanger, PodSecurity,
 /// ResourceQuota), ReplicaSets retrying refused creates, RBAC with its bootstrap policy and
 /// every namespace's default ServiceAccount. 5: every namespace's `kube-root-ca.crt` and every
-/// pod's `kube-api-access-…` token volume.
-pub const BEHAVIOUR_VERSION: u32 = 5;
+/// pod's `kube-api-access-…` token volume. 6: the API server's APIServices, add-ons' uids
+/// from the control plane's stream, a container's command reading its environment, and Jobs'
+/// per-index back-off and success policies.
+pub const BEHAVIOUR_VERSION: u32 = 6;
 
 /// What a learner or instructor is told when a permalink or lab log was made by an earlier
 /// behaviour version: it replays, but may differ from what its author saw.

@@ -70,7 +70,7 @@ pub fn pod_from_template(job: &Job, new_pod: NewPod) -> Pod {
             value_from: Some(EnvVarSource {
                 field_ref: Some(ObjectFieldSelector {
                     api_version: None,
-                    field_path: format!("metadata.annotations['{JOB_COMPLETION_INDEX}']"),
+                    field_path: format!("metadata.labels['{JOB_COMPLETION_INDEX}']"),
                 }),
                 ..Default::default()
             }),
