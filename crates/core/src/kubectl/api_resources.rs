@@ -7,6 +7,7 @@ use super::output::{Output, Table};
 use super::{Context, Verb};
 use crate::api::{RESOURCES, ResourceInfo};
 use crate::apiserver::rest::discovery;
+use crate::store::Store;
 
 pub const VERB: Verb = Verb {
     name: "api-resources",
@@ -64,7 +65,7 @@ fn run(ctx: &mut Context<'_>, args: Args) -> Output {
     }
     let mut table = Table {
         headers: headers.iter().map(|h| h.to_string()).collect(),
-        rows: rows.iter().map(|r| row(r, wide)).collect(),
+        rows: rows.iter().map(|r| row(ctx.sim.store(), r, wide)).collect(),
     };
     if args.switch("no-headers") {
         table.headers.iter_mut().for_each(String::clear);
@@ -82,7 +83,7 @@ fn keep(resource: &ResourceInfo, args: &Args) -> bool {
     namespaced && group
 }
 
-fn row(resource: &ResourceInfo, wide: bool) -> Vec<String> {
+fn row(store: &Store, resource: &ResourceInfo, wide: bool) -> Vec<String> {
     let mut cells = vec![
         resource.plural.to_string(),
         resource.short_names.join(","),
@@ -92,7 +93,7 @@ fn row(resource: &ResourceInfo, wide: bool) -> Vec<String> {
     ];
     if wide {
         cells.push(format!("[{}]", discovery::verbs(resource.kind).join(" ")));
-        cells.push(if discovery::in_category_all(resource.kind) { "all".into() } else { String::new() });
+        cells.push(discovery::categories(store, resource.kind).join(","));
     }
     cells
 }

@@ -25,6 +25,19 @@ pub fn kind_of(store: &Store, name: &str) -> Result<Kind, String> {
     Kind::from_cli_name(name).filter(|kind| store.serves(*kind)).ok_or_else(|| unknown_type(name))
 }
 
+/// The kinds one word of `TYPE[,TYPE…]` names: a resource type, or a category its discovery
+/// lists (`all`, `api-extensions`, a CRD's own such as `gateway-api`), expanded as kubectl's
+/// category expander does. A category of no served kind is an unknown type.
+fn kinds_named(store: &Store, name: &str) -> Result<Vec<Kind>, String> {
+    match kind_of(store, name) {
+        Ok(kind) => Ok(vec![kind]),
+        Err(unknown) => {
+            let kinds = crate::apiserver::rest::discovery::category_kinds(store, name);
+            if kinds.is_empty() { Err(unknown) } else { Ok(kinds) }
+        }
+    }
+}
+
 /// kubectl's REST mapping of a manifest's kind: refused when the server does not serve it.
 pub fn mapping(store: &Store, kind: Kind, document: &Value, source: &str) -> Result<(), String> {
     if store.serves(kind) {
@@ -56,8 +69,11 @@ pub fn parse(store: &Store, positionals: &[String]) -> Result<ResourceRequest, S
         let kinds = dedup(named.iter().map(|(k, _)| *k));
         return Ok(ResourceRequest { kinds, named });
     }
-    let kinds: Vec<Kind> =
-        first.split(',').filter(|s| !s.is_empty()).map(|t| kind_of(store, t)).collect::<Result<_, _>>()?;
+    let mut kinds = Vec::new();
+    for type_ in first.split(',').filter(|s| !s.is_empty()) {
+        kinds.extend(kinds_named(store, type_)?);
+    }
+    let kinds = dedup(kinds.into_iter());
     if kinds.is_empty() {
         // Only commas (`,`): kubectl splits them into the empty type, which maps to nothing.
         return Err(unknown_type(""));

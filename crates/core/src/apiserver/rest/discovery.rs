@@ -88,7 +88,7 @@ pub fn resources(store: &Store, group: &str, version: &str) -> Option<Value> {
     served.sort_by_key(|r| r.plural);
     let mut list = Vec::new();
     for r in served {
-        list.push(resource_json(r));
+        list.push(resource_json(store, r));
         for (sub, kind, verbs) in subresources(r.kind) {
             list.push(json!({
                 "name": format!("{}/{sub}", r.plural),
@@ -120,7 +120,7 @@ fn subresource_group_version(sub: &str) -> Option<(&'static str, &'static str)> 
     }
 }
 
-fn resource_json(r: &ResourceInfo) -> Value {
+fn resource_json(store: &Store, r: &ResourceInfo) -> Value {
     let mut value = json!({
         "name": r.plural,
         "singularName": r.singular,
@@ -131,8 +131,9 @@ fn resource_json(r: &ResourceInfo) -> Value {
     if !r.short_names.is_empty() {
         value["shortNames"] = json!(r.short_names);
     }
-    if in_category_all(r.kind) {
-        value["categories"] = json!(["all"]);
+    let categories = categories(store, r.kind);
+    if !categories.is_empty() {
+        value["categories"] = json!(categories);
     }
     value
 }
@@ -146,17 +147,48 @@ pub fn verbs(kind: Kind) -> Vec<&'static str> {
     verbs
 }
 
-/// Whether the kind is in the `all` category (`kubectl get all`).
+/// Whether the kind is in the `all` category (`kubectl get all`): the workloads and Services
+/// (each registry's `Categories()`; ReplicationControllers too, which the lab does not serve).
 pub fn in_category_all(kind: Kind) -> bool {
     matches!(
         kind,
         Kind::Pod
-            | Kind::ReplicaSet
-            | Kind::Deployment
-            | Kind::StatefulSet
             | Kind::Service
+            | Kind::DaemonSet
+            | Kind::Deployment
+            | Kind::ReplicaSet
+            | Kind::StatefulSet
             | Kind::HorizontalPodAutoscaler
+            | Kind::CronJob
+            | Kind::Job
     )
+}
+
+/// The categories discovery lists for a kind: `all`, `api-extensions` (CRDs and APIServices),
+/// or what a custom resource's CRD names (`gateway-api`).
+pub fn categories(store: &Store, kind: Kind) -> Vec<String> {
+    let info = kind.info();
+    if info.custom {
+        let crd = format!("{}.{}", info.plural, info.group);
+        let found = store.try_get::<crate::api::CustomResourceDefinition>("", &crd);
+        return found.map(|crd| crd.spec.names.categories.clone()).unwrap_or_default();
+    }
+    match kind {
+        Kind::CustomResourceDefinition | Kind::ApiService => vec!["api-extensions".into()],
+        kind if in_category_all(kind) => vec!["all".into()],
+        _ => Vec::new(),
+    }
+}
+
+/// The kinds a category names, in the order kubectl's discovery-based expander finds them:
+/// the core group first, then the groups by name, each group's resources by plural.
+pub fn category_kinds(store: &Store, category: &str) -> Vec<Kind> {
+    let mut kinds: Vec<&ResourceInfo> = RESOURCES
+        .iter()
+        .filter(|r| store.serves(r.kind) && categories(store, r.kind).iter().any(|c| c == category))
+        .collect();
+    kinds.sort_by_key(|r| (!r.group.is_empty(), r.group, r.plural));
+    kinds.into_iter().map(|r| r.kind).collect()
 }
 
 type Subresource = (&'static str, Option<&'static str>, &'static [&'static str]);
