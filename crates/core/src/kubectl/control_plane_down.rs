@@ -13,15 +13,25 @@ pub fn refusal(ctx: &mut Context<'_>, verb: &Verb, args: &args::Args) -> Option<
     if !needs_server(verb, args) {
         return None;
     }
+    if !ctx.sim.control_plane().is_running(Component::ApiServer) || needs_storage(verb, args) {
+        return request_refusal(ctx).map(Output::failed);
+    }
+    None
+}
+
+/// What a request that reads or writes objects meets now, for a verb that makes its request
+/// after printing something of its own (`cluster-info`): the refused connection, or etcd's
+/// timeout once the request timeout has passed.
+pub fn request_refusal(ctx: &mut Context<'_>) -> Option<String> {
     let plane = ctx.sim.control_plane();
     if !plane.is_running(Component::ApiServer) {
-        return Some(Output::failed(format!(
+        return Some(format!(
             "The connection to the server {SERVER_ADDRESS} was refused - did you specify the right host or port?"
-        )));
+        ));
     }
-    if !plane.is_running(Component::Etcd) && needs_storage(verb, args) {
+    if !plane.is_running(Component::Etcd) {
         ctx.sim.advance(Duration::from_secs(REQUEST_TIMEOUT_SECONDS));
-        return Some(Output::failed(ETCD_TIMEOUT_ERROR));
+        return Some(ETCD_TIMEOUT_ERROR.to_string());
     }
     None
 }
@@ -31,7 +41,11 @@ pub fn refusal(ctx: &mut Context<'_>, verb: &Verb, args: &args::Args) -> Option<
 fn needs_server(verb: &Verb, args: &args::Args) -> bool {
     let client_dry_run =
         (verb.name.starts_with("create") || verb.name == "run") && args.get("dry-run") == Some("client");
-    !(verb.name.starts_with("config") || (verb.name == "version" && args.switch("client")) || client_dry_run)
+    // cluster-info prints the control plane's address before its one request.
+    !(verb.name.starts_with("config")
+        || (verb.name == "version" && args.switch("client"))
+        || client_dry_run
+        || verb.name == "cluster-info")
 }
 
 /// Whether the API server must reach etcd to answer: discovery, `/version`, the OpenAPI

@@ -10,6 +10,7 @@ pub mod apply;
 pub mod args;
 pub mod auth;
 pub mod autoscale;
+pub mod cluster_info;
 pub mod complete;
 pub mod config;
 pub mod control_plane_down;
@@ -131,6 +132,7 @@ pub const VERBS: &[Verb] = &[
     top::VERB,
     api_resources::VERB,
     api_versions::VERB,
+    cluster_info::VERB,
     config::VERB,
     auth::VERB,
     version::VERB,

@@ -276,8 +276,8 @@ impl LabSession {
 }
 
 /// Verbs that only read, so they may run against the past being looked at.
-const READ_ONLY_VERBS: [&str; 9] =
-    ["get", "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "events"];
+const READ_ONLY_VERBS: [&str; 10] =
+    ["get", "describe", "logs", "top", "explain", "api-resources", "api-versions", "cluster-info", "version", "events"];
 
 /// Runs a read-only `kubectl` line against a past lab (a throwaway copy); anything else is
 /// refused with what to do instead.
