@@ -265,7 +265,7 @@ fn print(
 
 /// A table, or with `--no-headers` its rows alone, aligned among themselves (kubectl's
 /// tabwriter never sees the header row).
-fn emit_table(out: &mut Output, mut table: Table, no_headers: bool) {
+pub(super) fn emit_table(out: &mut Output, mut table: Table, no_headers: bool) {
     if !no_headers {
         return out.table(table);
     }

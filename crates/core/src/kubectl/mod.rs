@@ -22,6 +22,7 @@ pub mod delete;
 pub mod describe;
 pub mod drain;
 pub mod edit;
+pub mod events;
 pub mod exec;
 pub mod explain;
 pub mod expose;
@@ -111,6 +112,7 @@ pub const VERBS: &[Verb] = &[
     autoscale::VERB,
     rollout::VERB,
     describe::VERB,
+    events::VERB,
     // Writing verbs.
     create::VERB,
     run::VERB,
