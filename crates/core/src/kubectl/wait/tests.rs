@@ -88,6 +88,8 @@ fn pods_become_ready_while_the_lab_waits() {
     assert!(waited > Duration::ZERO && waited < Duration::from_secs(60), "{waited}");
     let (text, _) = kubectl(&mut sim, "wait --for=condition=Available deploy/hello");
     assert_eq!(text, "deployment.apps/hello condition met\n");
+    let (text, _) = kubectl(&mut sim, "wait --for=condition=Available -f hello.yaml");
+    assert_eq!(text, "deployment.apps/hello condition met\n");
     let pod = pod_named(&sim, "hello-");
     let (text, _) = kubectl(&mut sim, &format!("wait --for=jsonpath={{.status.phase}}=Running pod/{pod} -o name"));
     assert_eq!(text, format!("pod/{pod}\n"));
@@ -137,4 +139,19 @@ fn a_stopped_etcd_times_the_wait_out_like_any_read() {
     let (text, code) = kubectl(&mut sim, "wait --for=condition=Ready pod/x");
     assert_eq!(code, 1);
     assert_eq!(text, "Error from server (Timeout): Timeout: request did not complete within the allotted timeout\n");
+}
+
+#[test]
+fn timeouts_read_as_go_durations_zero_looking_once_and_negative_a_week() {
+    let timeout = |line: &str| {
+        let argv: Vec<String> = line.split_whitespace().map(String::from).collect();
+        super::timeout_flag(&crate::kubectl::args::parse(&argv, super::VERB.flags).unwrap())
+    };
+    assert_eq!(timeout(""), Ok(Some(Duration::from_secs(30))));
+    assert_eq!(timeout("--timeout=1m30s"), Ok(Some(Duration::from_secs(90))));
+    assert_eq!(timeout("--timeout=+2s"), Ok(Some(Duration::from_secs(2))));
+    assert_eq!(timeout("--timeout=0"), Ok(None));
+    assert_eq!(timeout("--timeout=-0s"), Ok(None));
+    assert_eq!(timeout("--timeout=-1s"), Ok(Some(Duration::from_secs(168 * 3600))));
+    assert!(timeout("--timeout=-").is_err() && timeout("--timeout=1x").is_err());
 }
