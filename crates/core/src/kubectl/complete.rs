@@ -204,6 +204,7 @@ fn takes_resources(verb: &str) -> bool {
             | "set"
             | "taint"
             | "top"
+            | "wait"
     )
 }
 

@@ -190,10 +190,7 @@ fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
     for kind in &request.kinds {
         let unable = |e: String| {
             let (labels, fields) = (args.get("selector").unwrap_or(""), args.get("field-selector").unwrap_or(""));
-            let resource = resource_id(*kind);
-            format!(
-                "Error from server (BadRequest): Unable to find \"{resource}\" that match label selector \"{labels}\", field selector \"{fields}\": {e}"
-            )
+            unable_to_find(*kind, (labels, fields), &e)
         };
         let labels = labels.clone().map_err(|e| unable(e.to_string()))?;
         let fields = FieldSelector::parse(args.get("field-selector").unwrap_or(""), *kind).map_err(unable)?;
@@ -203,6 +200,15 @@ fn collect(ctx: &Context<'_>, args: &Args) -> Result<Collected, String> {
         }
     }
     Ok((objects, out, request, format))
+}
+
+/// The builder's Selector visitor rewording the API server's refusal of a selector
+/// (cli-runtime's resource/selector.go).
+pub fn unable_to_find(kind: Kind, (labels, fields): (&str, &str), reason: &str) -> String {
+    let resource = resource_id(kind);
+    format!(
+        "Error from server (BadRequest): Unable to find \"{resource}\" that match label selector \"{labels}\", field selector \"{fields}\": {reason}"
+    )
 }
 
 fn resource_id(kind: Kind) -> String {

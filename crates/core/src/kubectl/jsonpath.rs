@@ -412,6 +412,26 @@ pub fn relaxed(expression: &str) -> String {
     format!("{{.{path}}}")
 }
 
+/// `RelaxedJSONPathExpression` as `kubectl wait` uses it, refusing what its pattern
+/// (`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`) does not match; empty stays empty. Mirrors
+/// staging/src/k8s.io/kubectl/pkg/cmd/get/customcolumn.go.
+pub fn relaxed_expression(expression: &str) -> Result<String, String> {
+    if expression.is_empty() {
+        return Ok(String::new());
+    }
+    let braced = expression.strip_prefix('{').and_then(|inner| inner.strip_suffix('}'));
+    let body = braced.unwrap_or(expression);
+    // The optional dot gives way when it is all there is (`{.}` is the field `.`).
+    let field = body.strip_prefix('.').filter(|rest| !rest.is_empty()).unwrap_or(body);
+    if field.is_empty() || field.contains(['{', '}']) {
+        return Err(
+            "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'"
+                .into(),
+        );
+    }
+    Ok(format!("{{.{field}}}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,5 +500,23 @@ mod tests {
         assert_eq!(relaxed(".metadata.name"), "{.metadata.name}");
         assert_eq!(relaxed("metadata.name"), "{.metadata.name}");
         assert_eq!(go_value(&json!({"a": [1, "b"]})), "map[a:[1 b]]");
+    }
+
+    #[test]
+    fn relaxed_expressions_are_checked_as_upstreams_pattern_checks_them() {
+        for (given, relaxed) in [
+            ("{.a.b}", "{.a.b}"),
+            ("a.b", "{.a.b}"),
+            (".a", "{.a}"),
+            ("{a}", "{.a}"),
+            ("{.}", "{..}"),
+            (".", "{..}"),
+            ("", ""),
+        ] {
+            assert_eq!(relaxed_expression(given).as_deref(), Ok(relaxed), "{given}");
+        }
+        for bad in ["{.a", ".a}", "{}", "{", "}", "{.a}{.b}"] {
+            assert!(relaxed_expression(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -61,6 +61,7 @@ pub mod top;
 pub mod usage_error;
 pub mod verbosity;
 pub mod version;
+pub mod wait;
 pub mod watch;
 pub mod yaml;
 
@@ -119,6 +120,7 @@ pub const VERBS: &[Verb] = &[
     expose::VERB,
     replace::VERB,
     patch::VERB,
+    wait::VERB,
     kustomize::verb::VERB,
     edit::VERB,
     label::VERB,
