@@ -75,7 +75,13 @@ fn has_available_endpoint(slice: &EndpointSlice, port_name: &str) -> bool {
 }
 
 /// `SetAPIServiceCondition`: the transition time moves only when the status does.
-fn with_condition(service: &ApiService, status: &str, reason: &str, message: String, store: &Store) -> ApiService {
+pub(super) fn with_condition(
+    service: &ApiService,
+    status: &str,
+    reason: &str,
+    message: String,
+    store: &Store,
+) -> ApiService {
     let mut service = service.clone();
     let moved = service.available().is_none_or(|c| c.status != status);
     let time = match service.available() {

@@ -5,8 +5,7 @@
 //! condition on each. A deleted registration comes back at the next pass; one a removed CRD
 //! leaves behind goes.
 
-use crate::api::api_service::{AUTOMANAGED_LABEL, ApiServiceCondition};
-use crate::api::meta::Time;
+use crate::api::api_service::AUTOMANAGED_LABEL;
 use crate::api::{ApiService, ObjectMeta, RESOURCES};
 use crate::apiserver::rest::discovery;
 use crate::sim::random::Purpose;
@@ -65,15 +64,10 @@ fn local(group: &str, version: &str, managed: &str) -> ApiService {
 /// Creates it (its uid from a stream of its own, so the learner's uids stay as they were) and
 /// marks it available, as the local availability controller does at once.
 fn register(store: &mut Store, service: ApiService) {
-    let Ok(mut created) = store.create_from_stream(Purpose::ApiServiceUid, service) else { return };
-    created.status.conditions = vec![ApiServiceCondition {
-        type_: "Available".into(),
-        status: "True".into(),
-        last_transition_time: Some(Time(store.now())),
-        reason: Some("Local".into()),
-        message: Some("Local APIServices are always available".into()),
-    }];
-    let _ = store.update_status(created);
+    let Ok(created) = store.create_from_stream(Purpose::ApiServiceUid, service) else { return };
+    let message = "Local APIServices are always available".to_string();
+    let available = super::api_service_availability::with_condition(&created, "True", "Local", message, store);
+    let _ = store.update_status(available);
 }
 
 /// `apiVersionPriorities` for the groups the lab serves: (group minimum, version priority).

@@ -134,6 +134,9 @@ impl Sim {
             kubectl_user: None,
         };
         sim.store.set_now(start);
+        // The `kube-apiserver-autoregistration` hook: the API server's own APIServices exist
+        // before it is ready, stamped with the lab's starting time.
+        crate::controllers::autoregister::sync(&mut sim.store);
         if cluster.control_plane {
             sim.init_control_plane();
         }

@@ -193,8 +193,6 @@ impl Store {
         rbac::bootstrap(&mut store);
         crate::controllers::service_account::ensure_defaults(&mut store);
         crate::controllers::root_ca_publisher::publish(&mut store);
-        // The `kube-apiserver-autoregistration` hook: registered before the server is ready.
-        crate::controllers::autoregister::sync(&mut store);
         store
     }
 
